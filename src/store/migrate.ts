@@ -1,0 +1,31 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Dialect, Store } from './db.js';
+import { coreMigration } from './migrations/0001-core.js';
+
+export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
+
+/** Ordered, self-contained migrations; each receives the dialect for the few statements that differ. */
+const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [['0001-core', coreMigration]];
+
+class InCodeProvider implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const migrations: Record<string, Migration> = {};
+    for (const [name, up] of MIGRATIONS) {
+      migrations[name] = { up: (db) => up(db, this.dialect) };
+    }
+    return migrations;
+  }
+}
+
+export async function migrateToLatest(store: Store): Promise<string[]> {
+  const migrator = new Migrator({ db: store.db, provider: new InCodeProvider(store.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error');
+    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  return (results ?? []).map((result) => result.migrationName);
+}
