@@ -1,0 +1,44 @@
+/** Text folding shared by slugs, matching and search: lower case, no diacritics, no punctuation. */
+export function foldText(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ß/g, 'ss')
+    .replace(/[æ]/gi, 'ae')
+    .replace(/[ø]/gi, 'o')
+    .replace(/&/g, ' and ')
+    .toLowerCase()
+    .replace(/['’`]/g, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+const LEADING_ARTICLE = /^(the|a|an|le|la|les|el|los|las|der|die|das|il|lo)\s+/;
+
+/** The title without series notes ("(The Hunger Games, #1)") or subtitle, folded. */
+export function coreTitle(title: string): string {
+  const withoutSeries = title.replace(/\s*\([^)]*#\s*[\d.]+[^)]*\)\s*$/, '');
+  const withoutSubtitle = withoutSeries.split(/\s*[:;]\s+|\s+[-–—]\s+/)[0] ?? withoutSeries;
+  return foldText(withoutSubtitle).replace(LEADING_ARTICLE, '');
+}
+
+/** The last word of an author's name, folded ("J.R.R. Tolkien" → "tolkien"). */
+export function authorSurname(author: string): string {
+  const cleaned = author.replace(/\([^)]*\)/g, '').trim();
+  // "Tolkien, J. R. R." puts the surname first.
+  const name = cleaned.includes(',') ? (cleaned.split(',')[0] ?? cleaned) : cleaned;
+  const words = foldText(name).split(' ').filter(Boolean);
+  if (cleaned.includes(',')) return words.join(' ');
+  return words.at(-1) ?? '';
+}
+
+/**
+ * A key that editions of one work share across sources: core title and first author's surname.
+ * Used to group editions and to confirm public-domain copies; never for identity.
+ */
+export function matchKey(title: string, authors: readonly string[]): string | null {
+  const titleKey = coreTitle(title);
+  if (!titleKey) return null;
+  const author = authors[0] ? authorSurname(authors[0]) : '';
+  return `${titleKey}|${author}`;
+}

@@ -1,0 +1,61 @@
+import type { DestinationGroup } from '../../domain/groups.js';
+
+/** What a book page needs, already decided: the view only renders it. */
+export interface BookView {
+  id: number;
+  slug: string;
+  title: string;
+  subtitle: string | null;
+  authors: string[];
+  coverUrl: string | null;
+  isbn13: string | null;
+  isbn10: string | null;
+  publishedDate: string | null;
+  publisher: string | null;
+  format: string | null;
+  language: string | null;
+  pages: number | null;
+  description: string | null;
+}
+
+export interface DestinationLinkView {
+  destinationSlug: string;
+  name: string;
+  group: DestinationGroup;
+  /** Always a `/go/{slug}/{destination}` path on this service, so every click is counted. */
+  href: string;
+  label: string | null;
+  tagline: string | null;
+  featured: boolean;
+  brandColor: string | null;
+  iconUrl: string | null;
+}
+
+export interface LinkGroupView {
+  group: DestinationGroup;
+  title: string;
+  links: DestinationLinkView[];
+}
+
+export interface EditionView {
+  slug: string;
+  title: string;
+  format: string | null;
+  publishedDate: string | null;
+  isbn13: string | null;
+  current: boolean;
+}
+
+export type PageTemplate = 'default' | 'compact' | 'card';
+
+export interface BookPageModel {
+  baseUrl: string;
+  canonicalUrl: string;
+  shortUrl: string;
+  book: BookView;
+  groups: LinkGroupView[];
+  editions: EditionView[];
+  template: PageTemplate;
+  /** Destination slug the page was asked to highlight (`use=`), already moved first. */
+  highlight: string | null;
+}

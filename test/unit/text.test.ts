@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { authorSurname, coreTitle, foldText, matchKey } from '../../src/domain/text.js';
+
+describe('text folding', () => {
+  it('folds diacritics, case and punctuation', () => {
+    assert.equal(foldText('Les Misérables!'), 'les miserables');
+    assert.equal(foldText("Harry Potter and the Sorcerer's Stone"), 'harry potter and the sorcerers stone');
+    assert.equal(foldText('Straße & Ærø'), 'strasse and aero');
+  });
+  it('drops series notes, subtitles and a leading article from titles', () => {
+    assert.equal(coreTitle('The Hunger Games (The Hunger Games, #1)'), 'hunger games');
+    assert.equal(coreTitle('Sapiens: A Brief History of Humankind'), 'sapiens');
+  });
+  it('finds surnames in both name orders', () => {
+    assert.equal(authorSurname('J.R.R. Tolkien'), 'tolkien');
+    assert.equal(authorSurname('Austen, Jane'), 'austen');
+  });
+  it('gives editions of one work the same key', () => {
+    assert.equal(
+      matchKey('Pride and Prejudice', ['Jane Austen']),
+      matchKey('Pride & Prejudice', ['Austen, Jane']),
+    );
+    assert.equal(matchKey('', ['x']), null);
+  });
+});
