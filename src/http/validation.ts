@@ -1,0 +1,170 @@
+import type { FastifySchemaValidationError } from 'fastify';
+import type { ValidationIssue } from './errors.js';
+
+const LOCATION: Record<string, string> = {
+  querystring: 'query',
+  params: 'path',
+  body: 'body',
+  headers: 'header',
+};
+
+const TYPE_ERRORS: Record<string, [type: string, msg: string]> = {
+  integer: ['int_parsing', 'Input should be a valid integer, unable to parse string as an integer'],
+  number: ['float_parsing', 'Input should be a valid number, unable to parse string as a number'],
+  string: ['string_type', 'Input should be a valid string'],
+  boolean: ['bool_parsing', 'Input should be a valid boolean, unable to interpret input'],
+  array: ['list_type', 'Input should be a valid list'],
+  object: ['model_attributes_type', 'Input should be a valid dictionary or object to extract fields from'],
+  null: ['none_required', 'Input should be None'],
+};
+
+function pathSegments(instancePath: string): Array<string | number> {
+  if (!instancePath) return [];
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
+}
+
+function valueAt(root: unknown, segments: Array<string | number>): unknown {
+  let current: unknown = root;
+  for (const segment of segments) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string | number, unknown>)[segment];
+  }
+  return current;
+}
+
+function typeNames(params: Record<string, unknown>): string[] {
+  const type = params.type;
+  if (Array.isArray(type)) return type.map(String);
+  return typeof type === 'string' ? type.split(',') : [];
+}
+
+/** Maps one Ajv error to a SPEC 7 entry with a stable, machine-readable type. */
+function toIssue(
+  error: FastifySchemaValidationError,
+  location: string,
+  data: unknown,
+): ValidationIssue | null {
+  const segments = pathSegments(error.instancePath);
+  const loc: Array<string | number> = [location, ...segments];
+  const input = valueAt(data, segments);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required': {
+      const field = String(params.missingProperty);
+      return { type: 'missing', loc: [...loc, field], msg: 'Field required', input: input ?? null };
+    }
+    case 'maxLength':
+      return {
+        type: 'string_too_long',
+        loc,
+        msg: `String should have at most ${params.limit} characters`,
+        input,
+        ctx: { max_length: params.limit },
+      };
+    case 'minLength':
+      return {
+        type: 'string_too_short',
+        loc,
+        msg: `String should have at least ${params.limit} character${params.limit === 1 ? '' : 's'}`,
+        input,
+        ctx: { min_length: params.limit },
+      };
+    case 'minimum':
+      return {
+        type: 'greater_than_equal',
+        loc,
+        msg: `Input should be greater than or equal to ${params.limit}`,
+        input,
+        ctx: { ge: params.limit },
+      };
+    case 'maximum':
+      return {
+        type: 'less_than_equal',
+        loc,
+        msg: `Input should be less than or equal to ${params.limit}`,
+        input,
+        ctx: { le: params.limit },
+      };
+    case 'maxItems':
+      return {
+        type: 'too_long',
+        loc,
+        msg: `List should have at most ${params.limit} items after validation, not ${Array.isArray(input) ? input.length : 'more'}`,
+        input,
+        ctx: {
+          field_type: 'List',
+          max_length: params.limit,
+          actual_length: Array.isArray(input) ? input.length : null,
+        },
+      };
+    case 'minItems':
+      return {
+        type: 'too_short',
+        loc,
+        msg: `List should have at least ${params.limit} item${params.limit === 1 ? '' : 's'} after validation, not ${Array.isArray(input) ? input.length : 0}`,
+        input,
+        ctx: {
+          field_type: 'List',
+          min_length: params.limit,
+          actual_length: Array.isArray(input) ? input.length : null,
+        },
+      };
+    case 'pattern':
+      return {
+        type: 'string_pattern_mismatch',
+        loc,
+        msg: `String should match pattern '${params.pattern}'`,
+        input,
+        ctx: { pattern: params.pattern },
+      };
+    case 'enum':
+    case 'const': {
+      const allowed = (
+        Array.isArray(params.allowedValues) ? params.allowedValues : [params.allowedValue]
+      ).map((value) => `'${String(value)}'`);
+      const expected =
+        allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed[0];
+      return { type: 'literal_error', loc, msg: `Input should be ${expected}`, input, ctx: { expected } };
+    }
+    case 'type': {
+      const names = typeNames(params).filter((name) => name !== 'null');
+      const [type, msg] = TYPE_ERRORS[names[0] ?? 'string'] ?? ['value_error', 'Invalid value'];
+      return { type, loc, msg, input };
+    }
+    case 'anyOf':
+    case 'oneOf':
+      // The branch errors (usually "type") already describe the problem.
+      return null;
+    case 'additionalProperties':
+      return {
+        type: 'extra_forbidden',
+        loc: [...loc, String(params.additionalProperty)],
+        msg: 'Extra inputs are not permitted',
+      };
+    default:
+      return { type: 'value_error', loc, msg: error.message ?? 'Invalid value', input };
+  }
+}
+
+export function validationIssues(
+  errors: readonly FastifySchemaValidationError[],
+  context: string,
+  data: unknown,
+): ValidationIssue[] {
+  const location = LOCATION[context] ?? context;
+  const issues = errors
+    .map((error) => toIssue(error, location, data))
+    .filter((issue): issue is ValidationIssue => issue !== null);
+  // Union types report one "type" error per branch; keep one entry per location.
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.type}|${JSON.stringify(issue.loc)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,90 @@
+import type { Kysely } from 'kysely';
+import type { LocalCatalogProvider } from '../catalog/local.js';
+import type { BookRecord } from '../catalog/types.js';
+import type { Isbn } from '../domain/isbn.js';
+import { baseSlug, slugCandidate } from '../domain/slug.js';
+import { matchKey } from '../domain/text.js';
+import { type Book, findBookByIsbn13, insertBook, takenSlugs } from '../store/books.js';
+import type { Database } from '../store/schema.js';
+import { claimCanonical, findOrCreateWork } from '../store/works.js';
+
+/** Remote metadata for an ISBN (the provider chain), or null when no source knows it. */
+export interface IsbnLookup {
+  lookupIsbn(isbn: Isbn): Promise<BookRecord | null>;
+}
+
+export type IsbnOutcome =
+  | { kind: 'existing'; book: Book }
+  | { kind: 'created'; book: Book }
+  | { kind: 'not_created' }
+  | { kind: 'unknown' };
+
+const MAX_SLUG_ATTEMPTS = 8;
+
+/**
+ * Creates books on demand (SPEC 3). The local catalog answers first, in milliseconds; remote
+ * providers only for ISBNs it does not hold. Concurrent first visits in this process share one
+ * creation; across processes the unique ISBN decides and the loser loads the winner's book.
+ */
+export class BookCreator {
+  private readonly inflight = new Map<string, Promise<IsbnOutcome>>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly local: LocalCatalogProvider,
+    private readonly remote: IsbnLookup | null,
+  ) {}
+
+  /** `mayCreate` is false for automated clients: they may read existing books, never create one. */
+  async byIsbn(isbn: Isbn, mayCreate: boolean): Promise<IsbnOutcome> {
+    const existing = await findBookByIsbn13(this.db, isbn.isbn13);
+    if (existing) return { kind: 'existing', book: existing };
+    if (!mayCreate) return { kind: 'not_created' };
+    const pending = this.inflight.get(isbn.isbn13);
+    if (pending) return pending;
+    const creation = this.createFromSources(isbn).finally(() => this.inflight.delete(isbn.isbn13));
+    this.inflight.set(isbn.isbn13, creation);
+    return creation;
+  }
+
+  private async createFromSources(isbn: Isbn): Promise<IsbnOutcome> {
+    const record = (await this.local.lookupIsbn(isbn)) ?? (await this.remote?.lookupIsbn(isbn)) ?? null;
+    if (!record?.title) return { kind: 'unknown' };
+    const book = await this.createFromRecord({ ...record, isbn13: isbn.isbn13, isbn10: isbn.isbn10 });
+    return { kind: 'created', book };
+  }
+
+  /** Saves a record as a book with a fresh slug; returns the existing book if its ISBN won a race. */
+  async createFromRecord(record: BookRecord): Promise<Book> {
+    const key = matchKey(record.title, record.authors);
+    const confirmations = key ? await this.local.publicDomainIdentifiers(key) : {};
+    const full: BookRecord = { ...record, identifiers: { ...confirmations, ...record.identifiers } };
+    const workId = await findOrCreateWork(this.db, {
+      workKey: record.workKey,
+      title: record.title,
+      matchKey: key,
+    });
+    const base = baseSlug(record.title, record.authors);
+    for (let attempt = 0; attempt < MAX_SLUG_ATTEMPTS; attempt++) {
+      const taken = await takenSlugs(this.db, base);
+      const slug = firstFreeSlug(base, taken, record.isbn13);
+      const outcome = await insertBook(this.db, { slug, workId, record: full, matchKey: key });
+      if (outcome.kind === 'created') {
+        await claimCanonical(this.db, workId, outcome.book.id);
+        return outcome.book;
+      }
+      if (outcome.kind === 'isbn_taken' && record.isbn13) {
+        const winner = await findBookByIsbn13(this.db, record.isbn13);
+        if (winner) return winner;
+      }
+    }
+    throw new Error(`could not choose a free slug for "${base}"`);
+  }
+}
+
+function firstFreeSlug(base: string, taken: Set<string>, isbn13: string | null): string {
+  for (let attempt = 0; ; attempt++) {
+    const candidate = slugCandidate(base, attempt, isbn13);
+    if (!taken.has(candidate)) return candidate;
+  }
+}

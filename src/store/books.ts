@@ -1,0 +1,197 @@
+import type { Kysely } from 'kysely';
+import type { BookRecord } from '../catalog/types.js';
+import { nowIso } from './db.js';
+import { isUniqueViolation } from './errors.js';
+import type { BookRow, Database } from './schema.js';
+
+/** A saved book: an edition with a permanent slug. */
+export interface Book {
+  id: number;
+  slug: string;
+  workId: number | null;
+  isbn13: string | null;
+  isbn10: string | null;
+  title: string;
+  subtitle: string | null;
+  authors: string[];
+  coverUrl: string | null;
+  publishedDate: string | null;
+  publisher: string | null;
+  format: string | null;
+  language: string | null;
+  pages: number | null;
+  description: string | null;
+  matchKey: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function parseJsonArray(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function bookRowToBook(row: BookRow): Book {
+  return {
+    id: Number(row.id),
+    slug: row.slug,
+    workId: row.work_id === null ? null : Number(row.work_id),
+    isbn13: row.isbn13,
+    isbn10: row.isbn10,
+    title: row.title,
+    subtitle: row.subtitle,
+    authors: parseJsonArray(row.authors),
+    coverUrl: row.cover_url,
+    publishedDate: row.published_date,
+    publisher: row.publisher,
+    format: row.format,
+    language: row.language,
+    pages: row.pages,
+    description: row.description,
+    matchKey: row.match_key,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function findBookBySlug(db: Kysely<Database>, slug: string): Promise<Book | null> {
+  const row = await db.selectFrom('books').selectAll().where('slug', '=', slug).executeTakeFirst();
+  return row ? bookRowToBook(row) : null;
+}
+
+export async function findBookById(db: Kysely<Database>, id: number): Promise<Book | null> {
+  const row = await db.selectFrom('books').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? bookRowToBook(row) : null;
+}
+
+export async function findBookByIsbn13(db: Kysely<Database>, isbn13: string): Promise<Book | null> {
+  const row = await db.selectFrom('books').selectAll().where('isbn13', '=', isbn13).executeTakeFirst();
+  return row ? bookRowToBook(row) : null;
+}
+
+export async function findBookByIdentifier(
+  db: Kysely<Database>,
+  scheme: string,
+  value: string,
+): Promise<Book | null> {
+  const row = await db
+    .selectFrom('book_identifiers')
+    .innerJoin('books', 'books.id', 'book_identifiers.book_id')
+    .selectAll('books')
+    .where('book_identifiers.scheme', '=', scheme)
+    .where('book_identifiers.value', '=', value)
+    .executeTakeFirst();
+  return row ? bookRowToBook(row) : null;
+}
+
+export async function bookIdentifiers(db: Kysely<Database>, bookId: number): Promise<Record<string, string>> {
+  const rows = await db
+    .selectFrom('book_identifiers')
+    .select(['scheme', 'value'])
+    .where('book_id', '=', bookId)
+    .orderBy('scheme')
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.scheme, row.value]));
+}
+
+/** Other editions and formats of the book's work, newest first, the book itself included. */
+export async function editionsOfWork(db: Kysely<Database>, workId: number): Promise<Book[]> {
+  const rows = await db
+    .selectFrom('books')
+    .selectAll()
+    .where('work_id', '=', workId)
+    .orderBy('published_date', 'desc')
+    .orderBy('id')
+    .limit(50)
+    .execute();
+  return rows.map(bookRowToBook);
+}
+
+/** Slugs already taken that start with `base`, to choose a free one in a single query. */
+export async function takenSlugs(db: Kysely<Database>, base: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('books')
+    .select('slug')
+    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base.replace(/[%_\\]/g, '')}-%`)]))
+    .execute();
+  return new Set(rows.map((row) => row.slug));
+}
+
+export interface NewBook {
+  slug: string;
+  workId: number | null;
+  record: BookRecord;
+  matchKey: string | null;
+}
+
+export type InsertOutcome = { kind: 'created'; book: Book } | { kind: 'slug_taken' } | { kind: 'isbn_taken' };
+
+/**
+ * Inserts a book and its identifiers. Races are expected (several first visits at once, several
+ * instances): a lost race on the ISBN or the slug is reported, not thrown, so the caller can
+ * load the winner or pick another slug.
+ */
+export async function insertBook(db: Kysely<Database>, input: NewBook): Promise<InsertOutcome> {
+  const { record } = input;
+  const now = nowIso();
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('books')
+        .values({
+          slug: input.slug,
+          work_id: input.workId,
+          isbn13: record.isbn13,
+          isbn10: record.isbn10,
+          title: record.title,
+          subtitle: record.subtitle,
+          authors: JSON.stringify(record.authors),
+          cover_url: record.coverUrl,
+          published_date: record.publishedDate,
+          publisher: record.publisher,
+          format: record.format,
+          language: record.language,
+          pages: record.pages,
+          description: record.description,
+          match_key: input.matchKey,
+          popularity: 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const identifiers = Object.entries(record.identifiers).filter(([, value]) => value);
+      if (identifiers.length > 0) {
+        await trx
+          .insertInto('book_identifiers')
+          .values(identifiers.map(([scheme, value]) => ({ book_id: row.id, scheme, value })))
+          // An identifier already claimed by another edition stays with that edition.
+          .onConflict((oc) => oc.columns(['scheme', 'value']).doNothing())
+          .execute();
+      }
+      return { kind: 'created' as const, book: bookRowToBook(row) };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'isbn13')) return { kind: 'isbn_taken' };
+    if (isUniqueViolation(error, 'slug')) return { kind: 'slug_taken' };
+    throw error;
+  }
+}
+
+export async function addBookIdentifiers(
+  db: Kysely<Database>,
+  bookId: number,
+  identifiers: Record<string, string>,
+): Promise<void> {
+  const entries = Object.entries(identifiers).filter(([, value]) => value);
+  if (entries.length === 0) return;
+  await db
+    .insertInto('book_identifiers')
+    .values(entries.map(([scheme, value]) => ({ book_id: bookId, scheme, value })))
+    .onConflict((oc) => oc.columns(['scheme', 'value']).doNothing())
+    .execute();
+}

@@ -1,0 +1,47 @@
+import { matchKey } from '../../src/domain/text.js';
+import type { Store } from '../../src/store/db.js';
+
+export interface CatalogFixture {
+  isbn13?: string | null;
+  isbn10?: string | null;
+  title: string;
+  authors?: string[];
+  source?: string;
+  entryKey?: string;
+  publishedDate?: string | null;
+  publisher?: string | null;
+  coverUrl?: string | null;
+  format?: string | null;
+  identifiers?: Record<string, string>;
+  popularity?: number;
+}
+
+/** Inserts one catalog entry, as an import would. */
+export async function addCatalogEntry(store: Store, fixture: CatalogFixture): Promise<void> {
+  const authors = fixture.authors ?? [];
+  const source = fixture.source ?? 'test';
+  await store.db
+    .insertInto('catalog_entries')
+    .values({
+      entry_key:
+        fixture.entryKey ?? (fixture.isbn13 ? `isbn:${fixture.isbn13}` : `${source}:${fixture.title}`),
+      source,
+      isbn13: fixture.isbn13 ?? null,
+      isbn10: fixture.isbn10 ?? null,
+      title: fixture.title,
+      subtitle: null,
+      authors: JSON.stringify(authors),
+      published_date: fixture.publishedDate ?? null,
+      publisher: fixture.publisher ?? null,
+      cover_url: fixture.coverUrl ?? null,
+      language: 'en',
+      format: fixture.format ?? null,
+      pages: null,
+      description: null,
+      identifiers: JSON.stringify(fixture.identifiers ?? {}),
+      match_key: matchKey(fixture.title, authors),
+      popularity: fixture.popularity ?? 0,
+      updated_at: new Date().toISOString(),
+    })
+    .execute();
+}
