@@ -1,11 +1,15 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Dialect, Store } from './db.js';
 import { coreMigration } from './migrations/0001-core.js';
+import { destinationsMigration } from './migrations/0002-destinations.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
 /** Ordered, self-contained migrations; each receives the dialect for the few statements that differ. */
-const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [['0001-core', coreMigration]];
+const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
+  ['0001-core', coreMigration],
+  ['0002-destinations', destinationsMigration],
+];
 
 class InCodeProvider implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}
