@@ -1,0 +1,162 @@
+import { parseIsbn } from '../isbn.js';
+import type { Draft, PathRule, RefineContext, StoreRule } from './types.js';
+
+/** Every Amazon storefront and the country it sells to. */
+const STOREFRONTS: Readonly<Record<string, string>> = {
+  'amazon.com': 'US',
+  'amazon.co.uk': 'GB',
+  'amazon.de': 'DE',
+  'amazon.fr': 'FR',
+  'amazon.it': 'IT',
+  'amazon.es': 'ES',
+  'amazon.ca': 'CA',
+  'amazon.com.au': 'AU',
+  'amazon.co.jp': 'JP',
+  'amazon.in': 'IN',
+  'amazon.com.mx': 'MX',
+  'amazon.com.br': 'BR',
+  'amazon.nl': 'NL',
+  'amazon.se': 'SE',
+  'amazon.pl': 'PL',
+  'amazon.com.tr': 'TR',
+  'amazon.ae': 'AE',
+  'amazon.sa': 'SA',
+  'amazon.sg': 'SG',
+  'amazon.com.be': 'BE',
+  'amazon.eg': 'EG',
+  'amazon.ie': 'IE',
+  'amazon.co.za': 'ZA',
+  'amazon.cn': 'CN',
+};
+
+const ASIN = '(?<id>[A-Z0-9]{10})';
+const END = '(?:[/?].*)?$';
+const SLUG_NOISE =
+  /(?:\s+(?:ebook|kindle edition|audible audiobook|audiobook|unabridged|paperback|hardcover))+$/i;
+
+const PRODUCT = (shape: string): PathRule => ({
+  path: new RegExp(`^${shape.replace('ASIN', ASIN)}${END}`, 'i'),
+  kind: 'unknown',
+  id: 'asin',
+  slugNoise: SLUG_NOISE,
+});
+
+// Prime Video, music and devices share the ASIN space with books; these paths say which one it is.
+const NOT_BOOK_PATHS: readonly PathRule[] = [
+  { path: /^\/gp\/video\//i, kind: 'not_book' },
+  { path: /^\/(?:gp\/)?music\//i, kind: 'not_book' },
+  { path: /^\/(?:[^/]+\/)?b\/?$/i, kind: 'not_book' },
+];
+
+const PRODUCT_PATHS: readonly PathRule[] = [
+  PRODUCT('/(?:(?<slug>[^/]+)/)?dp/(?:product/)?ASIN'),
+  PRODUCT('/gp/product/(?:glance/)?ASIN'),
+  PRODUCT('/gp/aw/d/ASIN'),
+  PRODUCT('/exec/obidos/ASIN/ASIN'),
+  PRODUCT('/exec/obidos/tg/detail/-/ASIN'),
+  PRODUCT('/o/ASIN/ASIN'),
+  PRODUCT('/(?:(?<slug>[^/]+)/)?product-reviews/ASIN'),
+  PRODUCT('/gp/offer-listing/ASIN'),
+  PRODUCT('/(?:(?<slug>[^/]+)/)?product/ASIN'),
+];
+
+// Browse nodes seen on product links. Book nodes confirm a Kindle ASIN is a book; the others show
+// the product is something else. Sub-categories are too many to list, so unknown nodes decide nothing.
+const BOOK_NODES = new Set([
+  '283155',
+  '133140011',
+  '154606011',
+  '18145289011',
+  '266239',
+  '341689031',
+  '186606',
+  '530886031',
+  '301061',
+  '672108031',
+  '465392',
+  '2250738051',
+  '411663031',
+  '818936031',
+  '976389031',
+]);
+const NON_BOOK_NODES = new Set([
+  '2625373011',
+  '130',
+  '2649512011',
+  '5174',
+  '172282',
+  '468642',
+  '165793011',
+  '1055398',
+  '7141123011',
+  '229534',
+  '2102313011',
+  '283926',
+  '229816',
+  '560798',
+  '284266',
+  '255882',
+  '562066',
+  '468646',
+]);
+const NON_BOOK_SLUG =
+  /(?:^|[-\s])(?:dvd|blu[-\s]?ray|4k[-\s]uhd|vinyl|lp|video[-\s]game|nintendo[-\s]switch|playstation|xbox)$/i;
+const BOOK_SLUG = /(?:^|[-\s])(?:ebook|kindle[-\s]edition|audiobook|audible[-\s]audiobook)$/i;
+
+function amazonKind(draft: Draft, asin: string, context: RefineContext): Draft['kind'] {
+  const isbn = /^\d{9}[\dX]$/.test(asin) ? parseIsbn(asin) : null;
+  const slug = context.groups.slug ?? '';
+  const node = context.params.get('node') ?? context.params.get('rh')?.match(/n:(\d+)/)?.[1] ?? '';
+  if (NON_BOOK_SLUG.test(slug) || NON_BOOK_NODES.has(node)) return 'not_book';
+  if (isbn) {
+    draft.isbn = isbn;
+    return 'book';
+  }
+  // "tmm_kin_swatch", "tmm_pap_swatch": the format switcher that only book pages carry.
+  const ref = `${context.url.pathname} ${context.params.get('ref') ?? ''} ${context.params.get('ref_') ?? ''}`;
+  if (BOOK_SLUG.test(slug) || BOOK_NODES.has(node) || /tmm_|kindle|kinw|dbs_/i.test(ref)) return 'book';
+  return 'unknown';
+}
+
+function refineAmazon(draft: Draft, context: RefineContext): void {
+  const asin = context.groups.id?.toUpperCase();
+  const host = context.url.hostname
+    .replace(/^.*?(amazon\.|amzn\.)/, '$1')
+    .replace(/^amzn\.com$/, 'amazon.com');
+  draft.canonicalHost = `www.${host}`;
+  draft.canonicalQuery = [];
+  if (!asin || context.rule?.id !== 'asin') return;
+  draft.identifiers.asin = asin;
+  draft.canonicalPath = `/dp/${asin}`;
+  draft.kind = amazonKind(draft, asin, context);
+}
+
+/** `/ref=…` path segments and the `/-/es/` language prefix say nothing about the product. */
+function cleanAmazonPath(path: string): string {
+  return path.replace(/\/ref=[^/]*.*$/i, '').replace(/^\/-\/[a-z]{2}(?:[-_][a-z]{2})?(?=\/)/i, '');
+}
+
+export const AMAZON: readonly StoreRule[] = [
+  {
+    store: 'amazon',
+    hosts: STOREFRONTS,
+    patterns: [...NOT_BOOK_PATHS, ...PRODUCT_PATHS, { path: /^\/(?:gp|hz)\//i, kind: 'not_book' }],
+    cleanPath: cleanAmazonPath,
+    refine: refineAmazon,
+  },
+  {
+    // amzn.com/<ASIN> is Amazon's old US short form; unlike amzn.to it carries the ASIN itself.
+    store: 'amazon',
+    hosts: { 'amzn.com': 'US' },
+    patterns: [PRODUCT('/(?:dp/)?ASIN')],
+    cleanPath: cleanAmazonPath,
+    refine: refineAmazon,
+  },
+  {
+    // Opaque short links: only following the redirect reveals the product.
+    store: 'amazon',
+    hosts: { 'amzn.to': null, 'a.co': null, 'amzn.eu': null, 'amzn.asia': null },
+    patterns: [],
+    shortLink: true,
+  },
+];

@@ -1,0 +1,48 @@
+import { parseIsbn } from '../isbn.js';
+import type { StoreRule } from './types.js';
+
+const AUDIBLE_NOISE =
+  /(?:\s+(?:audiobook|h[öo]rbuch|livre audio|audiolibro|audiolivro|オーディオブック|unabridged|ungekürzt))+$/iu;
+
+export const AUDIO_STORES: readonly StoreRule[] = [
+  {
+    store: 'audible',
+    hosts: {
+      'audible.com': 'US',
+      'audible.co.uk': 'GB',
+      'audible.de': 'DE',
+      'audible.fr': 'FR',
+      'audible.it': 'IT',
+      'audible.es': 'ES',
+      'audible.ca': 'CA',
+      'audible.com.au': 'AU',
+      'audible.co.jp': 'JP',
+      'audible.in': 'IN',
+      'audible.com.br': 'BR',
+    },
+    patterns: [
+      {
+        path: /^\/pd\/(?:(?<slug>[^/]+)\/)?(?<id>[A-Z0-9]{10})\/?$/i,
+        id: 'audible',
+        slugNoise: AUDIBLE_NOISE,
+      },
+      { path: /^\/(?:author|series|podcast|ep|library|cat)\b/i, kind: 'not_book' },
+    ],
+    refine(draft, { groups }) {
+      // Audible ASINs are Amazon ASINs; a numeric one is the audio edition's ISBN-10.
+      const asin = groups.id?.toUpperCase();
+      if (!asin) return;
+      draft.identifiers.audible = asin;
+      draft.canonicalPath = `/pd/${asin}`;
+      if (/^\d{9}[\dX]$/.test(asin)) draft.isbn = parseIsbn(asin);
+    },
+  },
+  {
+    store: 'librofm',
+    hosts: { 'libro.fm': null },
+    patterns: [
+      { path: /^\/audiobooks\/(?<isbn>97[89]\d{10})(?:-(?<slug>[^/]+))?\/?$/i },
+      { path: /^\/(?:bookstores|playlists|genres|listeners)\b/i, kind: 'not_book' },
+    ],
+  },
+];

@@ -1,0 +1,99 @@
+import { parseIsbn } from '../isbn.js';
+import { findIsbn13, ISBN_PARAMS, isNonBookEan } from './isbn-params.js';
+import { slugWords } from './slug.js';
+import type { Draft, ParsedRetailerUrl, PathGroups, PathRule, StoreRule } from './types.js';
+import { allParams, canonicalHost, decodePath } from './url-input.js';
+
+/**
+ * Pages every store has that are certainly not a book: home, search, basket, account, help.
+ * Checked after the store's own patterns so a store can still claim e.g. `/search/isbn/978…`.
+ */
+const GENERIC_NOT_BOOK =
+  /^\/(?:[a-z]{2}(?:[-_][a-z]{2})?\/){0,2}(?:(?:index\.html?)?|s|search(?:results?)?|cart|basket|account|my-?account|login|signin|register|help|wishlist|gift-?cards?|blog|stores?|category|categories|bestsellers?|deals)(?:[/?.].*)?$/i;
+
+export function applyRule(rule: StoreRule, url: URL, hostCountry: string | null): ParsedRetailerUrl {
+  const rawPath = decodePath(url.pathname);
+  const path = rule.cleanPath ? rule.cleanPath(rawPath) : rawPath;
+  const params = allParams(url);
+  const draft: Draft = {
+    store: rule.store,
+    country: hostCountry,
+    kind: 'unknown',
+    isbn: null,
+    identifiers: {},
+    titleWords: null,
+    canonicalPath: url.pathname,
+    canonicalQuery: [],
+    canonicalHost: canonicalHost(url.hostname),
+  };
+  let matched: PathRule | null = null;
+  let groups: PathGroups = {};
+  for (const pattern of rule.patterns) {
+    const match = pattern.path.exec(path);
+    if (!match) continue;
+    matched = pattern;
+    groups = (match.groups ?? {}) as PathGroups;
+    break;
+  }
+  if (matched) readPattern(draft, matched, groups, params);
+  else if (GENERIC_NOT_BOOK.test(path)) draft.kind = 'not_book';
+  readIsbnParams(draft, params, matched !== null);
+  rule.refine?.(draft, { url, path, params, rule: matched, groups });
+  return finish(draft, Boolean(rule.shortLink));
+}
+
+function readPattern(draft: Draft, pattern: PathRule, groups: PathGroups, params: URLSearchParams): void {
+  draft.kind = pattern.kind ?? 'book';
+  if (groups.country) {
+    const code = groups.country.slice(0, 2).toUpperCase();
+    // "ww" (Kobo's worldwide store) and similar are not countries.
+    draft.country = code === 'WW' ? null : code;
+  }
+  if (pattern.id && groups.id) draft.identifiers[pattern.id] = groups.id;
+  if (groups.isbn) draft.isbn = parseIsbn(groups.isbn);
+  if (!draft.isbn && pattern.isbnInSlug && groups.slug) draft.isbn = findIsbn13(groups.slug);
+  draft.titleWords = slugWords(groups.slug, pattern.slugNoise);
+  for (const [param, scheme] of Object.entries(pattern.query ?? {})) {
+    const value = params.get(param)?.trim();
+    if (!value) continue;
+    draft.canonicalQuery.push([param, value]);
+    if (scheme === 'isbn') draft.isbn ??= parseIsbn(value);
+    else draft.identifiers[scheme] = value;
+  }
+}
+
+/** ISBN/EAN parameters mean the same on every store, even on pages no pattern knows. */
+function readIsbnParams(draft: Draft, params: URLSearchParams, matched: boolean): void {
+  for (const name of ISBN_PARAMS) {
+    const value = params.get(name);
+    if (!value) continue;
+    const isbn = parseIsbn(value);
+    if (isbn) {
+      draft.isbn ??= isbn;
+      if (!draft.canonicalQuery.some(([key]) => key === name)) draft.canonicalQuery.push([name, value]);
+      if (!matched || draft.kind === 'unknown') draft.kind = 'book';
+    } else if (isNonBookEan(value) && !draft.isbn) {
+      draft.kind = 'not_book';
+    }
+  }
+}
+
+function finish(draft: Draft, shortLink: boolean): ParsedRetailerUrl {
+  if (draft.isbn && draft.kind === 'unknown') draft.kind = 'book';
+  // A page shape alone is no evidence: "/books?q=…" matched but names no volume.
+  const identified = draft.isbn !== null || Object.keys(draft.identifiers).length > 0;
+  if (draft.kind === 'book' && !identified) draft.kind = 'unknown';
+  const canonical = new URL(`https://${draft.canonicalHost}`);
+  canonical.pathname = draft.canonicalPath;
+  for (const [key, value] of draft.canonicalQuery) canonical.searchParams.append(key, value);
+  return {
+    store: draft.store,
+    country: draft.country,
+    kind: shortLink ? 'unknown' : draft.kind,
+    isbn: draft.isbn,
+    identifiers: draft.identifiers,
+    titleWords: draft.titleWords,
+    canonicalUrl: canonical.toString(),
+    needsExpansion: shortLink,
+  };
+}

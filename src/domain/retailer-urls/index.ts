@@ -1,0 +1,85 @@
+import { parseIsbn } from '../isbn.js';
+import { AMAZON } from './amazon.js';
+import { AUDIO_STORES } from './audio.js';
+import { CATALOGUES } from './catalogues.js';
+import { DIGITAL_PLATFORMS } from './digital.js';
+import { applyRule } from './engine.js';
+import { EUROPE_STORES } from './europe.js';
+import { findIsbn13, ISBN_PARAMS } from './isbn-params.js';
+import { MARKETPLACES } from './marketplaces.js';
+import { PACIFIC_ASIA_STORES } from './pacific-asia.js';
+import type { ParsedRetailerUrl, StoreRule } from './types.js';
+import { UK_STORES } from './uk.js';
+import { allParams, canonicalHost, toUrl } from './url-input.js';
+import { US_STORES } from './us.js';
+
+export type { ParsedRetailerUrl, UrlKind } from './types.js';
+
+export const STORE_RULES: readonly StoreRule[] = [
+  ...AMAZON,
+  ...AUDIO_STORES,
+  ...CATALOGUES,
+  ...DIGITAL_PLATFORMS,
+  ...US_STORES,
+  ...UK_STORES,
+  ...EUROPE_STORES,
+  ...PACIFIC_ASIA_STORES,
+  ...MARKETPLACES,
+];
+
+interface HostEntry {
+  rule: StoreRule;
+  country: string | null;
+}
+
+// Host → rule, built once. A host like "uk.bookshop.org" must beat "bookshop.org", so lookups walk
+// from the full hostname towards its parent domains and stop at the first (longest) entry.
+const HOSTS = new Map<string, HostEntry>();
+for (const rule of STORE_RULES) {
+  for (const [host, country] of Object.entries(rule.hosts)) {
+    if (HOSTS.has(host)) throw new Error(`retailer-urls: host ${host} is claimed twice`);
+    HOSTS.set(host, { rule, country });
+  }
+}
+
+function findHost(hostname: string): HostEntry | null {
+  const labels = hostname.split('.');
+  for (let i = 0; i < labels.length - 1; i++) {
+    const entry = HOSTS.get(labels.slice(i).join('.'));
+    if (entry) return entry;
+  }
+  return null;
+}
+
+/**
+ * Reads a pasted retailer or catalogue URL: which store, which book identifiers, which title words.
+ * Pure: never fetches. Returns null for text that is not an http(s) URL.
+ */
+export function parseRetailerUrl(input: string): ParsedRetailerUrl | null {
+  const url = toUrl(input);
+  if (!url) return null;
+  const entry = findHost(url.hostname);
+  if (entry) return applyRule(entry.rule, url, entry.country);
+  return parseUnknownHost(url);
+}
+
+/** An unknown shop can still name the book: a checksum-valid ISBN in its path or ISBN parameters. */
+function parseUnknownHost(url: URL): ParsedRetailerUrl {
+  const params = allParams(url);
+  const fromParams = ISBN_PARAMS.map((name) => params.get(name))
+    .filter((value): value is string => Boolean(value))
+    .map((value) => parseIsbn(value))
+    .find((isbn) => isbn !== null);
+  const isbn = fromParams ?? findIsbn13(`${url.pathname} ${url.search}`);
+  const canonical = new URL(url.pathname, `https://${canonicalHost(url.hostname)}`);
+  return {
+    store: 'unknown',
+    country: null,
+    kind: isbn ? 'book' : 'unknown',
+    isbn: isbn ?? null,
+    identifiers: {},
+    titleWords: null,
+    canonicalUrl: canonical.toString(),
+    needsExpansion: false,
+  };
+}

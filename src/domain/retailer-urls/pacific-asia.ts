@@ -1,0 +1,66 @@
+import type { StoreRule } from './types.js';
+
+const ISBN13 = '(?<isbn>97[89]\\d{10})';
+
+/** Australian, New Zealand and East Asian booksellers. */
+export const PACIFIC_ASIA_STORES: readonly StoreRule[] = [
+  {
+    store: 'booktopia',
+    hosts: { 'booktopia.com.au': 'AU' },
+    patterns: [
+      { path: new RegExp(`^/(?<slug>[^/]+)/(?:book|ebook|audiobook|prod)/?${ISBN13}\\.html$`, 'i') },
+      { path: new RegExp(`^/(?<slug>[^/]+)/prod${ISBN13}\\.html$`, 'i') },
+      { path: /^\/(?:books|search|authors|gifts)\b/i, kind: 'not_book' },
+    ],
+  },
+  {
+    store: 'dymocks',
+    hosts: { 'dymocks.com.au': 'AU' },
+    patterns: [
+      { path: new RegExp(`^/book/(?<slug>[^/]+?)-${ISBN13}/?$`, 'i') },
+      { path: /^\/(?:books|search|gifts|stationery|stores)\b/i, kind: 'not_book' },
+    ],
+  },
+  {
+    // Mighty Ape is mostly games and toys; its product ids say nothing about the kind of product.
+    store: 'mightyape',
+    hosts: { 'mightyape.co.nz': 'NZ', 'mightyape.com.au': 'AU' },
+    patterns: [
+      { path: /^\/(?:mn\/buy\/|product\/)(?<slug>[^/]+)\/(?<id>\d+)\/?$/i, id: 'mightyape', kind: 'unknown' },
+      { path: /^\/(?:browse|search|games|toys)\b/i, kind: 'not_book' },
+    ],
+  },
+  {
+    store: 'fishpond',
+    hosts: { 'fishpond.co.nz': 'NZ', 'fishpond.com.au': 'AU' },
+    patterns: [
+      { path: new RegExp(`^/(?:Books|eBooks|Audiobooks)/(?:[^/]+/)*?(?<slug>[^/]+)/${ISBN13}/?$`, 'i') },
+      // Same shape for toys, films and music, under their own department.
+      { path: /^\/(?:Toys|Games|Movies|Music|Baby|Sports|Electronics|Home)\//i, kind: 'not_book' },
+    ],
+  },
+  {
+    store: 'thenile',
+    hosts: { 'thenile.co.nz': 'NZ', 'thenile.com.au': 'AU' },
+    patterns: [
+      { path: new RegExp(`^/books/(?:[^/]+/)?(?<slug>[^/]+)/${ISBN13}/?$`, 'i') },
+      { path: /^\/(?:movies|music|games|toys|search)\b/i, kind: 'not_book' },
+    ],
+  },
+  {
+    store: 'yes24',
+    hosts: { 'yes24.com': 'KR' },
+    patterns: [
+      { path: /^\/(?:Product\/Goods|Goods\/Detail)\/(?<id>\d+)\/?$/i, id: 'yes24' },
+      { path: /^\/Product\/Search\b/i, kind: 'not_book' },
+    ],
+  },
+  {
+    store: 'kyobo',
+    hosts: { 'kyobobook.co.kr': 'KR' },
+    patterns: [
+      { path: /^\/detail\/(?<id>S\d+)\/?$/i, id: 'kyobo' },
+      { path: /^\/product\/detailView(?:Kor|Eng)\.laf$/i, query: { barcode: 'isbn' } },
+    ],
+  },
+];
