@@ -1,0 +1,129 @@
+import type { Kysely } from 'kysely';
+import { isDestinationGroup } from '../domain/groups.js';
+import type { BookLink, Destination, LinkOverride } from '../domain/links.js';
+import type { BookDestinationLinkRow, Database, DestinationRow, LinkOverrideRow } from './schema.js';
+
+export function destinationRowToDestination(row: DestinationRow): Destination {
+  // An operator could store any group name; an unknown one lands in "new" rather than vanishing.
+  const group = isDestinationGroup(row.group_name) ? row.group_name : 'new';
+  return {
+    id: Number(row.id),
+    slug: row.slug,
+    displayName: row.display_name,
+    shortName: row.short_name,
+    description: row.description,
+    group,
+    urlTemplate: row.url_template,
+    baseUrl: row.base_url,
+    iconUrl: row.icon_url,
+    brandColor: row.brand_color,
+    displayPriority: Number(row.display_priority),
+    isActive: Number(row.is_active) === 1,
+    isPublic: Number(row.is_public) === 1,
+    affiliateParam: row.affiliate_param,
+    affiliateTag: row.affiliate_tag,
+  };
+}
+
+export function bookLinkRowToBookLink(row: BookDestinationLinkRow): BookLink {
+  return {
+    id: Number(row.id),
+    destinationId: Number(row.destination_id),
+    url: row.url,
+    label: row.label,
+    tagline: row.tagline,
+    featured: Number(row.is_featured) === 1,
+    displayPriority: Number(row.display_priority),
+    activeFrom: row.active_from,
+    activeUntil: row.active_until,
+  };
+}
+
+export function overrideRowToOverride(row: LinkOverrideRow): LinkOverride {
+  return { retailerKey: row.retailer_key, overrideUrl: row.override_url };
+}
+
+/** Every destination, active or not (for the admin area). */
+export async function listAllDestinations(db: Kysely<Database>): Promise<Destination[]> {
+  const rows = await db.selectFrom('destinations').selectAll().orderBy('id').execute();
+  return rows.map(destinationRowToDestination);
+}
+
+export async function listActiveDestinations(db: Kysely<Database>): Promise<Destination[]> {
+  const rows = await db
+    .selectFrom('destinations')
+    .selectAll()
+    .where('is_active', '=', 1)
+    .orderBy('id')
+    .execute();
+  return rows.map(destinationRowToDestination);
+}
+
+/** A destination by its slug or a former slug (`destination_aliases`), so old `/go/` links keep working. */
+export async function findDestination(
+  db: Kysely<Database>,
+  slugOrAlias: string,
+): Promise<Destination | null> {
+  const slug = slugOrAlias.trim().toLowerCase();
+  const direct = await db.selectFrom('destinations').selectAll().where('slug', '=', slug).executeTakeFirst();
+  if (direct) return destinationRowToDestination(direct);
+  const aliased = await db
+    .selectFrom('destination_aliases')
+    .innerJoin('destinations', 'destinations.id', 'destination_aliases.destination_id')
+    .selectAll('destinations')
+    .where('destination_aliases.old_slug', '=', slug)
+    .executeTakeFirst();
+  return aliased ? destinationRowToDestination(aliased) : null;
+}
+
+/** All curated links of a book; which are active right now is for the domain to decide. */
+export async function bookLinksForBook(db: Kysely<Database>, bookId: number): Promise<BookLink[]> {
+  const rows = await db
+    .selectFrom('book_destination_links')
+    .selectAll()
+    .where('book_id', '=', bookId)
+    .orderBy('id')
+    .execute();
+  return rows.map(bookLinkRowToBookLink);
+}
+
+export async function overridesForBook(db: Kysely<Database>, bookId: number): Promise<LinkOverride[]> {
+  const rows = await db.selectFrom('link_overrides').selectAll().where('book_id', '=', bookId).execute();
+  return rows.map(overrideRowToOverride);
+}
+
+// ---------------------------------------------------------------------------------------------
+// In-process cache of the active list: every book page needs it and it changes only in the admin area.
+
+interface CacheEntry {
+  loadedAt: number;
+  list: Promise<Destination[]>;
+}
+
+/**
+ * Keyed by database handle so several stores (tests, tools) never share an entry. The TTL bounds how
+ * long another instance of a multi-instance deployment serves a list edited elsewhere; this instance
+ * calls `invalidateDestinationCache` after its own edits and sees them at once.
+ */
+const caches = new WeakMap<Kysely<Database>, CacheEntry>();
+export const DESTINATION_CACHE_TTL_MS = 60_000;
+
+export function cachedActiveDestinations(
+  db: Kysely<Database>,
+  now: number = Date.now(),
+  ttlMs: number = DESTINATION_CACHE_TTL_MS,
+): Promise<Destination[]> {
+  const entry = caches.get(db);
+  if (entry && now - entry.loadedAt < ttlMs) return entry.list;
+  const list = listActiveDestinations(db);
+  caches.set(db, { loadedAt: now, list });
+  // A failed load must not be served from the cache until the TTL runs out.
+  list.catch(() => {
+    if (caches.get(db)?.list === list) caches.delete(db);
+  });
+  return list;
+}
+
+export function invalidateDestinationCache(db: Kysely<Database>): void {
+  caches.delete(db);
+}
