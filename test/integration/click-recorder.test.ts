@@ -37,7 +37,7 @@ describeEachDialect('click recorder', (context) => {
 
   it('buffers without touching the database, then flushes on the timer', async () => {
     const { db } = context.store();
-    const recorder = new ClickRecorder(db, { flushIntervalMs: 100, maxBatch: 1000 });
+    const recorder = new ClickRecorder(db, { flushIntervalMs: 300, maxBatch: 1000 });
     recorder.record(click(1));
     recorder.record(click(2));
     assert.deepEqual(recorder.stats(), { recorded: 2, flushed: 0, pending: 2, dropped: 0, failedFlushes: 0 });
