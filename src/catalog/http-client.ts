@@ -1,0 +1,404 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, type Dispatcher, request } from 'undici';
+import type { Config } from '../config.js';
+import { type BreakerState, CircuitBreaker } from './circuit-breaker.js';
+
+/**
+ * The one outbound HTTP client. Every call names the provider it is for, may only reach the
+ * configured provider origins, and goes through that provider's retry policy and circuit breaker.
+ * No user-supplied URL is ever fetched, except short links (see followShortLink).
+ */
+
+/** Short-link hosts whose redirects we may follow to find the retailer URL behind them. */
+export const SHORT_LINK_HOSTS: readonly string[] = [
+  'amzn.to',
+  'amzn.eu',
+  'amzn.asia',
+  'a.co',
+  'adbl.co',
+  'bit.ly',
+  'buff.ly',
+  'geni.us',
+  'ow.ly',
+  'tinyurl.com',
+];
+
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export type OutboundErrorCode =
+  | 'host_not_allowed'
+  | 'circuit_open'
+  | 'timeout'
+  | 'network'
+  | 'http_status'
+  | 'too_large'
+  | 'bad_json';
+
+export class OutboundError extends Error {
+  override name = 'OutboundError';
+  constructor(
+    message: string,
+    readonly provider: string,
+    readonly code: OutboundErrorCode,
+    readonly status: number | null = null,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+export interface HttpClientOptions {
+  /** Origins (scheme://host[:port]) calls may reach; anything else is refused before any I/O. */
+  allowedOrigins: readonly string[];
+  /** Timeout of one attempt, unless a call passes its own. */
+  timeoutMs: number;
+  /** Extra attempts after a network error, a 5xx or a 429. */
+  retries?: number;
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  breakerThreshold?: number;
+  breakerCooldownMs?: number;
+  shortLinkHosts?: readonly string[];
+  maxBodyBytes?: number;
+  userAgent?: string;
+  dispatcher?: Dispatcher;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface ProviderCounters {
+  /** Logical calls that went out (retries not included). */
+  calls: number;
+  /** Calls that failed for good (after retries), timeouts included. */
+  failures: number;
+  retries: number;
+  timeouts: number;
+  /** Calls refused at once because the provider's circuit was open. */
+  rejected: number;
+  breaker: BreakerState;
+}
+
+export interface FollowOptions {
+  /** Hosts of retailers whose URLs we can parse; the first hop landing on one ends the walk. */
+  retailerHosts?: readonly string[];
+  signal?: AbortSignal;
+}
+
+type Counters = Omit<ProviderCounters, 'breaker'>;
+type Attempt =
+  | { kind: 'ok'; response: Dispatcher.ResponseData }
+  | { kind: 'retry'; error: OutboundError; retryAfterMs: number | null };
+
+function hostMatches(hostname: string, hosts: readonly string[]): boolean {
+  const host = hostname.toLowerCase();
+  return hosts.some(
+    (allowed) => host === allowed || host === `www.${allowed}` || host.endsWith(`.${allowed}`),
+  );
+}
+
+function parseHttpUrl(raw: string, base?: URL): URL | null {
+  try {
+    const url = new URL(raw, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+function isTimeout(signal: AbortSignal | undefined): boolean {
+  return (
+    signal?.aborted === true && signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError'
+  );
+}
+
+function retryAfterMs(headers: Dispatcher.ResponseData['headers']): number | null {
+  const raw = headers['retry-after'];
+  const seconds = Number(Array.isArray(raw) ? raw[0] : raw);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : null;
+}
+
+async function readLimited(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    size += buffer.length;
+    if (size > maxBytes) {
+      body.destroy();
+      return null;
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export class HttpClient {
+  private readonly origins: Set<string>;
+  private readonly shortLinkHosts: readonly string[];
+  private readonly breakers = new Map<string, CircuitBreaker>();
+  private readonly counters = new Map<string, Counters>();
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+
+  constructor(private readonly options: HttpClientOptions) {
+    this.origins = new Set(options.allowedOrigins.map((origin) => new URL(origin).origin));
+    this.shortLinkHosts = options.shortLinkHosts ?? SHORT_LINK_HOSTS;
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 32 });
+  }
+
+  /** GETs a JSON document; throws OutboundError on refusal, timeout, non-2xx or bad JSON. */
+  async getJson(provider: string, url: string, options: CallOptions = {}): Promise<unknown> {
+    const response = await this.call(provider, 'GET', url, options, 'application/json');
+    const bytes = await readLimited(response.body, this.options.maxBodyBytes ?? 4 * 1024 * 1024);
+    if (!bytes) throw new OutboundError(`${provider}: response too large`, provider, 'too_large');
+    try {
+      return JSON.parse(bytes.toString('utf8')) as unknown;
+    } catch (error) {
+      throw new OutboundError(`${provider}: invalid JSON`, provider, 'bad_json', null, { cause: error });
+    }
+  }
+
+  /** Whether an image exists at `url` (HEAD, 2xx with an image content type); never reads a body. */
+  async probeImage(provider: string, url: string, options: CallOptions = {}): Promise<boolean> {
+    try {
+      const response = await this.call(provider, 'HEAD', url, options, 'image/*');
+      await response.body.dump();
+      return String(response.headers['content-type'] ?? '').startsWith('image/');
+    } catch (error) {
+      if (error instanceof OutboundError && error.code === 'http_status' && error.status === 404)
+        return false;
+      throw error;
+    }
+  }
+
+  /** Counters per provider, for /metrics. */
+  stats(): Record<string, ProviderCounters> {
+    const result: Record<string, ProviderCounters> = {};
+    for (const [provider, counters] of this.counters) {
+      result[provider] = { ...counters, breaker: this.breaker(provider).state };
+    }
+    return result;
+  }
+
+  breakerState(provider: string): BreakerState {
+    return this.breaker(provider).state;
+  }
+
+  isAllowed(url: string): boolean {
+    const parsed = parseHttpUrl(url);
+    return parsed !== null && this.origins.has(parsed.origin);
+  }
+
+  /**
+   * Follows a short link (amzn.to/…, a.co/…) to the retailer URL behind it, without reading any
+   * body: at most five HEAD/GET hops, every one on a short-link host. Returns the first URL that
+   * lands on a retailer host (never fetched), or null when a hop leaves the allowed hosts, the chain
+   * is too long, or a host does not redirect.
+   */
+  async followShortLink(url: string, options: FollowOptions = {}): Promise<string | null> {
+    const retailers = options.retailerHosts ?? [];
+    let current = parseHttpUrl(url);
+    for (let hop = 0; current && hop <= MAX_REDIRECTS; hop++) {
+      if (hostMatches(current.hostname, retailers)) return current.href;
+      if (hop === MAX_REDIRECTS || !hostMatches(current.hostname, this.shortLinkHosts)) return null;
+      const location = await this.redirectTarget(current, options.signal);
+      current = location ? parseHttpUrl(location, current) : null;
+    }
+    return null;
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  private async redirectTarget(url: URL, signal: AbortSignal | undefined): Promise<string | null> {
+    const counters = this.countersOf('shortlink');
+    counters.calls += 1;
+    for (const method of ['HEAD', 'GET'] as const) {
+      const timeout = AbortSignal.timeout(this.options.timeoutMs);
+      try {
+        const response = await request(url, {
+          method,
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+          dispatcher: this.dispatcher,
+          headers: { 'user-agent': this.userAgent() },
+        });
+        // The body of a redirect is never needed: drop it (any body beyond a byte closes the socket).
+        await response.body.dump({ limit: 1 }).catch(() => undefined);
+        const location = response.headers.location;
+        if (REDIRECT_STATUSES.has(response.statusCode) && location) {
+          return Array.isArray(location) ? (location[0] ?? null) : location;
+        }
+        // Some shorteners refuse HEAD; try once more with GET.
+        if (method === 'HEAD' && (response.statusCode === 405 || response.statusCode === 501)) continue;
+        return null;
+      } catch (error) {
+        counters.failures += 1;
+        if (signal?.aborted) throw error;
+        return null;
+      }
+    }
+    return null;
+  }
+
+  private async call(
+    provider: string,
+    method: 'GET' | 'HEAD',
+    url: string,
+    options: CallOptions,
+    accept: string,
+  ): Promise<Dispatcher.ResponseData> {
+    if (!this.isAllowed(url)) {
+      throw new OutboundError(`${provider}: host not allowed: ${url}`, provider, 'host_not_allowed');
+    }
+    const counters = this.countersOf(provider);
+    const breaker = this.breaker(provider);
+    if (!breaker.tryAcquire()) {
+      counters.rejected += 1;
+      throw new OutboundError(`${provider}: circuit open`, provider, 'circuit_open');
+    }
+    counters.calls += 1;
+    try {
+      const response = await this.withRetries(provider, method, url, options, accept);
+      breaker.success();
+      return response;
+    } catch (error) {
+      if (
+        error instanceof OutboundError &&
+        error.code === 'http_status' &&
+        !this.isServerFault(error.status)
+      ) {
+        // A 404 or 400 is an answer, not an outage.
+        breaker.success();
+      } else if (error instanceof OutboundError) {
+        counters.failures += 1;
+        if (error.code === 'timeout') counters.timeouts += 1;
+        breaker.failure();
+      } else {
+        // The caller gave up (its own signal): no verdict on the provider.
+        breaker.release();
+      }
+      throw error;
+    }
+  }
+
+  private async withRetries(
+    provider: string,
+    method: 'GET' | 'HEAD',
+    url: string,
+    options: CallOptions,
+    accept: string,
+  ): Promise<Dispatcher.ResponseData> {
+    const retries = this.options.retries ?? 2;
+    for (let attempt = 0; ; attempt++) {
+      const result = await this.attempt(provider, method, url, options, accept);
+      if (result.kind === 'ok') return result.response;
+      if (attempt >= retries) throw result.error;
+      this.countersOf(provider).retries += 1;
+      await sleep(this.backoff(attempt, result.retryAfterMs), undefined, { signal: options.signal });
+    }
+  }
+
+  private async attempt(
+    provider: string,
+    method: 'GET' | 'HEAD',
+    url: string,
+    options: CallOptions,
+    accept: string,
+  ): Promise<Attempt> {
+    const timeout = AbortSignal.timeout(options.timeoutMs ?? this.options.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(url, {
+        method,
+        signal,
+        dispatcher: this.dispatcher,
+        headers: { accept, 'user-agent': this.userAgent() },
+      });
+    } catch (error) {
+      if (isTimeout(timeout) || isTimeout(options.signal)) {
+        throw new OutboundError(`${provider}: timed out`, provider, 'timeout', null, { cause: error });
+      }
+      if (options.signal?.aborted) throw error;
+      const failure = new OutboundError(`${provider}: network error`, provider, 'network', null, {
+        cause: error,
+      });
+      return { kind: 'retry', error: failure, retryAfterMs: null };
+    }
+    if (response.statusCode >= 200 && response.statusCode < 300) return { kind: 'ok', response };
+    await response.body.dump();
+    const error = new OutboundError(
+      `${provider}: HTTP ${response.statusCode}`,
+      provider,
+      'http_status',
+      response.statusCode,
+    );
+    if (!this.isServerFault(response.statusCode)) throw error;
+    return { kind: 'retry', error, retryAfterMs: retryAfterMs(response.headers) };
+  }
+
+  private isServerFault(status: number | null): boolean {
+    return status !== null && (status >= 500 || status === 429);
+  }
+
+  /** Exponential back-off with jitter, capped; a 429's Retry-After is honoured up to the cap. */
+  private backoff(attempt: number, retryAfter: number | null): number {
+    const base = this.options.backoffMs ?? 100;
+    const cap = this.options.maxBackoffMs ?? 1000;
+    const exponential = base * 2 ** attempt * (0.5 + Math.random() / 2);
+    return Math.min(cap, Math.max(exponential, retryAfter ?? 0));
+  }
+
+  private breaker(provider: string): CircuitBreaker {
+    let breaker = this.breakers.get(provider);
+    if (!breaker) {
+      breaker = new CircuitBreaker({
+        threshold: this.options.breakerThreshold ?? 5,
+        cooldownMs: this.options.breakerCooldownMs ?? 30_000,
+      });
+      this.breakers.set(provider, breaker);
+    }
+    return breaker;
+  }
+
+  private countersOf(provider: string): Counters {
+    let counters = this.counters.get(provider);
+    if (!counters) {
+      counters = { calls: 0, failures: 0, retries: 0, timeouts: 0, rejected: 0 };
+      this.counters.set(provider, counters);
+    }
+    return counters;
+  }
+
+  private userAgent(): string {
+    return this.options.userAgent ?? 'Booklink/0.1 (+https://github.com/booklink)';
+  }
+}
+
+export type ProviderUrls = Pick<
+  Config,
+  'openLibraryUrl' | 'openLibraryCoversUrl' | 'googleBooksUrl' | 'itunesUrl' | 'providerTimeoutMs'
+>;
+
+/** The client for the configured provider origins (the allow-list is exactly these origins). */
+export function createHttpClient(
+  config: ProviderUrls,
+  overrides: Partial<HttpClientOptions> = {},
+): HttpClient {
+  return new HttpClient({
+    allowedOrigins: [
+      config.openLibraryUrl,
+      config.openLibraryCoversUrl,
+      config.googleBooksUrl,
+      config.itunesUrl,
+    ],
+    timeoutMs: config.providerTimeoutMs,
+    ...overrides,
+  });
+}
