@@ -1,0 +1,117 @@
+import { type Isbn, parseIsbn } from '../../domain/isbn.js';
+import type { HttpClient } from '../http-client.js';
+import { type BookRecord, emptyRecord, type MetadataProvider, type SearchQuery } from '../types.js';
+import {
+  arr,
+  endpoint,
+  type Json,
+  languageCode,
+  normaliseDate,
+  obj,
+  plainText,
+  positiveInt,
+  str,
+  strings,
+} from './normalise.js';
+
+const NAME = 'googlebooks';
+const IMAGE_SIZES = ['extraLarge', 'large', 'medium', 'small', 'thumbnail', 'smallThumbnail'];
+
+export interface GoogleBooksOptions {
+  baseUrl: string;
+  client: HttpClient;
+}
+
+/**
+ * The largest image Google lists, as https, at zoom=1 and without the page-curl decoration
+ * (`edge=curl`), which looks broken when shown flat on a page.
+ */
+export function googleCover(imageLinks: unknown): string | null {
+  const links = obj(imageLinks);
+  const raw = IMAGE_SIZES.map((size) => str(links?.[size])).find((url) => url !== null);
+  if (!raw) return null;
+  try {
+    const url = new URL(raw);
+    url.protocol = 'https:';
+    url.searchParams.delete('edge');
+    if (url.searchParams.has('zoom')) url.searchParams.set('zoom', '1');
+    return url.toString();
+  } catch {
+    return null;
+  }
+}
+
+function isbnsOf(info: Json): { isbn13: string | null; isbn10: string | null } {
+  let isbn13: string | null = null;
+  let isbn10: string | null = null;
+  for (const entry of arr(info.industryIdentifiers)) {
+    const id = obj(entry);
+    const parsed = parseIsbn(str(id?.identifier) ?? '');
+    if (!parsed) continue;
+    isbn13 ??= parsed.isbn13;
+    isbn10 ??= parsed.isbn10;
+  }
+  return { isbn13, isbn10 };
+}
+
+/** Maps one item of a `volumes` answer. */
+export function googleVolumeToRecord(item: Json): BookRecord | null {
+  const info = obj(item.volumeInfo);
+  const title = str(info?.title);
+  if (!info || !title) return null;
+  const id = str(item.id);
+  return {
+    ...emptyRecord(NAME, title),
+    ...isbnsOf(info),
+    subtitle: str(info.subtitle),
+    authors: strings(info.authors),
+    publishedDate: normaliseDate(info.publishedDate),
+    publisher: str(info.publisher),
+    coverUrl: googleCover(info.imageLinks),
+    language: languageCode(info.language),
+    pages: positiveInt(info.pageCount),
+    description: plainText(info.description),
+    identifiers: id ? { google_volume: id } : {},
+  };
+}
+
+function records(body: unknown): BookRecord[] {
+  return arr(obj(body)?.items)
+    .map((item) => obj(item))
+    .filter((item): item is Json => item !== null)
+    .map(googleVolumeToRecord)
+    .filter((record): record is BookRecord => record !== null);
+}
+
+/** `intitle:` / `inauthor:` when the query names them, the free text otherwise. */
+export function googleQuery(query: SearchQuery): string {
+  const parts: string[] = [];
+  if (query.text.trim()) parts.push(query.text.trim());
+  if (query.title) parts.push(`intitle:${query.title}`);
+  if (query.author) parts.push(`inauthor:${query.author}`);
+  return parts.join(' ');
+}
+
+/** Google Books volumes API. */
+export class GoogleBooksProvider implements MetadataProvider {
+  readonly name = NAME;
+
+  constructor(private readonly options: GoogleBooksOptions) {}
+
+  async lookupIsbn(isbn: Isbn, signal: AbortSignal): Promise<BookRecord | null> {
+    const url = endpoint(this.options.baseUrl, '/books/v1/volumes', { q: `isbn:${isbn.isbn13}` });
+    // Google's isbn: search sometimes answers neighbours too; only a volume carrying the ISBN counts.
+    const match = records(await this.options.client.getJson(NAME, url, { signal })).find(
+      (record) => record.isbn13 === isbn.isbn13,
+    );
+    return match ? { ...match, isbn13: isbn.isbn13, isbn10: isbn.isbn10 } : null;
+  }
+
+  async search(query: SearchQuery, signal: AbortSignal): Promise<BookRecord[]> {
+    const q = googleQuery(query);
+    if (!q) return [];
+    const maxResults = Math.min(Math.max(query.limit, 1), 40);
+    const url = endpoint(this.options.baseUrl, '/books/v1/volumes', { q, maxResults, printType: 'books' });
+    return records(await this.options.client.getJson(NAME, url, { signal }));
+  }
+}

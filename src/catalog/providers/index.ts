@@ -1,0 +1,46 @@
+import type { Config } from '../../config.js';
+import { createHttpClient, type HttpClient } from '../http-client.js';
+import type { MetadataProvider } from '../types.js';
+import { GoogleBooksProvider } from './googlebooks.js';
+import { ItunesProvider } from './itunes.js';
+import { OpenLibraryProvider } from './openlibrary.js';
+
+export { GoogleBooksProvider } from './googlebooks.js';
+export { ItunesProvider } from './itunes.js';
+export { OpenLibraryProvider } from './openlibrary.js';
+
+type ProviderConfig = Pick<
+  Config,
+  | 'providers'
+  | 'openLibraryUrl'
+  | 'openLibraryCoversUrl'
+  | 'googleBooksUrl'
+  | 'itunesUrl'
+  | 'providerTimeoutMs'
+>;
+
+/**
+ * The providers named in `config.providers`, in that order (the order of trust). `local` is only
+ * included when its provider is passed in; all remote ones share `client` (one allow-list, one set
+ * of breakers and counters).
+ */
+export function buildProviders(
+  config: ProviderConfig,
+  localProvider?: MetadataProvider,
+  client: HttpClient = createHttpClient(config),
+): MetadataProvider[] {
+  const providers: MetadataProvider[] = [];
+  for (const name of config.providers) {
+    if (name === 'local') {
+      if (localProvider) providers.push(localProvider);
+    } else if (name === 'openlibrary') {
+      const coversUrl = config.openLibraryCoversUrl;
+      providers.push(new OpenLibraryProvider({ baseUrl: config.openLibraryUrl, coversUrl, client }));
+    } else if (name === 'googlebooks') {
+      providers.push(new GoogleBooksProvider({ baseUrl: config.googleBooksUrl, client }));
+    } else {
+      providers.push(new ItunesProvider({ baseUrl: config.itunesUrl, client }));
+    }
+  }
+  return providers;
+}

@@ -1,0 +1,88 @@
+import type { Isbn } from '../../domain/isbn.js';
+import type { HttpClient } from '../http-client.js';
+import {
+  type BookFormat,
+  type BookRecord,
+  emptyRecord,
+  type MetadataProvider,
+  type SearchQuery,
+} from '../types.js';
+import { arr, endpoint, type Json, normaliseDate, num, obj, plainText, str } from './normalise.js';
+
+const NAME = 'itunes';
+
+export interface ItunesOptions {
+  baseUrl: string;
+  client: HttpClient;
+  /** Store country for search (two letters); the lookup answers from the US store otherwise. */
+  country?: string;
+}
+
+/** artworkUrl100 ends in "100x100bb.jpg"; the same path serves any size up to the original. */
+export function upscaleArtwork(url: string | null): string | null {
+  return url ? url.replace(/\/\d+x\d+(bb)?\.(jpg|png|webp)$/i, '/600x600bb.$2') : null;
+}
+
+function formatOf(result: Json): BookFormat | null {
+  if (result.wrapperType === 'audiobook' || result.kind === 'audiobook') return 'audiobook';
+  if (result.kind === 'ebook') return 'ebook';
+  return null;
+}
+
+/** Maps one result of the iTunes Search/Lookup API (an ebook track or an audiobook collection). */
+export function itunesResultToRecord(result: Json): BookRecord | null {
+  const format = formatOf(result);
+  const title = str(result.trackName) ?? str(result.collectionName);
+  if (!format || !title) return null;
+  const id = num(result.trackId) ?? num(result.collectionId);
+  return {
+    ...emptyRecord(NAME, title),
+    authors:
+      str(result.artistName)
+        ?.split(/\s+&\s+|,\s+/)
+        .filter(Boolean) ?? [],
+    publishedDate: normaliseDate(result.releaseDate),
+    coverUrl: upscaleArtwork(str(result.artworkUrl100) ?? str(result.artworkUrl60)),
+    format,
+    description: plainText(result.description),
+    identifiers: id !== null ? { apple_books: String(id) } : {},
+  };
+}
+
+function records(body: unknown): BookRecord[] {
+  return arr(obj(body)?.results)
+    .map((result) => obj(result))
+    .filter((result): result is Json => result !== null)
+    .map(itunesResultToRecord)
+    .filter((record): record is BookRecord => record !== null);
+}
+
+/** Apple's media store (iTunes Search API): ebooks and audiobooks. */
+export class ItunesProvider implements MetadataProvider {
+  readonly name = NAME;
+
+  constructor(private readonly options: ItunesOptions) {}
+
+  async lookupIsbn(isbn: Isbn, signal: AbortSignal): Promise<BookRecord | null> {
+    const url = endpoint(this.options.baseUrl, '/lookup', { isbn: isbn.isbn13 });
+    const [first] = records(await this.options.client.getJson(NAME, url, { signal }));
+    // The lookup answers the book that carries the ISBN but does not repeat the ISBN itself.
+    return first ? { ...first, isbn13: isbn.isbn13, isbn10: isbn.isbn10 } : null;
+  }
+
+  /** Ebooks and audiobooks are separate media in the store: ask both at once. */
+  async search(query: SearchQuery, signal: AbortSignal): Promise<BookRecord[]> {
+    const term = [query.text, query.title, query.author].filter((part) => part?.trim()).join(' ');
+    if (!term.trim()) return [];
+    const limit = Math.min(Math.max(query.limit, 1), 200);
+    const answers = await Promise.all(
+      (['ebook', 'audiobook'] as const).map((media) => {
+        const params: Record<string, string | number> = { term, media, entity: media, limit };
+        if (this.options.country) params.country = this.options.country;
+        const url = endpoint(this.options.baseUrl, '/search', params);
+        return this.options.client.getJson(NAME, url, { signal });
+      }),
+    );
+    return answers.flatMap(records);
+  }
+}

@@ -1,0 +1,164 @@
+import type { BookFormat } from '../types.js';
+
+/** Readers for untrusted JSON: each answers the value when it has the expected type, else null. */
+export type Json = Record<string, unknown>;
+
+export function obj(value: unknown): Json | null {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;
+}
+
+export function arr(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+export function str(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.replace(/\s+/g, ' ').trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+export function num(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+export function positiveInt(value: unknown): number | null {
+  const n = num(value);
+  return n !== null && n > 0 ? Math.round(n) : null;
+}
+
+export function strings(value: unknown): string[] {
+  return arr(value)
+    .map(str)
+    .filter((item): item is string => item !== null);
+}
+
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A month from its full English name or a 3-letter abbreviation ("Sept" too); not "Mayhem". */
+function monthIn(text: string): number | null {
+  for (const [word] of text.toLowerCase().matchAll(/[a-z]+/g)) {
+    const index = MONTHS.findIndex((name) => word === name || (word.length >= 3 && name.startsWith(word)));
+    if (index >= 0 && (word.length === 3 || word === 'sept' || word === MONTHS[index])) return index + 1;
+  }
+  return null;
+}
+
+function iso(year: number, month: number | null, day: number | null): string {
+  if (month === null || month < 1 || month > 12) return String(year);
+  if (day === null || day < 1 || day > 31) return `${year}-${pad(month)}`;
+  return `${year}-${pad(month)}-${pad(day)}`;
+}
+
+/**
+ * Publication dates arrive as "2006-03-01", "2008-07-28T07:00:00Z", "March 2006", "July 28, 2008",
+ * "28 July 2008", "c1998" or "[1998?]". Answers the most precise ISO form the text supports
+ * (YYYY, YYYY-MM or YYYY-MM-DD), or null when no year can be found. Parsed by hand: Date would
+ * shift a bare date across time zones.
+ */
+export function normaliseDate(input: unknown): string | null {
+  const text = str(input);
+  if (!text) return null;
+  const isoMatch = /^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?:$|T)/.exec(text);
+  if (isoMatch) {
+    return iso(Number(isoMatch[1]), numberOrNull(isoMatch[2]), numberOrNull(isoMatch[3]));
+  }
+  const year = /(?:^|\D)(\d{4})(?:\D|$)/.exec(text);
+  if (!year) return null;
+  const month = monthIn(text);
+  const dayMatch = month === null ? null : /(?:^|\D)(\d{1,2})(?:st|nd|rd|th)?(?:\D|$)/.exec(text);
+  return iso(Number(year[1]), month, numberOrNull(dayMatch?.[1]));
+}
+
+function numberOrNull(text: string | undefined): number | null {
+  return text === undefined ? null : Number(text);
+}
+
+/** How precise an ISO date is: 0 none, 1 year, 2 month, 3 day. */
+export function datePrecision(date: string | null): number {
+  return date ? date.split('-').length : 0;
+}
+
+const FORMAT_WORDS: [RegExp, BookFormat][] = [
+  [/audio|mp3|cd\b/i, 'audiobook'],
+  [/e-?book|kindle|epub|electronic/i, 'ebook'],
+  [/mass[\s-]?market/i, 'mass-market'],
+  [/large[\s-]?print/i, 'large-print'],
+  [/library[\s-]?binding/i, 'library-binding'],
+  [/board[\s-]?book/i, 'board-book'],
+  [/hard\s?(cover|back)|cloth/i, 'hardcover'],
+  [/paper\s?back|softcover|trade paper/i, 'paperback'],
+];
+
+/** Maps a source's physical-format text ("Mass Market Paperback") to our formats. */
+export function formatFromText(text: unknown): BookFormat | null {
+  const value = str(text);
+  if (!value) return null;
+  return FORMAT_WORDS.find(([pattern]) => pattern.test(value))?.[1] ?? null;
+}
+
+/** Plain text from a description that may carry HTML (iTunes, some Google entries). */
+export function plainText(value: unknown): string | null {
+  const text = str(value);
+  if (!text) return null;
+  const stripped = text
+    .replace(/<br\s*\/?>|<\/p>/gi, '\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\n\s*\n+/g, '\n\n')
+    .trim();
+  return stripped || null;
+}
+
+/** A two-letter language code from "en", "eng", "en-US" or "/languages/eng". */
+export function languageCode(value: unknown): string | null {
+  const text = str(value)
+    ?.toLowerCase()
+    .replace(/^\/languages\//, '');
+  if (!text) return null;
+  const THREE: Record<string, string> = {
+    eng: 'en',
+    fre: 'fr',
+    fra: 'fr',
+    ger: 'de',
+    deu: 'de',
+    spa: 'es',
+    ita: 'it',
+    jpn: 'ja',
+    por: 'pt',
+    dut: 'nl',
+    nld: 'nl',
+    rus: 'ru',
+    chi: 'zh',
+    zho: 'zh',
+  };
+  const base = text.split(/[-_]/)[0] ?? text;
+  if (base.length === 2) return base;
+  return THREE[base] ?? null;
+}
+
+/** Joins a base URL (no trailing slash) and a path with a query. */
+export function endpoint(base: string, path: string, query: Record<string, string | number>): string {
+  const params = new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]));
+  return `${base}${path}?${params.toString()}`;
+}

@@ -1,0 +1,187 @@
+import { type Isbn, parseIsbn } from '../../domain/isbn.js';
+import type { HttpClient } from '../http-client.js';
+import { type BookRecord, emptyRecord, type MetadataProvider, type SearchQuery } from '../types.js';
+import {
+  arr,
+  endpoint,
+  formatFromText,
+  type Json,
+  languageCode,
+  normaliseDate,
+  num,
+  obj,
+  plainText,
+  positiveInt,
+  str,
+  strings,
+} from './normalise.js';
+
+const NAME = 'openlibrary';
+const SEARCH_FIELDS =
+  'key,title,subtitle,author_name,first_publish_year,isbn,cover_i,edition_key,ia,publisher,language,' +
+  'number_of_pages_median,id_goodreads,id_amazon';
+
+export interface OpenLibraryOptions {
+  baseUrl: string;
+  coversUrl: string;
+  client: HttpClient;
+}
+
+/** "/books/OL123M" or "/works/OL45W" → "OL123M" / "OL45W". */
+function olid(key: unknown): string | null {
+  return str(key)?.split('/').pop() ?? null;
+}
+
+function firstOf(identifiers: Json | null, scheme: string): string | null {
+  return strings(identifiers?.[scheme])[0] ?? null;
+}
+
+/** The Internet Archive id: `ocaid` (details format) or the id in an ebook's archive.org link. */
+function archiveId(data: Json): string | null {
+  const ocaid = str(data.ocaid);
+  if (ocaid) return ocaid;
+  for (const ebook of arr(data.ebooks)) {
+    const match = /archive\.org\/details\/([^/?#]+)/.exec(str(obj(ebook)?.preview_url) ?? '');
+    if (match?.[1]) return match[1];
+  }
+  return null;
+}
+
+/** Open Library answers cover id -1 when it has none; never keep that placeholder. */
+function coverOf(data: Json): string | null {
+  const cover = obj(data.cover);
+  const url = str(cover?.large) ?? str(cover?.medium) ?? str(cover?.small);
+  return url && !/\/b\/id\/-1-/.test(url) ? url : null;
+}
+
+function identifiersOf(data: Json): Record<string, string> {
+  const ids = obj(data.identifiers);
+  const found: Record<string, string | null> = {
+    ol_edition: firstOf(ids, 'openlibrary') ?? olid(data.key),
+    ol_work: olid(obj(arr(data.works)[0])?.key),
+    goodreads: firstOf(ids, 'goodreads'),
+    asin: firstOf(ids, 'amazon'),
+    ia: archiveId(data),
+  };
+  return Object.fromEntries(
+    Object.entries(found).filter((entry): entry is [string, string] => entry[1] !== null),
+  );
+}
+
+function descriptionOf(data: Json): string | null {
+  return plainText(data.description) ?? plainText(obj(data.description)?.value);
+}
+
+/** Maps one entry of the Books API `jscmd=data` answer. */
+export function openLibraryDataToRecord(data: Json, isbn?: Isbn): BookRecord | null {
+  const title = str(data.title);
+  if (!title) return null;
+  const ids = obj(data.identifiers);
+  const identifiers = identifiersOf(data);
+  return {
+    ...emptyRecord(NAME, title),
+    isbn13: isbn?.isbn13 ?? firstOf(ids, 'isbn_13'),
+    isbn10: isbn?.isbn10 ?? firstOf(ids, 'isbn_10'),
+    subtitle: str(data.subtitle),
+    authors: arr(data.authors)
+      .map((author) => str(obj(author)?.name))
+      .filter((name): name is string => name !== null),
+    publishedDate: normaliseDate(data.publish_date),
+    publisher: str(obj(arr(data.publishers)[0])?.name),
+    coverUrl: coverOf(data),
+    language: languageCode(obj(arr(data.languages)[0])?.key),
+    format: formatFromText(data.physical_format),
+    pages: positiveInt(data.number_of_pages),
+    description: descriptionOf(data),
+    identifiers,
+    workKey: identifiers.ol_work ?? null,
+  };
+}
+
+/** The first valid ISBN in a search document's list (which holds every edition's ISBNs). */
+function firstIsbn(values: string[]): Isbn | null {
+  const ordered = [...values.filter((v) => v.length === 13), ...values.filter((v) => v.length !== 13)];
+  for (const value of ordered) {
+    const isbn = parseIsbn(value);
+    if (isbn) return isbn;
+  }
+  return null;
+}
+
+/**
+ * Maps one search.json document. A document is a work, so edition-level ids (Goodreads, Amazon,
+ * Internet Archive) are only kept when the work has a single edition and they cannot be mixed up.
+ */
+export function openLibrarySearchDocToRecord(doc: Json, coversUrl: string): BookRecord | null {
+  const title = str(doc.title);
+  if (!title) return null;
+  const isbn = firstIsbn(strings(doc.isbn));
+  const workKey = olid(doc.key);
+  const single = strings(doc.edition_key).length === 1;
+  const found: Record<string, string | null> = {
+    ol_work: workKey,
+    ol_edition: single ? (strings(doc.edition_key)[0] ?? null) : null,
+    goodreads: single ? (strings(doc.id_goodreads)[0] ?? null) : null,
+    asin: single ? (strings(doc.id_amazon)[0] ?? null) : null,
+    ia: single ? (strings(doc.ia)[0] ?? null) : null,
+  };
+  const coverId = num(doc.cover_i);
+  return {
+    ...emptyRecord(NAME, title),
+    isbn13: isbn?.isbn13 ?? null,
+    isbn10: isbn?.isbn10 ?? null,
+    subtitle: str(doc.subtitle),
+    authors: strings(doc.author_name),
+    publishedDate: normaliseDate(String(num(doc.first_publish_year) ?? '')),
+    publisher: strings(doc.publisher)[0] ?? null,
+    coverUrl: coverId !== null && coverId > 0 ? `${coversUrl}/b/id/${coverId}-L.jpg` : null,
+    language: languageCode(strings(doc.language)[0]),
+    pages: positiveInt(doc.number_of_pages_median),
+    identifiers: Object.fromEntries(
+      Object.entries(found).filter((entry): entry is [string, string] => entry[1] !== null),
+    ),
+    workKey,
+  };
+}
+
+/** Open Library: the Books API (jscmd=data) for ISBNs, search.json for text. */
+export class OpenLibraryProvider implements MetadataProvider {
+  readonly name = NAME;
+
+  constructor(private readonly options: OpenLibraryOptions) {}
+
+  async lookupIsbn(isbn: Isbn, signal: AbortSignal): Promise<BookRecord | null> {
+    const bibkey = `ISBN:${isbn.isbn13}`;
+    const url = endpoint(this.options.baseUrl, '/api/books', {
+      bibkeys: bibkey,
+      jscmd: 'data',
+      format: 'json',
+    });
+    const body = obj(await this.options.client.getJson(NAME, url, { signal }));
+    const entry = obj(body?.[bibkey]);
+    return entry ? openLibraryDataToRecord(entry, isbn) : null;
+  }
+
+  async search(query: SearchQuery, signal: AbortSignal): Promise<BookRecord[]> {
+    const params: Record<string, string | number> = { limit: query.limit, fields: SEARCH_FIELDS };
+    if (query.text.trim()) params.q = query.text.trim();
+    if (query.title) params.title = query.title;
+    if (query.author) params.author = query.author;
+    const url = endpoint(this.options.baseUrl, '/search.json', params);
+    const body = obj(await this.options.client.getJson(NAME, url, { signal }));
+    return arr(body?.docs)
+      .map((doc) => obj(doc))
+      .filter((doc): doc is Json => doc !== null)
+      .map((doc) => openLibrarySearchDocToRecord(doc, this.options.coversUrl))
+      .filter((record): record is BookRecord => record !== null);
+  }
+
+  /**
+   * The cover Open Library holds for an ISBN, checked with a HEAD request (`default=false` makes a
+   * missing cover a 404 rather than a blank image). For the cover fallback of book pages.
+   */
+  async coverForIsbn(isbn13: string, signal: AbortSignal): Promise<string | null> {
+    const url = `${this.options.coversUrl}/b/isbn/${isbn13}-L.jpg?default=false`;
+    return (await this.options.client.probeImage('openlibrary-covers', url, { signal })) ? url : null;
+  }
+}
