@@ -1,0 +1,415 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local stand-in for Open Library (Books API jscmd=data, search.json, covers), Google Books
+ * (volumes) and the iTunes Search API (lookup, search), answering in their documented formats.
+ * Tests decide which service knows which book, and can make a service slow, failing or hanging.
+ *
+ *   const fake = await startFakeProviders();
+ *   const config = loadConfig({ ...fake.env, PROVIDERS: 'openlibrary,googlebooks' });
+ *   fake.addBook({ isbn13: '9780316030571', title: 'Use of Weapons', authors: ['Iain M. Banks'],
+ *                  only: ['openlibrary'] });
+ *   fake.setFailure('googlebooks', { status: 500, times: 2 });   // then answers normally
+ *   fake.setFailure('itunes', { hang: true });                    // never answers (a timeout)
+ *   fake.requestCount('openlibrary');                             // requests seen so far
+ *   await fake.close();
+ *
+ * All services share one 127.0.0.1 origin and differ by path prefix (/ol, /covers, /google, /itunes).
+ */
+
+export type FakeService = 'openlibrary' | 'covers' | 'googlebooks' | 'itunes' | 'redirects';
+
+export interface FakeBook {
+  isbn13: string;
+  isbn10?: string;
+  title: string;
+  subtitle?: string;
+  authors?: string[];
+  publisher?: string;
+  /** ISO "YYYY", "YYYY-MM" or "YYYY-MM-DD"; each service renders it in its own style. */
+  publishedDate?: string;
+  pages?: number;
+  /** Two-letter code, as Google answers it. */
+  language?: string;
+  description?: string;
+  /** Whether Open Library has a cover image (default true); Google and iTunes always list one. */
+  cover?: boolean;
+  /** What the iTunes store sells under this ISBN (default ebook). */
+  format?: 'ebook' | 'audiobook';
+  olEdition?: string;
+  olWork?: string;
+  googleId?: string;
+  appleId?: number;
+  goodreads?: string;
+  /** Services that know the book; all of them by default. */
+  only?: FakeService[];
+}
+
+export type FakeFailure =
+  | { status: number; times?: number }
+  | { delayMs: number; times?: number }
+  | { hang: true; times?: number };
+
+export interface FakeProviderUrls {
+  openLibraryUrl: string;
+  openLibraryCoversUrl: string;
+  googleBooksUrl: string;
+  itunesUrl: string;
+}
+
+export interface FakeProviders {
+  urls: FakeProviderUrls;
+  /** The same URLs as environment variables, for loadConfig. */
+  env: Record<string, string>;
+  origin: string;
+  addBook(book: FakeBook): void;
+  /** Makes a service fail (`times` requests, or until cleared with null). */
+  setFailure(service: FakeService, failure: FakeFailure | null): void;
+  /** Requests seen by one service, or by all of them. */
+  requestCount(service?: FakeService): number;
+  /** Paths (with query) a service was asked, in order. */
+  requests(service: FakeService): string[];
+  /** Serves `path` as a 301 to `location` (a short-link host stand-in). */
+  addRedirect(path: string, location: string): void;
+  /** Forgets books, failures, redirects and counts. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** A valid 1×1 PNG: covers must be real image bytes. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+const PREFIXES: [string, FakeService][] = [
+  ['/ol/', 'openlibrary'],
+  ['/covers/', 'covers'],
+  ['/google/', 'googlebooks'],
+  ['/itunes/', 'itunes'],
+  ['/r/', 'redirects'],
+];
+
+function knows(book: FakeBook, service: FakeService): boolean {
+  if (!book.only) return true;
+  return book.only.includes(service) || (service === 'covers' && book.only.includes('openlibrary'));
+}
+
+/** Open Library writes dates for people: "July 28, 2008", "March 2006", "2006". */
+function olDate(iso: string | undefined): string | undefined {
+  if (!iso) return undefined;
+  const [year, month, day] = iso.split('-');
+  const monthName = month ? MONTHS[Number(month) - 1] : undefined;
+  if (!monthName) return year;
+  return day ? `${monthName} ${Number(day)}, ${year}` : `${monthName} ${year}`;
+}
+
+function coverId(book: FakeBook): number {
+  return Number(book.isbn13.slice(-7));
+}
+
+function words(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+function matches(book: FakeBook, text: string, field: 'any' | 'title' | 'author' = 'any'): boolean {
+  const haystack = new Set(
+    words(
+      field === 'title'
+        ? `${book.title} ${book.subtitle ?? ''}`
+        : field === 'author'
+          ? (book.authors ?? []).join(' ')
+          : `${book.title} ${book.subtitle ?? ''} ${(book.authors ?? []).join(' ')}`,
+    ),
+  );
+  return words(text).every((word) => haystack.has(word));
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
+export async function startFakeProviders(): Promise<FakeProviders> {
+  const books = new Map<string, FakeBook>();
+  const failures = new Map<FakeService, FakeFailure>();
+  const redirects = new Map<string, string>();
+  const log = new Map<FakeService, string[]>();
+  let origin = '';
+
+  const known = (service: FakeService) => [...books.values()].filter((book) => knows(book, service));
+
+  function olData(book: FakeBook): Record<string, unknown> {
+    const edition = book.olEdition ?? `OL${coverId(book)}M`;
+    const covers = `${origin}/covers/b/id/${coverId(book)}`;
+    return {
+      url: `${origin}/ol/books/${edition}`,
+      key: `/books/${edition}`,
+      title: book.title,
+      ...(book.subtitle ? { subtitle: book.subtitle } : {}),
+      authors: (book.authors ?? []).map((name, i) => ({ name, url: `${origin}/ol/authors/OL${i + 1}A` })),
+      ...(book.pages ? { number_of_pages: book.pages } : {}),
+      identifiers: {
+        isbn_13: [book.isbn13],
+        ...(book.isbn10 ? { isbn_10: [book.isbn10] } : {}),
+        openlibrary: [edition],
+        ...(book.goodreads ? { goodreads: [book.goodreads] } : {}),
+      },
+      ...(book.publisher ? { publishers: [{ name: book.publisher }] } : {}),
+      ...(book.publishedDate ? { publish_date: olDate(book.publishedDate) } : {}),
+      ...(book.cover === false
+        ? {}
+        : { cover: { small: `${covers}-S.jpg`, medium: `${covers}-M.jpg`, large: `${covers}-L.jpg` } }),
+      ...(book.olWork ? { works: [{ key: `/works/${book.olWork}` }] } : {}),
+    };
+  }
+
+  function olSearchDoc(book: FakeBook): Record<string, unknown> {
+    return {
+      key: `/works/${book.olWork ?? `OL${coverId(book)}W`}`,
+      title: book.title,
+      ...(book.subtitle ? { subtitle: book.subtitle } : {}),
+      author_name: book.authors ?? [],
+      ...(book.publishedDate ? { first_publish_year: Number(book.publishedDate.slice(0, 4)) } : {}),
+      isbn: [book.isbn13, ...(book.isbn10 ? [book.isbn10] : [])],
+      ...(book.cover === false ? {} : { cover_i: coverId(book) }),
+      edition_key: [book.olEdition ?? `OL${coverId(book)}M`],
+      ...(book.publisher ? { publisher: [book.publisher] } : {}),
+      ...(book.pages ? { number_of_pages_median: book.pages } : {}),
+      ...(book.goodreads ? { id_goodreads: [book.goodreads] } : {}),
+    };
+  }
+
+  function googleVolume(book: FakeBook): Record<string, unknown> {
+    const id = book.googleId ?? `gb${book.isbn13}`;
+    const image = `http://books.google.com/books/content?id=${id}&printsec=frontcover&img=1&edge=curl&source=gbs_api`;
+    return {
+      kind: 'books#volume',
+      id,
+      volumeInfo: {
+        title: book.title,
+        ...(book.subtitle ? { subtitle: book.subtitle } : {}),
+        authors: book.authors ?? [],
+        ...(book.publisher ? { publisher: book.publisher } : {}),
+        ...(book.publishedDate ? { publishedDate: book.publishedDate } : {}),
+        ...(book.description ? { description: book.description } : {}),
+        industryIdentifiers: [
+          ...(book.isbn10 ? [{ type: 'ISBN_10', identifier: book.isbn10 }] : []),
+          { type: 'ISBN_13', identifier: book.isbn13 },
+        ],
+        ...(book.pages ? { pageCount: book.pages } : {}),
+        printType: 'BOOK',
+        imageLinks: { smallThumbnail: `${image}&zoom=5`, thumbnail: `${image}&zoom=1` },
+        language: book.language ?? 'en',
+      },
+    };
+  }
+
+  function itunesResult(book: FakeBook): Record<string, unknown> {
+    const id = book.appleId ?? Number(book.isbn13.slice(-9));
+    const art = `https://is1-ssl.mzstatic.com/image/thumb/Publication/v4/${book.isbn13}/source/100x100bb.jpg`;
+    const date = book.publishedDate ? `${`${book.publishedDate}-01-01`.slice(0, 10)}T07:00:00Z` : undefined;
+    const common = {
+      artistName: (book.authors ?? []).join(' & '),
+      artworkUrl100: art,
+      artworkUrl60: art.replace('100x100', '60x60'),
+      ...(date ? { releaseDate: date } : {}),
+      ...(book.description ? { description: `<p>${book.description}</p>` } : {}),
+    };
+    if (book.format === 'audiobook') {
+      return { wrapperType: 'audiobook', collectionId: id, collectionName: book.title, ...common };
+    }
+    return { kind: 'ebook', wrapperType: 'track', trackId: id, trackName: book.title, ...common };
+  }
+
+  function openLibrary(url: URL, res: ServerResponse): void {
+    if (url.pathname === '/ol/api/books') {
+      const body: Record<string, unknown> = {};
+      for (const key of (url.searchParams.get('bibkeys') ?? '').split(',')) {
+        const book = books.get(key.replace(/^ISBN:/, ''));
+        if (book && knows(book, 'openlibrary')) body[key] = olData(book);
+      }
+      json(res, 200, body);
+      return;
+    }
+    if (url.pathname === '/ol/search.json') {
+      const q = url.searchParams;
+      const docs = known('openlibrary')
+        .filter((book) => matches(book, q.get('q') ?? ''))
+        .filter((book) => matches(book, q.get('title') ?? '', 'title'))
+        .filter((book) => matches(book, q.get('author') ?? '', 'author'))
+        .slice(0, Number(q.get('limit') ?? 100))
+        .map(olSearchDoc);
+      json(res, 200, { numFound: docs.length, start: 0, numFoundExact: true, docs });
+      return;
+    }
+    json(res, 404, { error: 'notfound' });
+  }
+
+  function covers(url: URL, res: ServerResponse): void {
+    const byId = /^\/covers\/b\/id\/(\d+)-[SML]\.jpg$/.exec(url.pathname);
+    const byIsbn = /^\/covers\/b\/isbn\/(\d{13})-[SML]\.jpg$/.exec(url.pathname);
+    const book = byId
+      ? known('covers').find((candidate) => String(coverId(candidate)) === byId[1])
+      : byIsbn
+        ? books.get(byIsbn[1] ?? '')
+        : undefined;
+    if (!book || book.cover === false || !knows(book, 'covers')) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      return void res.end('Not Found');
+    }
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': PNG.length });
+    res.end(PNG);
+  }
+
+  function googleMatches(book: FakeBook, q: string): boolean {
+    const isbn = /isbn:(\S+)/.exec(q)?.[1];
+    if (isbn) return book.isbn13 === isbn || book.isbn10 === isbn;
+    const title = /intitle:(.*?)(?=\s+in(title|author):|$)/.exec(q)?.[1] ?? '';
+    const author = /inauthor:(.*?)(?=\s+in(title|author):|$)/.exec(q)?.[1] ?? '';
+    const free = q.replace(/in(title|author):.*$/, '');
+    return matches(book, title, 'title') && matches(book, author, 'author') && matches(book, free);
+  }
+
+  function google(url: URL, res: ServerResponse): void {
+    if (url.pathname !== '/google/books/v1/volumes') {
+      json(res, 404, { error: { code: 404 } });
+      return;
+    }
+    const q = url.searchParams.get('q') ?? '';
+    if (!q) {
+      json(res, 400, { error: { code: 400, message: 'Missing query.' } });
+      return;
+    }
+    const max = Number(url.searchParams.get('maxResults') ?? 10);
+    const items = known('googlebooks')
+      .filter((book) => googleMatches(book, q))
+      .slice(0, max)
+      .map(googleVolume);
+    // Like Google: no `items` key at all when nothing matched.
+    json(res, 200, { kind: 'books#volumes', totalItems: items.length, ...(items.length ? { items } : {}) });
+  }
+
+  function itunes(url: URL, res: ServerResponse): void {
+    const q = url.searchParams;
+    let results: Record<string, unknown>[] = [];
+    if (url.pathname === '/itunes/lookup') {
+      const book = books.get(q.get('isbn') ?? '');
+      results = book && knows(book, 'itunes') ? [itunesResult(book)] : [];
+    } else if (url.pathname === '/itunes/search') {
+      const media = q.get('media') === 'audiobook' ? 'audiobook' : 'ebook';
+      results = known('itunes')
+        .filter((book) => (book.format ?? 'ebook') === media && matches(book, q.get('term') ?? ''))
+        .slice(0, Number(q.get('limit') ?? 50))
+        .map(itunesResult);
+    } else {
+      json(res, 404, { errorMessage: 'Invalid request' });
+      return;
+    }
+    json(res, 200, { resultCount: results.length, results });
+  }
+
+  const handlers: Record<FakeService, (url: URL, res: ServerResponse) => void> = {
+    openlibrary: openLibrary,
+    covers,
+    googlebooks: google,
+    itunes,
+    redirects: (url, res) => {
+      const location = redirects.get(url.pathname);
+      if (!location) return json(res, 404, {});
+      res.writeHead(301, { location, 'content-type': 'text/html' });
+      res.end('<a href="">moved</a>');
+    },
+  };
+
+  /** Applies a configured failure; answers true when the request is already dealt with. */
+  async function fail(service: FakeService, res: ServerResponse): Promise<boolean> {
+    const failure = failures.get(service);
+    if (!failure) return false;
+    if (failure.times !== undefined) {
+      if (failure.times <= 1) failures.delete(service);
+      else failures.set(service, { ...failure, times: failure.times - 1 });
+    }
+    if ('hang' in failure) return true;
+    if ('delayMs' in failure) {
+      await new Promise((resolve) => setTimeout(resolve, failure.delayMs));
+      return res.destroyed;
+    }
+    json(res, failure.status, { error: `simulated ${failure.status}` });
+    return true;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', origin);
+    const service = PREFIXES.find(([prefix]) => url.pathname.startsWith(prefix))?.[1];
+    if (!service) return json(res, 404, { error: 'unknown service' });
+    const paths = log.get(service) ?? [];
+    paths.push(`${url.pathname}${url.search}`);
+    log.set(service, paths);
+    if (await fail(service, res)) return;
+    handlers[service](url, res);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => json(res, 500, { error: String(error) }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const urls: FakeProviderUrls = {
+    openLibraryUrl: `${origin}/ol`,
+    openLibraryCoversUrl: `${origin}/covers`,
+    googleBooksUrl: `${origin}/google`,
+    itunesUrl: `${origin}/itunes`,
+  };
+
+  return {
+    urls,
+    env: {
+      OPENLIBRARY_URL: urls.openLibraryUrl,
+      OPENLIBRARY_COVERS_URL: urls.openLibraryCoversUrl,
+      GOOGLE_BOOKS_URL: urls.googleBooksUrl,
+      ITUNES_URL: urls.itunesUrl,
+    },
+    origin,
+    addBook: (book) => void books.set(book.isbn13, book),
+    setFailure: (service, failure) =>
+      void (failure ? failures.set(service, failure) : failures.delete(service)),
+    requestCount: (service) =>
+      service
+        ? (log.get(service)?.length ?? 0)
+        : [...log.values()].reduce((sum, paths) => sum + paths.length, 0),
+    requests: (service) => [...(log.get(service) ?? [])],
+    addRedirect: (path, location) => void redirects.set(path, location),
+    reset: () => {
+      books.clear();
+      failures.clear();
+      redirects.clear();
+      log.clear();
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
+    },
+  };
+}
