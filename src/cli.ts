@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.js';
+import { exitOnSignals, startServer } from './server.js';
+import { openStore } from './store/db.js';
+import { migrateToLatest } from './store/migrate.js';
+
+const USAGE = `Usage: booklink <command> [options]
+
+Commands:
+  serve                         start the web server (migrates first)
+  migrate                       apply database migrations and exit
+  import <file> [--format F]    import a catalog file (F: openlibrary, csv, jsonl, gutenberg)
+         [--restart]            import a finished file again from the start
+  help                          show this help
+
+Configuration comes from environment variables; see README.md.`;
+
+type Command = (args: string[]) => Promise<number>;
+
+const commands: Record<string, Command> = {
+  serve: async () => {
+    const server = await startServer(loadConfig());
+    exitOnSignals(server);
+    return -1;
+  },
+  migrate: async () => {
+    const store = openStore(loadConfig().databaseUrl);
+    try {
+      const applied = await migrateToLatest(store);
+      console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+  import: async (args) => {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { format: { type: 'string' }, restart: { type: 'boolean', default: false } },
+    });
+    const file = positionals[0];
+    if (!file) {
+      console.error('booklink import: missing <file>\n');
+      console.error(USAGE);
+      return 2;
+    }
+    const { importCatalogFile, formatImportSummary, createTerminalProgress, IMPORT_FORMATS } = await import(
+      './catalog/import/index.js'
+    );
+    const format = IMPORT_FORMATS.find((name) => name === values.format);
+    if (values.format !== undefined && !format) {
+      console.error(
+        `booklink import: unknown --format "${values.format}" (use ${IMPORT_FORMATS.join(', ')})`,
+      );
+      return 2;
+    }
+    const config = loadConfig();
+    const store = openStore(config.databaseUrl);
+    try {
+      await migrateToLatest(store);
+      const summary = await importCatalogFile(store, file, {
+        format,
+        restart: values.restart,
+        coversBaseUrl: config.openLibraryCoversUrl,
+        ...createTerminalProgress(),
+      });
+      console.log(formatImportSummary(summary));
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+  help: async () => {
+    console.log(USAGE);
+    return 0;
+  },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [name = 'help', ...rest] = argv;
+  const command = commands[name === '--help' || name === '-h' ? 'help' : name];
+  if (!command) {
+    console.error(`booklink: unknown command "${name}"\n`);
+    console.error(USAGE);
+    return 2;
+  }
+  return command(rest);
+}
+
+main(process.argv.slice(2))
+  .then((code) => {
+    if (code >= 0) process.exitCode = code;
+  })
+  .catch((error: unknown) => {
+    if (error instanceof ConfigError) {
+      console.error(`booklink: configuration error: ${error.message}`);
+      process.exit(78);
+    }
+    console.error(`booklink: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });

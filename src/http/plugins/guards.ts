@@ -1,0 +1,45 @@
+import cors from '@fastify/cors';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { isbot } from 'isbot';
+import { HttpError } from '../errors.js';
+
+interface GuardsOptions {
+  baseUrl: string;
+}
+
+const SELF_DESCRIBED_BOTS = /crawler|spider|scraper/i;
+
+/** SPEC 7 rule 4: known search, AI and monitoring bots, and anything calling itself a crawler. */
+export function isAutomatedClient(userAgent: string | undefined): boolean {
+  if (!userAgent) return false;
+  return isbot(userAgent) || SELF_DESCRIBED_BOTS.test(userAgent);
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    isAutomated: boolean;
+  }
+}
+
+/**
+ * Guards every route: CORS `*` (SPEC 4), the Referer rule (SPEC 7: a Referer equal to the bare
+ * service origin is refused with 403) and the automated-client flag the handlers consult.
+ */
+async function guardsPlugin(app: FastifyInstance, options: GuardsOptions) {
+  const origin = new URL(options.baseUrl).origin;
+  await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'] });
+  app.decorateRequest('isAutomated', false);
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (request.headers.referer === origin) {
+      throw new HttpError(
+        403,
+        'referer_refused',
+        'Requests referred by the bare service origin are refused.',
+      );
+    }
+    request.isAutomated = isAutomatedClient(request.headers['user-agent']);
+  });
+}
+
+export default fp(guardsPlugin, { name: 'booklink-guards' });

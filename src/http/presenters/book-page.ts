@@ -1,0 +1,86 @@
+import type { LinkGroup } from '../../domain/links.js';
+import type { LoadedBook } from '../../services/book-pages.js';
+import type { Book } from '../../store/books.js';
+import type { BookPageModel, BookView, EditionView, LinkGroupView, PageTemplate } from '../views/models.js';
+
+export function bookView(book: Book): BookView {
+  return {
+    id: book.id,
+    slug: book.slug,
+    title: book.title,
+    subtitle: book.subtitle,
+    authors: book.authors,
+    coverUrl: book.coverUrl,
+    isbn13: book.isbn13,
+    isbn10: book.isbn10,
+    publishedDate: book.publishedDate,
+    publisher: book.publisher,
+    format: book.format,
+    language: book.language,
+    pages: book.pages,
+    description: book.description,
+  };
+}
+
+export function goPath(slug: string, destinationSlug: string, sfid: number | null): string {
+  const path = `/go/${encodeURIComponent(slug)}/${encodeURIComponent(destinationSlug)}`;
+  return sfid === null ? path : `${path}?sfid=${sfid}`;
+}
+
+function groupViews(slug: string, groups: readonly LinkGroup[], sfid: number | null): LinkGroupView[] {
+  return groups.map((group) => ({
+    group: group.group,
+    title: group.title,
+    links: group.links.map((link) => ({
+      destinationSlug: link.destination.slug,
+      name: link.destination.displayName,
+      group: link.destination.group,
+      href: goPath(slug, link.destination.slug, sfid),
+      label: link.label,
+      tagline: link.tagline,
+      featured: link.featured,
+      brandColor: link.destination.brandColor || null,
+      iconUrl: link.destination.iconUrl || null,
+    })),
+  }));
+}
+
+function editionViews(loaded: LoadedBook): EditionView[] {
+  if (loaded.editions.length < 2) return [];
+  return loaded.editions.map((edition) => ({
+    slug: edition.slug,
+    title: edition.title,
+    format: edition.format,
+    publishedDate: edition.publishedDate,
+    isbn13: edition.isbn13,
+    current: edition.id === loaded.book.id,
+  }));
+}
+
+export interface BookPageParams {
+  baseUrl: string;
+  template: PageTemplate;
+  use: string | null;
+  sfid: number | null;
+}
+
+export function bookPageModel(
+  loaded: LoadedBook,
+  groups: readonly LinkGroup[],
+  params: BookPageParams,
+): BookPageModel {
+  const { slug } = loaded.book;
+  const highlighted = params.use
+    ? groups.flatMap((group) => group.links).some((link) => link.destination.slug === params.use)
+    : false;
+  return {
+    baseUrl: params.baseUrl,
+    canonicalUrl: `${params.baseUrl}/book/${encodeURIComponent(slug)}`,
+    shortUrl: `${params.baseUrl}/b/${encodeURIComponent(slug)}`,
+    book: bookView(loaded.book),
+    groups: groupViews(slug, groups, params.sfid),
+    editions: editionViews(loaded),
+    template: params.template,
+    highlight: highlighted ? params.use : null,
+  };
+}

@@ -1,0 +1,106 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { parseSlugList } from '../../domain/links.js';
+import { MAX_SLUG_LENGTH } from '../../domain/slug.js';
+import type { Services } from '../../services/container.js';
+import { HttpError } from '../errors.js';
+import { PageCache } from '../page-cache.js';
+import { bookPageModel } from '../presenters/book-page.js';
+import { renderBookPage } from '../views/book-page.js';
+import type { PageTemplate } from '../views/models.js';
+
+const SlugParams = Type.Object({
+  slug: Type.String({
+    minLength: 1,
+    maxLength: MAX_SLUG_LENGTH,
+    description: 'The book slug',
+    examples: ['the-hobbit-j-r-r-tolkien'],
+  }),
+});
+
+const sfid = Type.Optional(
+  Type.Integer({ minimum: 1, description: 'The logged search this visit came from' }),
+);
+const use = Type.Optional(
+  Type.String({ maxLength: 100, description: 'Destination slug to highlight first' }),
+);
+const top = Type.Optional(
+  Type.String({ maxLength: 500, description: 'Comma-separated destination slugs pinned on top' }),
+);
+const template = Type.Optional(
+  Type.String({
+    maxLength: 50,
+    description: 'Page variant: default, compact or card; unknown values are ignored',
+  }),
+);
+
+const TEMPLATES: readonly PageTemplate[] = ['default', 'compact', 'card'];
+const Html = Type.String({ description: 'HTML page' });
+
+interface PageQuery {
+  sfid?: number;
+  use?: string;
+  top?: string;
+  template?: string;
+}
+
+/** `/book/{slug}` and `/b/{slug}` (SPEC 4.1): the same full page, so short links unfurl too. */
+export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  const rendered = new PageCache(5000, 30_000);
+  services.events.on('book-changed', (slug: string) => rendered.invalidate(slug));
+  services.events.on('destinations-changed', () => rendered.clear());
+
+  async function render(slug: string, query: PageQuery, reply: FastifyReply) {
+    const chosen = TEMPLATES.find((name) => name === query.template) ?? 'default';
+    const useSlug = query.use?.trim().toLowerCase() || null;
+    const topSlugs = parseSlugList(query.top);
+    const key = JSON.stringify([slug, chosen, useSlug, topSlugs, query.sfid ?? null]);
+    let page = rendered.get(key);
+    if (!page) {
+      const loaded = await services.pages.load(slug);
+      if (!loaded) throw new HttpError(404, 'book_not_found', 'There is no book at this address.');
+      const groups = await services.pages.groups(loaded, { use: useSlug, top: topSlugs });
+      const model = bookPageModel(loaded, groups, {
+        baseUrl: services.config.baseUrl,
+        template: chosen,
+        use: useSlug,
+        sfid: query.sfid ?? null,
+      });
+      page = renderBookPage(model);
+      rendered.set(key, slug, page);
+    }
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=300').send(page);
+  }
+
+  app.get(
+    '/book/:slug',
+    {
+      schema: {
+        summary: 'The canonical book page with every place to get the book',
+        tags: ['pages'],
+        params: SlugParams,
+        querystring: Type.Object({ sfid, use, top, template }),
+        response: { 200: Html },
+      },
+    },
+    async (request, reply) => render(request.params.slug, request.query, reply),
+  );
+
+  app.get(
+    '/b/:slug',
+    {
+      schema: {
+        summary: 'Short form of the book page, rendered in full so link unfurling works',
+        tags: ['pages'],
+        params: SlugParams,
+        querystring: Type.Object({ sfid, use, top }),
+        response: { 200: Html },
+      },
+    },
+    async (request, reply) => render(request.params.slug, request.query, reply),
+  );
+};

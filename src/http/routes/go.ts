@@ -1,0 +1,70 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { MAX_SLUG_LENGTH } from '../../domain/slug.js';
+import type { Services } from '../../services/container.js';
+import { HttpError } from '../errors.js';
+
+function referrerHost(referer: string | undefined): string | null {
+  if (!referer) return null;
+  try {
+    return new URL(referer).hostname || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `/go/{slug}/{destination}` (DESIGN): counts the click, then 302 to that book's URL at that
+ * destination with the operator's tag. It never redirects to a host that is not the destination's own
+ * or an override set for this book. The click is buffered, so the redirect does not wait on a write.
+ */
+export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/go/:slug/:destination',
+    {
+      schema: {
+        summary: 'Count a click and go to the book at a destination',
+        tags: ['pages'],
+        params: Type.Object({
+          slug: Type.String({ minLength: 1, maxLength: MAX_SLUG_LENGTH }),
+          destination: Type.String({ minLength: 1, maxLength: 100 }),
+        }),
+        querystring: Type.Object({ sfid: Type.Optional(Type.Integer({ minimum: 1 })) }),
+        response: { 302: Type.Null({ description: 'Redirect to the destination' }) },
+      },
+    },
+    async (request, reply) => {
+      const target = await services.pages.goTarget(request.params.slug, request.params.destination);
+      if (!target) throw new HttpError(404, 'link_not_found', 'This book has no link to that destination.');
+      if (!request.isAutomated) {
+        services.clicks.record({
+          bookId: target.book.id,
+          destinationId: target.destination.id,
+          sfid: request.query.sfid ?? null,
+          country: countryOf(request.headers),
+          referrerHost: referrerHost(request.headers.referer),
+          at: new Date(),
+        });
+      }
+      return reply
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer-when-downgrade')
+        .redirect(target.url, 302);
+    },
+  );
+};
+
+/** A CDN's country header when one is present (Cloudflare, CloudFront, Fastly, Vercel). */
+function countryOf(headers: Record<string, string | string[] | undefined>): string | null {
+  for (const name of [
+    'cf-ipcountry',
+    'cloudfront-viewer-country',
+    'fastly-geo-country',
+    'x-vercel-ip-country',
+    'x-country-code',
+  ]) {
+    const value = headers[name];
+    if (typeof value === 'string' && /^[A-Za-z]{2}$/.test(value)) return value.toUpperCase();
+  }
+  return null;
+}

@@ -1,0 +1,56 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { parseIsbn } from '../../domain/isbn.js';
+import type { Services } from '../../services/container.js';
+import { HttpError, ValidationProblem } from '../errors.js';
+
+const IsbnParams = Type.Object({
+  isbn: Type.String({
+    minLength: 10,
+    maxLength: 32,
+    description: 'ISBN-10 or ISBN-13; hyphens and spaces allowed',
+    examples: ['9780439023481', '0-439-02348-3'],
+  }),
+});
+
+/**
+ * `/isbn/{isbn}` (SPEC 3, 4.1): the ISBN-10 and ISBN-13 of one edition reach the same book; a new
+ * book is created for a human visitor, never for an automated one.
+ */
+export const isbnRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/isbn/:isbn',
+    {
+      schema: {
+        summary: 'Go to the book page for an ISBN, creating the book on first visit',
+        tags: ['pages'],
+        params: IsbnParams,
+        response: { 302: Type.Null({ description: 'Redirect to /book/{slug}' }) },
+      },
+    },
+    async (request, reply) => {
+      const isbn = parseIsbn(request.params.isbn);
+      if (!isbn) {
+        throw new ValidationProblem([
+          {
+            type: 'isbn_invalid',
+            loc: ['path', 'isbn'],
+            msg: 'Value error, not a valid ISBN-10 or ISBN-13 (wrong length, characters or check digit)',
+            input: request.params.isbn,
+          },
+        ]);
+      }
+      const outcome = await services.creator.byIsbn(isbn, !request.isAutomated);
+      if (outcome.kind === 'existing' || outcome.kind === 'created') {
+        return reply.redirect(`/book/${encodeURIComponent(outcome.book.slug)}`, 302);
+      }
+      throw new HttpError(
+        404,
+        outcome.kind === 'unknown' ? 'isbn_unknown' : 'book_not_created',
+        outcome.kind === 'unknown'
+          ? `No source knows the ISBN ${isbn.isbn13}.`
+          : 'This book has no page yet. Pages are created when a reader first visits.',
+      );
+    },
+  );
+};

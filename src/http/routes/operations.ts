@@ -1,0 +1,70 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sql } from 'kysely';
+import { Type } from 'typebox';
+import type { Services } from '../../services/container.js';
+
+const Health = Type.Object({
+  status: Type.String(),
+  checks: Type.Optional(Type.Record(Type.String(), Type.String())),
+});
+
+/** Liveness, readiness and robots.txt: what load balancers and crawlers ask first. */
+export const operationsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  app.get(
+    '/healthz',
+    { schema: { summary: 'The process is up', tags: ['operations'], response: { 200: Health } } },
+    async () => ({ status: 'ok' }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        summary: 'The database (and Redis, when configured) answer',
+        tags: ['operations'],
+        response: { 200: Health, 503: Health },
+      },
+    },
+    async (_request, reply) => {
+      const checks: Record<string, string> = {};
+      try {
+        await sql`select 1`.execute(services.store.db);
+        checks.database = 'ok';
+      } catch (error) {
+        checks.database = `failed: ${error instanceof Error ? error.message : 'unknown'}`;
+      }
+      for (const [name, check] of Object.entries(services.readiness)) {
+        checks[name] = await check().then(
+          () => 'ok',
+          (error: unknown) => `failed: ${error instanceof Error ? error.message : 'unknown'}`,
+        );
+      }
+      const ready = Object.values(checks).every((value) => value === 'ok');
+      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks });
+    },
+  );
+
+  // SPEC 8: redirect and API paths must not be crawled; book pages may.
+  const robots = [
+    'User-agent: *',
+    'Disallow: /search',
+    'Disallow: /isbn/',
+    'Disallow: /resolve',
+    'Disallow: /go/',
+    'Disallow: /api/',
+    'Disallow: /admin',
+    'Allow: /book/',
+    'Allow: /b/',
+    '',
+    `Sitemap: ${services.config.baseUrl}/sitemap.xml`,
+    '',
+  ].join('\n');
+  app.get(
+    '/robots.txt',
+    { schema: { summary: 'Crawling rules', tags: ['discovery'], response: { 200: Type.String() } } },
+    async (_request, reply) => reply.type('text/plain; charset=utf-8').send(robots),
+  );
+};

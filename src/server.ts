@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { buildApp } from './http/app.js';
+import { createServices, type Services } from './services/container.js';
+import { openStore } from './store/db.js';
+import { migrateToLatest } from './store/migrate.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  services: Services;
+  address: string;
+  shutdown(signal?: string): Promise<void>;
+}
+
+/** Opens the store, migrates, listens, and shuts down gracefully: in-flight requests finish, clicks flush. */
+export async function startServer(config: Readonly<Config>): Promise<RunningServer> {
+  const store = openStore(config.databaseUrl);
+  await migrateToLatest(store);
+  const services = createServices(config, store);
+  const app = await buildApp({ services, logger: true });
+  const address = await app.listen({ port: config.port, host: config.host });
+  app.log.info({ baseUrl: config.baseUrl, database: store.dialect }, `Booklink listening on ${address}`);
+
+  let closing: Promise<void> | undefined;
+  const shutdown = (signal = 'shutdown') => {
+    closing ??= (async () => {
+      app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+      await app.close();
+      await services.close();
+      await store.close();
+    })();
+    return closing;
+  };
+  return { app, services, address, shutdown };
+}
+
+export function exitOnSignals(server: RunningServer): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      server
+        .shutdown(signal)
+        .then(() => process.exit(0))
+        .catch((error: unknown) => {
+          console.error('shutdown failed', error);
+          process.exit(1);
+        });
+    });
+  }
+}

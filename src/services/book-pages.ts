@@ -1,0 +1,136 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import {
+  type BookIdentifiers,
+  type BookLink,
+  type BookLinkInput,
+  buildLinkGroups,
+  type Destination,
+  explicitUrlsFor,
+  isAllowedRedirect,
+  type LinkOverride,
+  resolveLink,
+} from '../domain/links.js';
+import { PageCache } from '../http/page-cache.js';
+import { type Book, bookIdentifiers, editionsOfWork, findBookBySlug } from '../store/books.js';
+import {
+  bookLinksForBook,
+  cachedActiveDestinations,
+  findDestination,
+  overridesForBook,
+} from '../store/destinations.js';
+import type { Database } from '../store/schema.js';
+
+/** Everything known about a book that its page and its `/go/` links are built from. */
+export interface LoadedBook {
+  book: Book;
+  identifiers: BookIdentifiers;
+  bookLinks: BookLink[];
+  overrides: LinkOverride[];
+  editions: Book[];
+}
+
+export interface GoTarget {
+  book: Book;
+  destination: Destination;
+  url: string;
+}
+
+/**
+ * Loads books for pages and redirects, with a short-lived in-process cache: a popular book's page
+ * and its `/go/` links are served without touching the database. Admin edits call `invalidate`.
+ */
+export class BookPages {
+  private readonly loaded = new PageCache<Promise<LoadedBook | null>>(10_000, 30_000);
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly config: Readonly<Config>,
+  ) {}
+
+  load(slug: string): Promise<LoadedBook | null> {
+    const cached = this.loaded.get(slug);
+    if (cached) return cached;
+    const loading = this.loadFresh(slug);
+    this.loaded.set(slug, slug, loading);
+    // Only found books stay cached: a book created a moment later must be seen at once.
+    loading.then(
+      (value) => value ?? this.loaded.invalidate(slug),
+      () => this.loaded.invalidate(slug),
+    );
+    return loading;
+  }
+
+  private async loadFresh(slug: string): Promise<LoadedBook | null> {
+    const book = await findBookBySlug(this.db, slug);
+    if (!book) return null;
+    const [identifiers, bookLinks, overrides, editions] = await Promise.all([
+      bookIdentifiers(this.db, book.id),
+      bookLinksForBook(this.db, book.id),
+      overridesForBook(this.db, book.id),
+      book.workId === null ? Promise.resolve([]) : editionsOfWork(this.db, book.workId),
+    ]);
+    return { book, identifiers, bookLinks, overrides, editions };
+  }
+
+  destinations(): Promise<Destination[]> {
+    return cachedActiveDestinations(this.db);
+  }
+
+  linkInput(loaded: LoadedBook, now = new Date()): BookLinkInput {
+    return {
+      book: loaded.book,
+      identifiers: loaded.identifiers,
+      bookLinks: loaded.bookLinks,
+      overrides: loaded.overrides,
+      now,
+    };
+  }
+
+  async groups(
+    loaded: LoadedBook,
+    options: { use?: string | null; top?: string[]; access?: ReadonlySet<number> },
+  ) {
+    const destinations = await this.destinations();
+    return buildLinkGroups(
+      { ...this.linkInput(loaded), destinations },
+      {
+        affiliateTags: this.config.affiliateTags,
+        use: options.use ?? null,
+        top: options.top ?? [],
+        visitorAccessDestinationIds: options.access,
+      },
+    );
+  }
+
+  /**
+   * Where `/go/{slug}/{destination}` leads: the same URL the page shows, and only if its host
+   * belongs to that destination or to an override the operator set for this book.
+   */
+  async goTarget(
+    slug: string,
+    destinationSlug: string,
+    access?: ReadonlySet<number>,
+  ): Promise<GoTarget | null> {
+    const loaded = await this.load(slug);
+    if (!loaded) return null;
+    const destinations = await this.destinations();
+    const destination =
+      destinations.find((item) => item.slug === destinationSlug.toLowerCase()) ??
+      (await findDestination(this.db, destinationSlug));
+    if (!destination?.isActive) return null;
+    if (!destination.isPublic && !access?.has(destination.id)) return null;
+    const input = this.linkInput(loaded);
+    const link = resolveLink(destination, input, { affiliateTags: this.config.affiliateTags });
+    if (!link || !isAllowedRedirect(link.url, destination, explicitUrlsFor(destination, input))) return null;
+    return { book: loaded.book, destination, url: link.url };
+  }
+
+  invalidate(slug: string): void {
+    this.loaded.invalidate(slug);
+  }
+
+  invalidateAll(): void {
+    this.loaded.clear();
+  }
+}

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { PageCache } from '../../src/http/page-cache.js';
+
+describe('PageCache', () => {
+  it('returns what was stored until it expires', () => {
+    let now = 0;
+    const cache = new PageCache(10, 1000, () => now);
+    cache.set('a', 'book-a', '<a>');
+    assert.equal(cache.get('a'), '<a>');
+    now = 999;
+    assert.equal(cache.get('a'), '<a>');
+    now = 1000;
+    assert.equal(cache.get('a'), undefined);
+  });
+  it('evicts the least recently used entry beyond its size', () => {
+    const cache = new PageCache(2, 60_000);
+    cache.set('a', 't', '1');
+    cache.set('b', 't', '2');
+    cache.get('a');
+    cache.set('c', 't', '3');
+    assert.equal(cache.get('b'), undefined);
+    assert.equal(cache.get('a'), '1');
+    assert.equal(cache.get('c'), '3');
+  });
+  it('drops every entry of a tag at once', () => {
+    const cache = new PageCache();
+    cache.set('x?template=compact', 'x', '1');
+    cache.set('x', 'x', '2');
+    cache.set('y', 'y', '3');
+    cache.invalidate('x');
+    assert.equal(cache.size, 1);
+    assert.equal(cache.get('y'), '3');
+  });
+});
