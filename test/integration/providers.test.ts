@@ -3,7 +3,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import { ProviderChain } from '../../src/catalog/chain.js';
 import { createHttpClient, type HttpClient, OutboundError } from '../../src/catalog/http-client.js';
 import { GoogleBooksProvider } from '../../src/catalog/providers/googlebooks.js';
-import { buildProviders } from '../../src/catalog/providers/index.js';
+import { buildProviders, createProviderChain } from '../../src/catalog/providers/index.js';
 import { ItunesProvider } from '../../src/catalog/providers/itunes.js';
 import { OpenLibraryProvider } from '../../src/catalog/providers/openlibrary.js';
 import type { MetadataProvider } from '../../src/catalog/types.js';
@@ -380,5 +380,17 @@ describeEachDialect('provider misses', (context) => {
     fake.addBook({ isbn13: UNKNOWN, title: 'The Odyssey', authors: ['Homer'], only: ['googlebooks'] });
     assert.equal((await chain.lookupIsbn(isbn(UNKNOWN)))?.title, 'The Odyssey');
     assert.equal(await purgeExpiredProviderMisses(db, now), 1);
+  });
+
+  it('is wired from the configuration by createProviderChain', async () => {
+    const config = loadConfig({ ...fake.env, PROVIDERS: 'openlibrary,googlebooks' });
+    const { chain, client: http } = createProviderChain(config, context.store().db);
+    clients.push(http);
+    fake.addBook({ isbn13: DUNE, title: 'Dune', authors: ['Frank Herbert'], only: ['googlebooks'] });
+    assert.equal((await chain.lookupIsbn(isbn(DUNE)))?.title, 'Dune');
+    assert.equal(await chain.lookupIsbn(isbn(UNKNOWN)), null);
+    assert.equal(await isProviderMiss(context.store().db, UNKNOWN), true);
+    assert.deepEqual(Object.keys(http.stats()).sort(), ['googlebooks', 'openlibrary']);
+    assert.equal(fake.requestCount('itunes'), 0, 'only configured providers are asked');
   });
 });

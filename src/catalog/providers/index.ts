@@ -1,4 +1,8 @@
+import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
+import { providerMissCache } from '../../store/provider-misses.js';
+import type { Database } from '../../store/schema.js';
+import { ProviderChain, type ProviderChainOptions } from '../chain.js';
 import { createHttpClient, type HttpClient } from '../http-client.js';
 import type { MetadataProvider } from '../types.js';
 import { GoogleBooksProvider } from './googlebooks.js';
@@ -43,4 +47,30 @@ export function buildProviders(
     }
   }
   return providers;
+}
+
+export interface ProviderWiring {
+  chain: ProviderChain;
+  /** For /metrics (`client.stats()`) and shutdown (`client.close()`). */
+  client: HttpClient;
+}
+
+/**
+ * The production wiring: one HTTP client, the configured providers, and a chain whose negative
+ * cache lives in the database. Pass `localProvider` only if the chain should ask the local catalog.
+ */
+export function createProviderChain(
+  config: ProviderConfig,
+  db: Kysely<Database>,
+  localProvider?: MetadataProvider,
+  options: Omit<ProviderChainOptions, 'missCache' | 'timeoutMs'> = {},
+): ProviderWiring {
+  const client = createHttpClient(config);
+  const providers = buildProviders(config, localProvider, client);
+  const chain = new ProviderChain(providers, {
+    ...options,
+    timeoutMs: config.providerTimeoutMs,
+    missCache: providerMissCache(db),
+  });
+  return { chain, client };
 }
