@@ -1,0 +1,61 @@
+import { basename } from 'node:path';
+import type { ImportProgress, ImportStart } from './summary.js';
+
+export interface TerminalProgressOptions {
+  /** Defaults to process.stderr: progress is not output, so pipes of stdout stay clean. */
+  stream?: NodeJS.WriteStream;
+  quiet?: boolean;
+  /** Seconds between plain lines when the stream is not a terminal (logs, CI). */
+  plainIntervalSeconds?: number;
+}
+
+export interface TerminalProgress {
+  onStart(start: ImportStart): void;
+  onProgress(progress: ImportProgress): void;
+  /** Ends the updating line so the summary starts on a fresh one. */
+  done(): void;
+}
+
+const count = (n: number) => Math.round(n).toLocaleString('en-US');
+
+function describe(progress: ImportProgress): string {
+  const percent = progress.totalBytes > 0 ? (100 * progress.bytesDone) / progress.totalBytes : 100;
+  return (
+    `${basename(progress.file)}: ${count(progress.rowsDone)} rows (${percent.toFixed(1)}%), ` +
+    `${count(progress.imported)} imported, ${count(progress.skipped)} skipped, ${count(progress.rowsPerSecond)} rows/s`
+  );
+}
+
+/**
+ * Progress for `booklink import`: one line rewritten in place on a terminal, a plain line every few
+ * seconds otherwise, nothing when quiet. Pass its methods as `onStart` and `onProgress`.
+ */
+export function createTerminalProgress(options: TerminalProgressOptions = {}): TerminalProgress {
+  const stream = options.stream ?? process.stderr;
+  const tty = stream.isTTY === true;
+  const interval = (tty ? 0.2 : (options.plainIntervalSeconds ?? 5)) * 1000;
+  let lastWrite = 0;
+  let lineOpen = false;
+  return {
+    onStart(start) {
+      if (options.quiet) return;
+      const verb = start.resumedFromRow > 0 ? `Resuming at row ${count(start.resumedFromRow)}:` : 'Importing';
+      stream.write(`${verb} ${start.file} as ${start.format}${start.gzip ? ' (gzip)' : ''}\n`);
+    },
+    onProgress(progress) {
+      const now = Date.now();
+      if (options.quiet || now - lastWrite < interval) return;
+      lastWrite = now;
+      if (tty) {
+        stream.write(`\r\x1b[2K${describe(progress)}`);
+        lineOpen = true;
+      } else {
+        stream.write(`${describe(progress)}\n`);
+      }
+    },
+    done() {
+      if (lineOpen) stream.write('\n');
+      lineOpen = false;
+    },
+  };
+}
