@@ -35,7 +35,7 @@ const SLUG_NOISE =
   /(?:\s+(?:ebook|kindle edition|audible audiobook|audiobook|unabridged|paperback|hardcover))+$/i;
 
 const PRODUCT = (shape: string): PathRule => ({
-  path: new RegExp(`^${shape.replace('ASIN', ASIN)}${END}`, 'i'),
+  path: new RegExp(`^${shape.replace('{asin}', ASIN)}${END}`, 'i'),
   kind: 'unknown',
   id: 'asin',
   slugNoise: SLUG_NOISE,
@@ -49,15 +49,15 @@ const NOT_BOOK_PATHS: readonly PathRule[] = [
 ];
 
 const PRODUCT_PATHS: readonly PathRule[] = [
-  PRODUCT('/(?:(?<slug>[^/]+)/)?dp/(?:product/)?ASIN'),
-  PRODUCT('/gp/product/(?:glance/)?ASIN'),
-  PRODUCT('/gp/aw/d/ASIN'),
-  PRODUCT('/exec/obidos/ASIN/ASIN'),
-  PRODUCT('/exec/obidos/tg/detail/-/ASIN'),
-  PRODUCT('/o/ASIN/ASIN'),
-  PRODUCT('/(?:(?<slug>[^/]+)/)?product-reviews/ASIN'),
-  PRODUCT('/gp/offer-listing/ASIN'),
-  PRODUCT('/(?:(?<slug>[^/]+)/)?product/ASIN'),
+  PRODUCT('/(?:(?<slug>[^/]+)/)?dp/(?:product/)?{asin}'),
+  PRODUCT('/gp/product/(?:glance/)?{asin}'),
+  PRODUCT('/gp/aw/d/{asin}'),
+  PRODUCT('/exec/obidos/ASIN/{asin}'),
+  PRODUCT('/exec/obidos/tg/detail/-/{asin}'),
+  PRODUCT('/o/ASIN/{asin}'),
+  PRODUCT('/(?:(?<slug>[^/]+)/)?product-reviews/{asin}'),
+  PRODUCT('/gp/offer-listing/{asin}'),
+  PRODUCT('/(?:(?<slug>[^/]+)/)?product/{asin}'),
 ];
 
 // Browse nodes seen on product links. Book nodes confirm a Kindle ASIN is a book; the others show
@@ -101,7 +101,7 @@ const NON_BOOK_NODES = new Set([
 ]);
 const NON_BOOK_SLUG =
   /(?:^|[-\s])(?:dvd|blu[-\s]?ray|4k[-\s]uhd|vinyl|lp|video[-\s]game|nintendo[-\s]switch|playstation|xbox)$/i;
-const BOOK_SLUG = /(?:^|[-\s])(?:ebook|kindle[-\s]edition|audiobook|audible[-\s]audiobook)$/i;
+const BOOK_SLUG = /(?:^|[-\s])(?:ebook|kindle[-\s]edition|audiobook)(?:$|[-\s])/i;
 
 function amazonKind(draft: Draft, asin: string, context: RefineContext): Draft['kind'] {
   const isbn = /^\d{9}[\dX]$/.test(asin) ? parseIsbn(asin) : null;
@@ -148,7 +148,7 @@ export const AMAZON: readonly StoreRule[] = [
     // amzn.com/<ASIN> is Amazon's old US short form; unlike amzn.to it carries the ASIN itself.
     store: 'amazon',
     hosts: { 'amzn.com': 'US' },
-    patterns: [PRODUCT('/(?:dp/)?ASIN')],
+    patterns: [PRODUCT('/(?:dp/)?{asin}')],
     cleanPath: cleanAmazonPath,
     refine: refineAmazon,
   },

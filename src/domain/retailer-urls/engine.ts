@@ -37,7 +37,7 @@ export function applyRule(rule: StoreRule, url: URL, hostCountry: string | null)
   }
   if (matched) readPattern(draft, matched, groups, params);
   else if (GENERIC_NOT_BOOK.test(path)) draft.kind = 'not_book';
-  readIsbnParams(draft, params, matched !== null);
+  readIsbnParams(draft, params);
   rule.refine?.(draft, { url, path, params, rule: matched, groups });
   return finish(draft, Boolean(rule.shortLink));
 }
@@ -63,7 +63,7 @@ function readPattern(draft: Draft, pattern: PathRule, groups: PathGroups, params
 }
 
 /** ISBN/EAN parameters mean the same on every store, even on pages no pattern knows. */
-function readIsbnParams(draft: Draft, params: URLSearchParams, matched: boolean): void {
+function readIsbnParams(draft: Draft, params: URLSearchParams): void {
   for (const name of ISBN_PARAMS) {
     const value = params.get(name);
     if (!value) continue;
@@ -71,7 +71,8 @@ function readIsbnParams(draft: Draft, params: URLSearchParams, matched: boolean)
     if (isbn) {
       draft.isbn ??= isbn;
       if (!draft.canonicalQuery.some(([key]) => key === name)) draft.canonicalQuery.push([name, value]);
-      if (!matched || draft.kind === 'unknown') draft.kind = 'book';
+      // A checksum-valid ISBN parameter names the book even on a search page ("?isbn=…").
+      draft.kind = 'book';
     } else if (isNonBookEan(value) && !draft.isbn) {
       draft.kind = 'not_book';
     }

@@ -26,7 +26,12 @@ export const PACIFIC_ASIA_STORES: readonly StoreRule[] = [
     store: 'mightyape',
     hosts: { 'mightyape.co.nz': 'NZ', 'mightyape.com.au': 'AU' },
     patterns: [
-      { path: /^\/(?:mn\/buy\/|product\/)(?<slug>[^/]+)\/(?<id>\d+)\/?$/i, id: 'mightyape', kind: 'unknown' },
+      {
+        path: /^\/(?:mn\/buy\/|product\/)(?<slug>[^/]+)\/(?<id>\d+)\/?$/i,
+        id: 'mightyape',
+        kind: 'unknown',
+        isbnInSlug: true,
+      },
       { path: /^\/(?:browse|search|games|toys)\b/i, kind: 'not_book' },
     ],
   },

@@ -11,7 +11,7 @@ export function slugWords(slug: string | undefined, noise?: RegExp): string | nu
   let text = slug.replace(EXTENSION, '').replace(ISBN_OR_ID, ' ');
   text = text.replace(SEPARATORS, ' ').trim();
   if (noise) text = text.replace(noise, ' ').replace(/\s+/g, ' ').trim();
-  // Numbers-only slugs are ids or prices, never a title we can search for.
-  if (!/\p{L}/u.test(text)) return null;
+  // Numbers-only slugs are ids or prices, except a lone short number: "1984", "2666", "451".
+  if (!/\p{L}/u.test(text) && !/^\d{3,4}$/.test(text)) return null;
   return text;
 }
