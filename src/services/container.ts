@@ -1,5 +1,8 @@
 import { EventEmitter } from 'node:events';
+import type { ProviderChain } from '../catalog/chain.js';
+import type { HttpClient } from '../catalog/http-client.js';
 import { LocalCatalogProvider } from '../catalog/local.js';
+import { createProviderChain } from '../catalog/providers/index.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/db.js';
 import { invalidateDestinationCache } from '../store/destinations.js';
@@ -15,6 +18,8 @@ export interface Services {
   config: Readonly<Config>;
   store: Store;
   local: LocalCatalogProvider;
+  /** Remote metadata sources (Open Library, Google Books, iTunes) behind one outbound client. */
+  providers: { chain: ProviderChain; client: HttpClient };
   creator: BookCreator;
   pages: BookPages;
   clicks: ClickRecorder;
@@ -35,7 +40,9 @@ export function createServices(
   overrides: ServiceOverrides = {},
 ): Services {
   const local = new LocalCatalogProvider(store.db);
-  const remote = overrides.remote ?? null;
+  // The creator asks the local catalog itself first, so the chain holds only the remote sources.
+  const providers = createProviderChain(config, store.db);
+  const remote = overrides.remote === undefined ? providers.chain : overrides.remote;
   const pages = new BookPages(store.db, config);
   const events: ChangeEvents = new EventEmitter();
   events.on('book-changed', (slug) => pages.invalidate(slug));
@@ -48,6 +55,7 @@ export function createServices(
     config,
     store,
     local,
+    providers,
     creator: new BookCreator(store.db, local, remote),
     pages,
     clicks,
@@ -55,6 +63,7 @@ export function createServices(
     readiness: {},
     close: async () => {
       await clicks.close();
+      await providers.client.close();
     },
   };
 }
