@@ -1,0 +1,126 @@
+import { hyphenateIsbn } from '../../domain/isbn.js';
+import {
+  displayDate,
+  displayFormat,
+  displayLanguage,
+  joinNames,
+  paletteIndex,
+  yearOf,
+} from './book-format.js';
+import { html, type SafeHtml, safeUrl } from './html.js';
+import type { BookPageModel, BookView, EditionView } from './models.js';
+
+/** The parts of a book page that describe the book itself. */
+
+const PLACEHOLDER_PALETTES = 6;
+
+/**
+ * The cover and its placeholder are both in the markup: CSS shows the placeholder when the figure has
+ * `cover--missing` (no URL, or web/cover.js saw the image fail), so it works without JavaScript.
+ */
+export function coverFigure(book: BookView): SafeHtml {
+  const src = safeUrl(book.coverUrl);
+  const palette = `cover--ph${paletteIndex(book.title, PLACEHOLDER_PALETTES)}`;
+  const isbn = book.isbn13 ?? book.isbn10;
+  return html`<figure class="cover ${palette}${src ? '' : ' cover--missing'}" data-cover data-isbn="${isbn ?? ''}" data-slug="${book.slug}" data-title="${book.title}">
+  ${src && html`<img class="cover__img" src="${src}" alt="Cover of ${book.title}" width="240" height="360" fetchpriority="high" decoding="async">`}
+  <div class="cover__placeholder" aria-hidden="true">
+    <span class="cover__ph-title">${book.title}</span>
+    ${book.authors.length > 0 && html`<span class="cover__ph-author">${joinNames(book.authors)}</span>`}
+  </div>
+</figure>`;
+}
+
+export function authorsLine(book: BookView): SafeHtml {
+  if (book.authors.length === 0) return html``;
+  const names = book.authors.map((name, i) => {
+    const sep = i === 0 ? '' : i === book.authors.length - 1 ? ' and ' : ', ';
+    return html`${sep}<span class="author">${name}</span>`;
+  });
+  return html`<p class="authors">by ${names}</p>`;
+}
+
+function fact(term: string, value: SafeHtml | string | null): SafeHtml {
+  return value === null ? html`` : html`<div class="fact"><dt>${term}</dt><dd>${value}</dd></div>`;
+}
+
+export function factsList(book: BookView): SafeHtml {
+  const date = book.publishedDate;
+  return html`<dl class="facts">
+  ${fact('Published', date ? html`<time datetime="${date}">${displayDate(date)}</time>` : null)}
+  ${fact('Publisher', book.publisher)}
+  ${fact('Format', book.format ? displayFormat(book.format) : null)}
+  ${fact('Pages', book.pages ? String(book.pages) : null)}
+  ${fact('Language', book.language ? displayLanguage(book.language) : null)}
+  ${fact('ISBN-13', book.isbn13 ? html`<span class="isbn">${hyphenateIsbn(book.isbn13)}</span>` : null)}
+  ${fact('ISBN-10', book.isbn10 ? html`<span class="isbn">${book.isbn10}</span>` : null)}
+</dl>`;
+}
+
+const LONG_DESCRIPTION = 600;
+const LEAD_LENGTH = 240;
+
+/** Splits a long description into a lead and the rest; a single huge paragraph splits at a sentence. */
+export function splitDescription(text: string): { lead: string[]; rest: string[] } {
+  const paragraphs = text
+    .split(/\r?\n\s*\r?\n|\r?\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (text.length <= LONG_DESCRIPTION) return { lead: paragraphs, rest: [] };
+  const lead: string[] = [];
+  let length = 0;
+  while (paragraphs.length > 0 && length < LEAD_LENGTH) {
+    const next = paragraphs.shift() ?? '';
+    const sentenceEnd = next.length > LEAD_LENGTH * 1.5 ? next.indexOf('. ', LEAD_LENGTH - length) : -1;
+    if (sentenceEnd > 0) {
+      lead.push(next.slice(0, sentenceEnd + 1));
+      paragraphs.unshift(next.slice(sentenceEnd + 2));
+      break;
+    }
+    lead.push(next);
+    length += next.length;
+  }
+  return { lead, rest: paragraphs };
+}
+
+/** Long text stays collapsed behind a native `<details>`: no script needed to expand it. */
+export function descriptionSection(book: BookView): SafeHtml {
+  if (!book.description) return html``;
+  const { lead, rest } = splitDescription(book.description);
+  return html`<section class="description" aria-labelledby="about-title">
+  <h2 id="about-title">About this book</h2>
+  ${lead.map((p) => html`<p>${p}</p>`)}
+  ${rest.length > 0 && html`<details class="more"><summary>Read more</summary>${rest.map((p) => html`<p>${p}</p>`)}</details>`}
+</section>`;
+}
+
+function editionItem(edition: EditionView, currentTitle: string): SafeHtml {
+  const meta = [yearOf(edition.publishedDate), edition.isbn13].filter(Boolean).join(' · ');
+  const body = html`<span class="edition__format">${edition.format ? displayFormat(edition.format) : 'Edition'}</span>
+    ${edition.title !== currentTitle && html`<span class="edition__title">${edition.title}</span>`}
+    ${meta && html`<span class="edition__meta">${meta}</span>`}`;
+  return edition.current
+    ? html`<li><span class="edition edition--current" aria-current="page">${body}<span class="edition__this">This edition</span></span></li>`
+    : html`<li><a class="edition" href="/book/${encodeURIComponent(edition.slug)}">${body}</a></li>`;
+}
+
+export function editionsSection(model: BookPageModel): SafeHtml {
+  if (!model.editions.some((edition) => !edition.current)) return html``;
+  return html`<section class="editions" aria-labelledby="editions-title">
+  <h2 id="editions-title">Other editions and formats</h2>
+  <ul class="edition-list">${model.editions.map((edition) => editionItem(edition, model.book.title))}</ul>
+</section>`;
+}
+
+/** The copy button starts hidden: it needs web/book.js, and a dead button is worse than none. */
+export function shareBox(model: BookPageModel): SafeHtml {
+  return html`<div class="share">
+  <label class="share__label" for="share-url">Share this book</label>
+  <div class="share__row">
+    <input class="share__url" id="share-url" type="text" value="${model.shortUrl}" readonly>
+    <button class="button share__copy" type="button" data-copy="${model.shortUrl}" hidden>Copy link</button>
+  </div>
+  <p class="share__canonical">Permanent link: <a href="${safeUrl(model.canonicalUrl) ?? '#'}">${model.canonicalUrl}</a></p>
+  <p class="share__status" role="status" aria-live="polite"></p>
+</div>`;
+}

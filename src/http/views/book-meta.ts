@@ -1,0 +1,91 @@
+import { fullTitle, joinNames, schemaBookFormat, truncate } from './book-format.js';
+import { safeUrl } from './html.js';
+import type { MetaTag } from './layout.js';
+import type { BookPageModel, EditionView } from './models.js';
+
+/** What search engines and link unfurlers read: the meta description, social cards and JSON-LD. */
+
+export function bookDocumentTitle(model: BookPageModel, siteName: string): string {
+  const by = model.book.authors.length > 0 ? ` by ${joinNames(model.book.authors)}` : '';
+  return `${model.book.title}${by} · ${siteName}`;
+}
+
+export function bookMetaDescription(model: BookPageModel): string {
+  const { book } = model;
+  if (book.description) return truncate(book.description, 200);
+  const by = book.authors.length > 0 ? ` by ${joinNames(book.authors)}` : '';
+  return `Where to get ${book.title}${by}: buy new or used, ebook, audiobook, borrow from a library or read free.`;
+}
+
+export function bookSocialTags(model: BookPageModel, siteName: string): MetaTag[] {
+  const { book } = model;
+  const image = safeUrl(book.coverUrl);
+  const title =
+    book.authors.length > 0 ? `${fullTitle(book)} by ${joinNames(book.authors)}` : fullTitle(book);
+  const description = bookMetaDescription(model);
+  const tags: MetaTag[] = [
+    { property: 'og:type', content: 'book' },
+    { property: 'og:site_name', content: siteName },
+    { property: 'og:title', content: title },
+    { property: 'og:description', content: description },
+    { property: 'og:url', content: model.canonicalUrl },
+  ];
+  if (image)
+    tags.push(
+      { property: 'og:image', content: image },
+      { property: 'og:image:alt', content: `Cover of ${book.title}` },
+    );
+  const isbn = book.isbn13 ?? book.isbn10;
+  if (isbn) tags.push({ property: 'book:isbn', content: isbn });
+  if (book.publishedDate) tags.push({ property: 'book:release_date', content: book.publishedDate });
+  tags.push(
+    { name: 'twitter:card', content: image ? 'summary_large_image' : 'summary' },
+    { name: 'twitter:title', content: title },
+    { name: 'twitter:description', content: description },
+  );
+  if (image) tags.push({ name: 'twitter:image', content: image });
+  return tags;
+}
+
+type JsonObject = { [key: string]: unknown };
+
+/** Drops null/undefined fields so the JSON-LD carries only what we know. */
+function compact(object: JsonObject): JsonObject {
+  return Object.fromEntries(
+    Object.entries(object).filter(([, value]) => value !== null && value !== undefined),
+  );
+}
+
+function editionLd(model: BookPageModel, edition: EditionView): JsonObject {
+  return compact({
+    '@type': 'Book',
+    name: edition.title,
+    url: `${model.baseUrl}/book/${encodeURIComponent(edition.slug)}`,
+    isbn: edition.isbn13,
+    bookFormat: schemaBookFormat(edition.format),
+    datePublished: edition.publishedDate,
+  });
+}
+
+/** schema.org Book. `workExample` lists the other editions of the same work. */
+export function bookJsonLd(model: BookPageModel): JsonObject {
+  const { book } = model;
+  const others = model.editions.filter((edition) => !edition.current);
+  return compact({
+    '@context': 'https://schema.org',
+    '@type': 'Book',
+    '@id': model.canonicalUrl,
+    url: model.canonicalUrl,
+    name: fullTitle(book),
+    author: book.authors.map((name) => ({ '@type': 'Person', name })),
+    isbn: book.isbn13 ?? book.isbn10,
+    datePublished: book.publishedDate,
+    publisher: book.publisher ? { '@type': 'Organization', name: book.publisher } : null,
+    image: safeUrl(book.coverUrl),
+    bookFormat: schemaBookFormat(book.format),
+    inLanguage: book.language,
+    numberOfPages: book.pages,
+    description: book.description ? truncate(book.description, 500) : null,
+    workExample: others.length > 0 ? others.map((edition) => editionLd(model, edition)) : null,
+  });
+}

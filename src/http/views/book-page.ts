@@ -1,0 +1,91 @@
+import {
+  authorsLine,
+  coverFigure,
+  descriptionSection,
+  editionsSection,
+  factsList,
+  shareBox,
+} from './book-details.js';
+import { renderDestinations } from './book-links.js';
+import { bookDocumentTitle, bookJsonLd, bookMetaDescription, bookSocialTags } from './book-meta.js';
+import { html, type SafeHtml, safeUrl } from './html.js';
+import { DEFAULT_SITE_NAME, renderLayout } from './layout.js';
+import type { BookPageModel, PageTemplate } from './models.js';
+
+export interface BookPageOptions {
+  siteName?: string;
+}
+
+function rootAttributes(model: BookPageModel): SafeHtml {
+  return html`id="main" class="book book--${model.template}" data-book-id="${model.book.id}" data-book-slug="${model.book.slug}" data-template="${model.template}"`;
+}
+
+function titleBlock(model: BookPageModel, jump: boolean): SafeHtml {
+  const { book } = model;
+  const hasLinks = model.groups.some((group) => group.links.length > 0);
+  return html`<div class="heading">
+    <h1 class="title">${book.title}</h1>
+    ${book.subtitle && html`<p class="subtitle">${book.subtitle}</p>`}
+    ${authorsLine(book)}
+    ${jump && hasLinks && html`<a class="jump" href="#where-title">Where to get it <span aria-hidden="true">↓</span></a>`}
+  </div>`;
+}
+
+/** Default and compact share one structure; compact drops the description and is styled denser. */
+function fullBody(model: BookPageModel, withDescription: boolean): SafeHtml {
+  return html`<main ${rootAttributes(model)}>
+  <article class="hero">
+    ${coverFigure(model.book)}
+    <div class="hero__body">
+      ${titleBlock(model, true)}
+      ${factsList(model.book)}
+      ${withDescription && descriptionSection(model.book)}
+    </div>
+  </article>
+  ${renderDestinations(model.groups, model.highlight)}
+  ${editionsSection(model)}
+  ${shareBox(model)}
+</main>`;
+}
+
+/** Card: one small self-contained box, the look of an embed; the full page is one link away. */
+function cardBody(model: BookPageModel, siteName: string): SafeHtml {
+  return html`<main ${rootAttributes(model)}>
+  <article class="card">
+    <div class="card__head">
+      ${coverFigure(model.book)}
+      ${titleBlock(model, false)}
+    </div>
+    ${renderDestinations(model.groups, model.highlight)}
+    <p class="card__foot"><a href="${safeUrl(model.canonicalUrl) ?? '#'}">All details on ${siteName}</a></p>
+  </article>
+</main>`;
+}
+
+function body(model: BookPageModel, template: PageTemplate, siteName: string): SafeHtml {
+  switch (template) {
+    case 'compact':
+      return fullBody(model, false);
+    case 'card':
+      return cardBody(model, siteName);
+    default:
+      return fullBody(model, true);
+  }
+}
+
+/** A complete HTML document. The canonical link always names `/book/{slug}`, also when served at `/b/`. */
+export function renderBookPage(model: BookPageModel, options: BookPageOptions = {}): string {
+  const siteName = options.siteName ?? DEFAULT_SITE_NAME;
+  return renderLayout({
+    title: bookDocumentTitle(model, siteName),
+    description: bookMetaDescription(model),
+    canonicalUrl: model.canonicalUrl,
+    meta: bookSocialTags(model, siteName),
+    jsonLd: bookJsonLd(model),
+    scripts: ['cover.js', 'book.js'],
+    bodyClass: `page-book page-book--${model.template}`,
+    chrome: model.template !== 'card',
+    siteName,
+    body: body(model, model.template, siteName),
+  });
+}

@@ -1,0 +1,94 @@
+import { assetUrl } from './assets.js';
+import { html, jsonForScript, type SafeHtml, safeUrl } from './html.js';
+
+/** One `<meta>` tag: Open Graph uses `property`, Twitter cards and the rest use `name`. */
+export type MetaTag = { property: string; content: string } | { name: string; content: string };
+
+export interface LayoutOptions {
+  /** Full document title, already including the site name where wanted. */
+  title: string;
+  description: string;
+  canonicalUrl?: string | null;
+  meta?: readonly MetaTag[];
+  /** Serialized into `<script type="application/ld+json">`, the only inline script a page has. */
+  jsonLd?: unknown;
+  /** Names of files in `web/`, loaded deferred from `/static/`. */
+  scripts?: readonly string[];
+  /** `noindex` for error pages. */
+  robots?: string;
+  bodyClass?: string;
+  /** The value already in the header search box. */
+  searchQuery?: string;
+  /** False for embeddable variants (the `card` template): no header or footer. */
+  chrome?: boolean;
+  /** False when the page body has its own search box (error pages), so a phone does not show two. */
+  headerSearch?: boolean;
+  siteName?: string;
+  body: SafeHtml;
+}
+
+export const DEFAULT_SITE_NAME = 'Booklink';
+
+function metaTag(tag: MetaTag): SafeHtml {
+  return 'property' in tag
+    ? html`<meta property="${tag.property}" content="${tag.content}">`
+    : html`<meta name="${tag.name}" content="${tag.content}">`;
+}
+
+export function searchForm(query: string | undefined, className: string, label: string): SafeHtml {
+  return html`<form class="${className}" action="/search" method="get" role="search">
+  <input type="search" name="q" value="${query ?? ''}" placeholder="Title, author or ISBN" aria-label="${label}" maxlength="500" required>
+  <button type="submit">Search</button>
+</form>`;
+}
+
+function header(siteName: string, query: string | undefined, search: boolean): SafeHtml {
+  return html`<header class="site-header">
+  <div class="site-header__inner">
+    <a class="brand" href="/"><span class="brand__mark" aria-hidden="true"></span>${siteName}</a>
+    ${search && searchForm(query, 'search search--header', 'Search books')}
+  </div>
+</header>`;
+}
+
+function footer(siteName: string): SafeHtml {
+  return html`<footer class="site-footer">
+  <nav aria-label="Site">
+    <a href="/">${siteName}</a>
+    <a href="/developers.md">Developers</a>
+    <a href="/docs">API docs</a>
+  </nav>
+  <p>Some links earn this site a small commission, at no cost to you.</p>
+</footer>`;
+}
+
+export function renderLayout(options: LayoutOptions): string {
+  const siteName = options.siteName ?? DEFAULT_SITE_NAME;
+  const canonical = safeUrl(options.canonicalUrl);
+  const chrome = options.chrome ?? true;
+  const page = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${options.title}</title>
+<meta name="description" content="${options.description}">
+${options.robots && html`<meta name="robots" content="${options.robots}">`}
+${canonical && html`<link rel="canonical" href="${canonical}">`}
+${(options.meta ?? []).map(metaTag)}
+<meta name="color-scheme" content="light dark">
+<link rel="icon" href="${assetUrl('favicon.svg')}" type="image/svg+xml">
+<link rel="stylesheet" href="${assetUrl('styles.css')}">
+${(options.scripts ?? []).map((name) => html`<script src="${assetUrl(name)}" defer></script>`)}
+${options.jsonLd !== undefined && html`<script type="application/ld+json">${jsonForScript(options.jsonLd)}</script>`}
+</head>
+<body class="${options.bodyClass ?? ''}">
+<a class="skip-link" href="#main">Skip to content</a>
+${chrome && header(siteName, options.searchQuery, options.headerSearch ?? true)}
+${options.body}
+${chrome && footer(siteName)}
+</body>
+</html>
+`;
+  return page.value;
+}
