@@ -1,0 +1,173 @@
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, beforeEach, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import {
+  formatImportSummary,
+  type ImportOptions,
+  importCatalogFile,
+} from '../../src/catalog/import/index.js';
+import type { Store } from '../../src/store/db.js';
+import { describeEachDialect } from '../support/databases.js';
+
+const fixtures = fileURLToPath(new URL('../fixtures/import/', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'booklink-import-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+let copies = 0;
+/** A private copy, so runs recorded for one test never make another's file "already imported". */
+function copy(name: string, as = name): string {
+  const file = join(scratch, `${++copies}-${as}`);
+  copyFileSync(join(fixtures, name), file);
+  return file;
+}
+
+const options: ImportOptions = { coversBaseUrl: 'https://covers.test/' };
+
+async function keys(store: Store): Promise<string[]> {
+  const rows = await store.db
+    .selectFrom('catalog_entries')
+    .select('entry_key')
+    .orderBy('entry_key')
+    .execute();
+  return rows.map((row) => row.entry_key);
+}
+
+async function entry(store: Store, key: string) {
+  return store.db
+    .selectFrom('catalog_entries')
+    .selectAll()
+    .where('entry_key', '=', key)
+    .executeTakeFirstOrThrow();
+}
+
+describeEachDialect('catalog import', (context) => {
+  beforeEach(async () => {
+    await context.store().db.deleteFrom('catalog_entries').execute();
+    await context.store().db.deleteFrom('import_runs').execute();
+  });
+
+  it('imports a Goodreads books.csv, counting skips by reason', async () => {
+    const summary = await importCatalogFile(context.store(), copy('goodreads-books.csv'), options);
+    assert.equal(summary.format, 'csv');
+    assert.equal(summary.rowsRead, 7);
+    assert.equal(summary.imported, 4);
+    assert.deepEqual(summary.skipped, { no_valid_isbn: 2, missing_title: 1 });
+    assert.deepEqual(await keys(context.store()), [
+      'isbn:9780061120084',
+      'isbn:9780316769174',
+      'isbn:9780439023481',
+      'isbn:9780439554930',
+    ]);
+    const catcher = await entry(context.store(), 'isbn:9780316769174');
+    assert.equal(catcher.cover_url, null, 'nophoto placeholder is no cover');
+    assert.equal(catcher.popularity, 2044241);
+    assert.match(formatImportSummary(summary), /skipped no_valid_isbn: 2/);
+  });
+
+  it('imports Open Library editions with author keys and cover URLs', async () => {
+    const summary = await importCatalogFile(context.store(), copy('ol-editions.txt'), options);
+    assert.equal(summary.format, 'openlibrary');
+    assert.equal(summary.imported, 2);
+    assert.deepEqual(summary.skipped, {
+      no_valid_isbn: 1,
+      missing_title: 1,
+      not_an_edition: 2,
+      invalid_json: 1,
+    });
+    const fox = await entry(context.store(), 'isbn:9780140328721');
+    assert.equal(fox.cover_url, 'https://covers.test/b/id/8739161-L.jpg');
+    assert.equal(fox.description, 'A fox outwits three farmers.');
+    const debates = await entry(context.store(), 'isbn:9780107805401');
+    assert.equal(debates.authors, '[]');
+    assert.equal(JSON.parse(debates.identifiers).ol_authors, 'OL2645777A,OL2645778A');
+  });
+
+  it('imports JSONL and the Gutenberg catalogue', async () => {
+    const jsonl = await importCatalogFile(context.store(), copy('books.jsonl'), options);
+    assert.equal(jsonl.imported, 2);
+    assert.deepEqual(jsonl.skipped, { no_valid_isbn: 1, missing_title: 1, invalid_json: 2 });
+    const gutenberg = await importCatalogFile(context.store(), copy('pg_catalog.csv'), options);
+    assert.equal(gutenberg.format, 'gutenberg');
+    assert.equal(gutenberg.imported, 5);
+    assert.deepEqual(gutenberg.skipped, { not_a_text: 1, missing_title: 1 });
+    const alice = await entry(context.store(), 'gutenberg:11');
+    assert.equal(alice.authors, '["Lewis Carroll","John Tenniel"]');
+    assert.equal(alice.match_key, 'alices adventures in wonderland|carroll');
+  });
+
+  it('reads gzip by its magic bytes, whatever the name', async () => {
+    const file = join(scratch, 'editions.data');
+    writeFileSync(file, gzipSync(readFileSync(join(fixtures, 'ol-editions.txt'))));
+    const summary = await importCatalogFile(context.store(), file, options);
+    assert.equal(summary.format, 'openlibrary');
+    assert.equal(summary.imported, 2);
+  });
+
+  it('updates an entry on re-import instead of duplicating it, merging identifiers', async () => {
+    await importCatalogFile(context.store(), copy('derived-books.csv'), options);
+    await importCatalogFile(context.store(), copy('goodreads-books.csv'), options);
+    await importCatalogFile(context.store(), copy('books.jsonl'), options);
+    const all = await keys(context.store());
+    assert.equal(new Set(all).size, all.length);
+    assert.equal(all.length, 6);
+    const hungerGames = await entry(context.store(), 'isbn:9780439023481');
+    assert.equal(hungerGames.popularity, 4780653, 'the derived file had no ratings; books.csv did');
+    const fox = await entry(context.store(), 'isbn:9780140328721');
+    assert.equal(fox.pages, 96);
+  });
+
+  it('resumes an interrupted import without duplicates, then reports it finished', async () => {
+    const file = copy('goodreads-books.csv');
+    let batches = 0;
+    const interrupted = importCatalogFile(context.store(), file, {
+      ...options,
+      batchSize: 3,
+      onProgress: () => {
+        if (++batches === 1) throw new Error('killed');
+      },
+    });
+    await assert.rejects(interrupted, /killed/);
+    assert.equal((await keys(context.store())).length, 3, 'the first batch of 3 rows committed');
+
+    let resumedFrom = -1;
+    const resumed = await importCatalogFile(context.store(), file, {
+      ...options,
+      batchSize: 3,
+      onStart: (start) => {
+        resumedFrom = start.resumedFromRow;
+      },
+    });
+    assert.equal(resumedFrom, 3);
+    assert.equal(resumed.resumedFromRow, 3);
+    assert.equal(resumed.rowsThisRun, 4);
+    assert.equal(resumed.rowsRead, 7);
+    assert.equal(resumed.imported, 4);
+    assert.deepEqual(resumed.skipped, { no_valid_isbn: 2, missing_title: 1 });
+    assert.equal((await keys(context.store())).length, 4);
+
+    const again = await importCatalogFile(context.store(), file, options);
+    assert.equal(again.status, 'already_finished');
+    assert.match(formatImportSummary(again), /--restart/);
+    const restarted = await importCatalogFile(context.store(), file, { ...options, restart: true });
+    assert.equal(restarted.status, 'completed');
+    assert.equal(restarted.imported, 4);
+    assert.equal((await keys(context.store())).length, 4);
+  });
+
+  it('fails clearly on a missing file or an unknown format', async () => {
+    await assert.rejects(importCatalogFile(context.store(), join(scratch, 'nope.csv'), options), {
+      name: 'ImportError',
+      code: 'file_not_found',
+    });
+    const file = join(scratch, 'notes.txt');
+    writeFileSync(file, 'hello\nworld\n');
+    await assert.rejects(importCatalogFile(context.store(), file, options), {
+      name: 'ImportError',
+      code: 'unknown_format',
+    });
+  });
+});
