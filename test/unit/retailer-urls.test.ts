@@ -104,3 +104,235 @@ describe('store table', () => {
     for (const rule of STORE_RULES) assert.ok(rule.shortLink || rule.patterns.length > 0, rule.store);
   });
 });
+
+const parse = (url: string): ParsedRetailerUrl => {
+  const result = parseRetailerUrl(url);
+  assert.ok(result, `no parse for ${url}`);
+  return result;
+};
+
+describe('input handling', () => {
+  it('adds a missing scheme and ignores case, www, mobile and smile subdomains', () => {
+    for (const url of [
+      'amazon.com/dp/054792822X',
+      'HTTPS://M.AMAZON.COM/dp/054792822X',
+      'smile.amazon.com/dp/054792822X',
+    ]) {
+      const result = parse(url);
+      assert.equal(result.store, 'amazon', url);
+      assert.equal(result.isbn?.isbn13, '9780547928227', url);
+      assert.equal(result.canonicalUrl, 'https://www.amazon.com/dp/054792822X', url);
+    }
+  });
+  it('rejects other schemes, bare words and hosts without a domain', () => {
+    for (const junk of [
+      'javascript:alert(1)',
+      'ftp://amazon.com/dp/054792822X',
+      'hello',
+      '',
+      'http://',
+      'https://intranet/x',
+    ]) {
+      assert.equal(parseRetailerUrl(junk), null, junk);
+    }
+  });
+  it('does not let a look-alike host borrow a store', () => {
+    assert.equal(parse('https://amazon.com.attacker.example/dp/054792822X').store, 'unknown');
+    assert.equal(parse('https://notamazon.com/dp/054792822X').store, 'unknown');
+    assert.equal(parse('https://www.amazon.com@attacker.example/dp/054792822X').store, 'unknown');
+  });
+  it('prefers the most specific host entry', () => {
+    assert.equal(parse('https://uk.bookshop.org/book/9780261103344').country, 'GB');
+    assert.equal(parse('https://bookshop.org/book/9780261103344').country, 'US');
+    assert.equal(parse('https://play.google.com/store/books/details?id=pD6arNyKyi8C').store, 'googleplay');
+  });
+});
+
+describe('canonical URLs', () => {
+  it('keep identity parameters and drop tracking', () => {
+    assert.equal(
+      parse(
+        'https://www.barnesandnoble.com/w/the-hobbit/1100213011?ean=9780547928227&st=PLA&gclid=x&utm_source=y',
+      ).canonicalUrl,
+      'https://www.barnesandnoble.com/w/the-hobbit/1100213011?ean=9780547928227',
+    );
+    assert.equal(
+      parse('https://books.google.com/books?id=pD6arNyKyi8C&printsec=frontcover&dq=hobbit&ved=abc')
+        .canonicalUrl,
+      'https://books.google.com/books?id=pD6arNyKyi8C',
+    );
+  });
+  it('shorten Amazon product pages to /dp/ASIN on the storefront', () => {
+    assert.equal(
+      parse('https://www.amazon.co.uk/Hobbit/dp/0261103342/ref=sr_1_1?keywords=hobbit&qid=1&sr=8-1&tag=x-21')
+        .canonicalUrl,
+      'https://www.amazon.co.uk/dp/0261103342',
+    );
+  });
+  it('keep search terms on pages that are not books, without tracking', () => {
+    assert.equal(
+      parse('https://www.amazon.com/s?k=the+hobbit&crid=1&ref=nb_sb_noss').canonicalUrl,
+      'https://www.amazon.com/s?k=the+hobbit',
+    );
+  });
+});
+
+describe('Amazon', () => {
+  it('treats a numeric ASIN with a valid ISBN-10 checksum as that ISBN', () => {
+    const result = parse('https://www.amazon.de/dp/3608938281');
+    assert.deepEqual(result.isbn, { isbn13: '9783608938289', isbn10: '3608938281' });
+    assert.deepEqual(result.identifiers, { asin: '3608938281' });
+    assert.equal(result.country, 'DE');
+  });
+  it('keeps a B0 ASIN as an identifier without inventing an ISBN', () => {
+    const result = parse('https://www.amazon.com/dp/B0D1XD1ZV3');
+    assert.equal(result.isbn, null);
+    assert.equal(result.kind, 'unknown');
+    assert.equal(parse('https://www.amazon.com/Some-Novel-ebook/dp/B0D1XD1ZV3').kind, 'book');
+  });
+  it('reads every legacy product path', () => {
+    for (const path of [
+      '/gp/product/054792822X',
+      '/gp/aw/d/054792822X',
+      '/exec/obidos/ASIN/054792822X',
+      '/exec/obidos/tg/detail/-/054792822X',
+      '/o/ASIN/054792822X',
+      '/product/054792822X',
+    ]) {
+      assert.equal(parse(`https://www.amazon.com${path}`).isbn?.isbn13, '9780547928227', path);
+    }
+  });
+  it('says not_book for video, music, DVD slugs and non-book nodes', () => {
+    for (const url of [
+      'https://www.amazon.com/gp/video/detail/B0B8TR3KVP',
+      'https://www.amazon.com/music/player/albums/B0C1234567',
+      'https://www.amazon.co.uk/Hobbit-Trilogy-DVD/dp/B00OLI2QCQ',
+      'https://www.amazon.com/dp/B08N5WRWNW?node=172282',
+    ]) {
+      assert.equal(parse(url).kind, 'not_book', url);
+    }
+  });
+  it('flags short links for expansion and reads nothing else from them', () => {
+    for (const url of [
+      'https://amzn.to/3xYzAbC',
+      'a.co/d/abc',
+      'https://amzn.eu/d/x',
+      'https://amzn.asia/d/y',
+    ]) {
+      const result = parse(url);
+      assert.equal(result.needsExpansion, true, url);
+      assert.equal(result.kind, 'unknown', url);
+    }
+    assert.equal(parse('https://www.amazon.com/dp/054792822X').needsExpansion, false);
+  });
+});
+
+describe('catalogues', () => {
+  it('reads Goodreads book and work ids with either slug style', () => {
+    assert.equal(parse('https://www.goodreads.com/book/show/5907.The_Hobbit').titleWords, 'The Hobbit');
+    assert.equal(parse('https://www.goodreads.com/book/show/5907-the-hobbit').identifiers.goodreads, '5907');
+    assert.equal(
+      parse('https://www.goodreads.com/work/editions/1540236-the-hobbit').identifiers.goodreads_work,
+      '1540236',
+    );
+  });
+  it('reads Open Library editions, works and ISBN paths', () => {
+    assert.deepEqual(parse('https://openlibrary.org/books/OL7353617M/The_Hobbit').identifiers, {
+      ol_edition: 'OL7353617M',
+    });
+    assert.deepEqual(parse('https://openlibrary.org/works/OL27482W').identifiers, { ol_work: 'OL27482W' });
+    assert.equal(parse('https://openlibrary.org/isbn/0261103342').isbn?.isbn13, '9780261103344');
+  });
+  it('reads WorldCat OCLC numbers on the old and new sites', () => {
+    for (const url of [
+      'https://www.worldcat.org/oclc/1037871',
+      'https://search.worldcat.org/title/1037871',
+    ]) {
+      assert.equal(parse(url).identifiers.worldcat, '1037871', url);
+    }
+  });
+  it('tells Douban books from Douban films', () => {
+    assert.equal(parse('https://book.douban.com/subject/1008145/').kind, 'book');
+    assert.equal(parse('https://movie.douban.com/subject/1291546/').kind, 'not_book');
+  });
+});
+
+describe('ebook and audiobook platforms', () => {
+  it('reads Google Books ids, edition pages and vid=ISBN', () => {
+    assert.equal(
+      parse('https://books.google.fr/books?id=pD6arNyKyi8C&hl=fr').identifiers.google_volume,
+      'pD6arNyKyi8C',
+    );
+    assert.equal(parse('https://www.google.com/books/edition/_/pD6arNyKyi8C').titleWords, null);
+    assert.equal(parse('https://books.google.com/books?vid=ISBN9780547928227').isbn?.isbn13, '9780547928227');
+  });
+  it('reads Apple Books and old iTunes book links but not albums', () => {
+    const apple = parse('https://books.apple.com/us/book/the-hobbit/id395211');
+    assert.deepEqual(
+      [apple.identifiers.apple_books, apple.country, apple.titleWords],
+      ['395211', 'US', 'the hobbit'],
+    );
+    assert.equal(parse('https://itunes.apple.com/us/book/the-hobbit/id395211?mt=11').kind, 'book');
+    assert.equal(parse('https://itunes.apple.com/us/album/abbey-road/id1441164426').kind, 'not_book');
+  });
+  it('reads Kobo slugs and their storefront country', () => {
+    const kobo = parse('https://www.kobo.com/gb/en/audiobook/the-hobbit-12');
+    assert.deepEqual([kobo.identifiers.kobo, kobo.country], ['the-hobbit-12', 'GB']);
+  });
+  it('reads Audible ASINs and drops the "Audiobook" slug suffix', () => {
+    const audible = parse('https://www.audible.co.uk/pd/The-Hobbit-Audiobook/B0099RKRTY?ref=a_search');
+    assert.deepEqual(
+      [audible.identifiers.audible, audible.titleWords, audible.country],
+      ['B0099RKRTY', 'The Hobbit', 'GB'],
+    );
+  });
+});
+
+describe('booksellers', () => {
+  it('reads the ISBN wherever a store puts it', () => {
+    const cases: [string, string][] = [
+      ['https://bookshop.org/a/1234/9780525559474', '9780525559474'],
+      ['https://www.waterstones.com/book/the-hobbit/j-r-r-tolkien/9780261103344', '9780261103344'],
+      ['https://www.powells.com/book/the-hobbit-9780547928227', '9780547928227'],
+      [
+        'https://www.thriftbooks.com/w/the-hobbit_j-r-r-tolkien/250564/#isbn=054792822X&idiq=1',
+        '9780547928227',
+      ],
+      ['https://www.abebooks.com/9780547928227/Hobbit-Tolkien-J-R-R-054792822X/plp', '9780547928227'],
+      ['https://www.booktopia.com.au/the-hobbit/book/9780261103344.html', '9780261103344'],
+      ['https://www.saxo.com/dk/hobbitten_j-r-r-tolkien_indbundet_9788702123456', '9788702123456'],
+    ];
+    for (const [url, isbn13] of cases) assert.equal(parse(url).isbn?.isbn13, isbn13, url);
+  });
+  it('treats a non-ISBN barcode parameter as a product that is not a book', () => {
+    assert.equal(
+      parse('https://www.barnesandnoble.com/w/some-film/1144567890?ean=0883929812345').kind,
+      'not_book',
+    );
+  });
+  it('keeps general stores unknown unless the URL holds an ISBN', () => {
+    assert.equal(parse('https://www.walmart.com/ip/123456789').kind, 'unknown');
+    assert.equal(parse('https://www.ebay.com/itm/Hobbit-Tolkien-9780547928227/334455667788').kind, 'book');
+    assert.equal(parse('https://www.fnac.com/a15234567/Samsung-TV').kind, 'unknown');
+  });
+  it('marks home, search and account pages not_book', () => {
+    for (const url of [
+      'https://www.waterstones.com/',
+      'https://bookshop.org/search?keywords=x',
+      'https://www.kobo.com/us/en/search?query=x',
+    ]) {
+      assert.equal(parse(url).kind, 'not_book', url);
+    }
+  });
+});
+
+describe('unknown hosts', () => {
+  it('accept a checksum-valid ISBN-13 in the path or an ISBN parameter', () => {
+    assert.equal(parse('https://shop.example/book/9780547928227').kind, 'book');
+    assert.equal(parse('https://shop.example/item?isbn=054792822X').isbn?.isbn13, '9780547928227');
+  });
+  it('do not trust a bare ten-digit number, which passes the ISBN-10 checksum one time in eleven', () => {
+    const result = parse('https://shop.example/product/054792822X');
+    assert.deepEqual([result.store, result.kind, result.isbn], ['unknown', 'unknown', null]);
+  });
+});

@@ -124,8 +124,8 @@ function refineAmazon(draft: Draft, context: RefineContext): void {
     .replace(/^.*?(amazon\.|amzn\.)/, '$1')
     .replace(/^amzn\.com$/, 'amazon.com');
   draft.canonicalHost = `www.${host}`;
-  draft.canonicalQuery = [];
   if (!asin || context.rule?.id !== 'asin') return;
+  draft.canonicalQuery = [];
   draft.identifiers.asin = asin;
   draft.canonicalPath = `/dp/${asin}`;
   draft.kind = amazonKind(draft, asin, context);

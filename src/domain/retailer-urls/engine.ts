@@ -2,7 +2,7 @@ import { parseIsbn } from '../isbn.js';
 import { findIsbn13, ISBN_PARAMS, isNonBookEan } from './isbn-params.js';
 import { slugWords } from './slug.js';
 import type { Draft, ParsedRetailerUrl, PathGroups, PathRule, StoreRule } from './types.js';
-import { allParams, canonicalHost, decodePath } from './url-input.js';
+import { allParams, canonicalHost, decodePath, untrackedParams } from './url-input.js';
 
 /**
  * Pages every store has that are certainly not a book: home, search, basket, account, help.
@@ -35,14 +35,23 @@ export function applyRule(rule: StoreRule, url: URL, hostCountry: string | null)
     groups = (match.groups ?? {}) as PathGroups;
     break;
   }
-  if (matched) readPattern(draft, matched, groups, params);
+  if (matched) readPattern(draft, matched, groups, params, url.searchParams);
   else if (GENERIC_NOT_BOOK.test(path)) draft.kind = 'not_book';
-  readIsbnParams(draft, params);
+  // Book pages keep only the parameters a pattern names (a whitelist outlives new tracking schemes);
+  // other pages, such as searches, keep everything that is not known tracking.
+  if (!matched || draft.kind === 'not_book') draft.canonicalQuery = untrackedParams(url);
+  readIsbnParams(draft, params, url.searchParams);
   rule.refine?.(draft, { url, path, params, rule: matched, groups });
   return finish(draft, Boolean(rule.shortLink));
 }
 
-function readPattern(draft: Draft, pattern: PathRule, groups: PathGroups, params: URLSearchParams): void {
+function readPattern(
+  draft: Draft,
+  pattern: PathRule,
+  groups: PathGroups,
+  params: URLSearchParams,
+  query: URLSearchParams,
+): void {
   draft.kind = pattern.kind ?? 'book';
   if (groups.country) {
     const code = groups.country.slice(0, 2).toUpperCase();
@@ -56,21 +65,23 @@ function readPattern(draft: Draft, pattern: PathRule, groups: PathGroups, params
   for (const [param, scheme] of Object.entries(pattern.query ?? {})) {
     const value = params.get(param)?.trim();
     if (!value) continue;
-    draft.canonicalQuery.push([param, value]);
+    // Values read from the fragment (ThriftBooks' #isbn=) stay out of the canonical query.
+    if (query.has(param)) draft.canonicalQuery.push([param, value]);
     if (scheme === 'isbn') draft.isbn ??= parseIsbn(value);
     else draft.identifiers[scheme] = value;
   }
 }
 
 /** ISBN/EAN parameters mean the same on every store, even on pages no pattern knows. */
-function readIsbnParams(draft: Draft, params: URLSearchParams): void {
+function readIsbnParams(draft: Draft, params: URLSearchParams, query: URLSearchParams): void {
   for (const name of ISBN_PARAMS) {
     const value = params.get(name);
     if (!value) continue;
     const isbn = parseIsbn(value);
     if (isbn) {
       draft.isbn ??= isbn;
-      if (!draft.canonicalQuery.some(([key]) => key === name)) draft.canonicalQuery.push([name, value]);
+      const kept = draft.canonicalQuery.some(([key]) => key === name);
+      if (query.has(name) && !kept) draft.canonicalQuery.push([name, value]);
       // A checksum-valid ISBN parameter names the book even on a search page ("?isbn=…").
       draft.kind = 'book';
     } else if (isNonBookEan(value) && !draft.isbn) {

@@ -10,7 +10,7 @@ import { MARKETPLACES } from './marketplaces.js';
 import { PACIFIC_ASIA_STORES } from './pacific-asia.js';
 import type { ParsedRetailerUrl, StoreRule } from './types.js';
 import { UK_STORES } from './uk.js';
-import { allParams, canonicalHost, toUrl } from './url-input.js';
+import { allParams, canonicalHost, toUrl, untrackedParams } from './url-input.js';
 import { US_STORES } from './us.js';
 
 export type { ParsedRetailerUrl, UrlKind } from './types.js';
@@ -72,6 +72,7 @@ function parseUnknownHost(url: URL): ParsedRetailerUrl {
     .find((isbn) => isbn !== null);
   const isbn = fromParams ?? findIsbn13(`${url.pathname} ${url.search}`);
   const canonical = new URL(url.pathname, `https://${canonicalHost(url.hostname)}`);
+  for (const [key, value] of untrackedParams(url)) canonical.searchParams.append(key, value);
   return {
     store: 'unknown',
     country: null,
