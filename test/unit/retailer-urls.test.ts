@@ -141,6 +141,10 @@ describe('input handling', () => {
     assert.equal(parse('https://notamazon.com/dp/054792822X').store, 'unknown');
     assert.equal(parse('https://www.amazon.com@attacker.example/dp/054792822X').store, 'unknown');
   });
+  it('never throws on odd paths, such as one starting with // on an unknown host', () => {
+    assert.equal(parse('https://shop.example//x/%E0%A4/9780547928227#%').isbn?.isbn13, '9780547928227');
+    assert.equal(parse('https://www.amazon.com/%E0%A4/dp/054792822X').isbn?.isbn13, '9780547928227');
+  });
   it('prefers the most specific host entry', () => {
     assert.equal(parse('https://uk.bookshop.org/book/9780261103344').country, 'GB');
     assert.equal(parse('https://bookshop.org/book/9780261103344').country, 'US');

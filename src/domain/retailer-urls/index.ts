@@ -71,7 +71,9 @@ function parseUnknownHost(url: URL): ParsedRetailerUrl {
     .map((value) => parseIsbn(value))
     .find((isbn) => isbn !== null);
   const isbn = fromParams ?? findIsbn13(`${url.pathname} ${url.search}`);
-  const canonical = new URL(url.pathname, `https://${canonicalHost(url.hostname)}`);
+  // Set the path separately: a path starting "//" would otherwise be read as a new host.
+  const canonical = new URL(`https://${canonicalHost(url.hostname)}`);
+  canonical.pathname = url.pathname;
   for (const [key, value] of untrackedParams(url)) canonical.searchParams.append(key, value);
   return {
     store: 'unknown',
