@@ -163,11 +163,20 @@ export class HttpClient {
     }
   }
 
-  /** Whether an image exists at `url` (HEAD, 2xx with an image content type); never reads a body. */
-  async probeImage(provider: string, url: string, options: CallOptions = {}): Promise<boolean> {
+  /**
+   * Whether an image exists at `url` (HEAD, 2xx with an image content type); never reads a body.
+   * With `minBytes`, a declared size below it counts as no image: blank and placeholder covers are tiny.
+   */
+  async probeImage(
+    provider: string,
+    url: string,
+    options: CallOptions & { minBytes?: number } = {},
+  ): Promise<boolean> {
     try {
       const response = await this.call(provider, 'HEAD', url, options, 'image/*');
       await response.body.dump();
+      const length = Number(response.headers['content-length'] ?? Number.NaN);
+      if (options.minBytes && Number.isFinite(length) && length < options.minBytes) return false;
       return String(response.headers['content-type'] ?? '').startsWith('image/');
     } catch (error) {
       if (error instanceof OutboundError && error.code === 'http_status' && error.status === 404)

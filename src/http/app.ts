@@ -4,10 +4,14 @@ import type { Services } from '../services/container.js';
 import errors from './plugins/errors.js';
 import guards from './plugins/guards.js';
 import openapi from './plugins/openapi.js';
+import { coverFallbackRoutes } from './routes/api-cover.js';
+import { apiSearchRoutes } from './routes/api-search.js';
 import { bookPageRoutes } from './routes/book-pages.js';
 import { goRoutes } from './routes/go.js';
 import { isbnRoutes } from './routes/isbn.js';
 import { operationsRoutes } from './routes/operations.js';
+import { searchFeedbackRoutes } from './routes/search-feedback.js';
+import { searchPageRoutes } from './routes/search-page.js';
 import { staticRoutes } from './routes/static.js';
 
 export interface AppOptions {
@@ -36,5 +40,9 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   await app.register(isbnRoutes, { services });
   await app.register(bookPageRoutes, { services });
   await app.register(goRoutes, { services });
+  await app.register(coverFallbackRoutes, { services });
+  await app.register(searchPageRoutes, { services });
+  await app.register(apiSearchRoutes, { services });
+  await app.register(searchFeedbackRoutes, { services });
   return app;
 }

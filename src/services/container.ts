@@ -4,11 +4,16 @@ import type { HttpClient } from '../catalog/http-client.js';
 import { LocalCatalogProvider } from '../catalog/local.js';
 import { createProviderChain } from '../catalog/providers/index.js';
 import type { Config } from '../config.js';
+import { ApiKeyDirectory } from '../store/api-keys.js';
+import { UsageRecorder } from '../store/api-usage.js';
 import type { Store } from '../store/db.js';
 import { invalidateDestinationCache } from '../store/destinations.js';
 import { BookCreator, type IsbnLookup } from './book-creator.js';
 import { BookPages } from './book-pages.js';
 import { type ClickRecorder, createClickRecorder } from './click-recorder.js';
+import { CoverFallback } from './cover-fallback.js';
+import { closeRedis, createRedis, type Redis } from './redis.js';
+import { SearchService, type TextSearchSource } from './search.js';
 
 /** Changes that cached pages must hear about: `book-changed` (slug) and `destinations-changed`. */
 export type ChangeEvents = EventEmitter<{ 'book-changed': [slug: string]; 'destinations-changed': [] }>;
@@ -21,9 +26,17 @@ export interface Services {
   /** Remote metadata sources (Open Library, Google Books, iTunes) behind one outbound client. */
   providers: { chain: ProviderChain; client: HttpClient };
   creator: BookCreator;
+  search: SearchService;
   pages: BookPages;
+  covers: CoverFallback;
   clicks: ClickRecorder;
   events: ChangeEvents;
+  /** Shared counters (rate limits) when `REDIS_URL` is set; null means per-process state. */
+  redis: Redis | null;
+  /** Cached API key lookups; `revoke` here takes effect at once in this process. */
+  apiKeys: ApiKeyDirectory;
+  /** Aggregated API usage per day, key, source and route, written off the request path. */
+  usage: UsageRecorder;
   /** Extra readiness checks (Redis…) by name; the database is always checked. */
   readiness: Record<string, () => Promise<unknown>>;
   close(): Promise<void>;
@@ -31,7 +44,13 @@ export interface Services {
 
 export interface ServiceOverrides {
   remote?: IsbnLookup | null;
+  /** Provider text search for weak local results; defaults to the provider chain. */
+  textSearch?: TextSearchSource | null;
   clickFlushIntervalMs?: number;
+  /** A Redis client owned by the caller (tests use their own key prefix); null forces no Redis. */
+  redis?: Redis | null;
+  apiKeyCacheMs?: number;
+  usageFlushIntervalMs?: number;
 }
 
 export function createServices(
@@ -50,19 +69,36 @@ export function createServices(
     invalidateDestinationCache(store.db);
     pages.invalidateAll();
   });
+  const creator = new BookCreator(store.db, local, remote);
+  const textSearch = overrides.textSearch === undefined ? providers.chain : overrides.textSearch;
   const clicks = createClickRecorder(store.db, { flushIntervalMs: overrides.clickFlushIntervalMs ?? 1000 });
+  // A client made from REDIS_URL is closed with the services; an injected one belongs to the caller.
+  const ownsRedis = overrides.redis === undefined && config.redisUrl !== null;
+  const redis =
+    overrides.redis !== undefined ? overrides.redis : config.redisUrl ? createRedis(config.redisUrl) : null;
+  const apiKeys = new ApiKeyDirectory(store.db, { ttlMs: overrides.apiKeyCacheMs });
+  const usage = new UsageRecorder(store.db, { flushIntervalMs: overrides.usageFlushIntervalMs });
   return {
     config,
     store,
     local,
     providers,
-    creator: new BookCreator(store.db, local, remote),
+    creator,
+    search: new SearchService(store, local, creator, textSearch, {
+      remoteTimeoutMs: Math.min(config.providerTimeoutMs, 1500),
+    }),
     pages,
+    covers: new CoverFallback(store.db, providers.chain, (slug) => events.emit('book-changed', slug)),
     clicks,
     events,
-    readiness: {},
+    redis,
+    apiKeys,
+    usage,
+    readiness: redis ? { redis: () => redis.ping() } : {},
     close: async () => {
       await clicks.close();
+      await usage.close();
+      if (redis && ownsRedis) await closeRedis(redis);
       await providers.client.close();
     },
   };
