@@ -2,6 +2,7 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import type { Dialect, Store } from './db.js';
 import { coreMigration } from './migrations/0001-core.js';
 import { destinationsMigration } from './migrations/0002-destinations.js';
+import { searchMigration } from './migrations/0003-search.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -9,6 +10,7 @@ export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promis
 const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0001-core', coreMigration],
   ['0002-destinations', destinationsMigration],
+  ['0003-search', searchMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -1,0 +1,259 @@
+import type { QuerySplit, TextQuery } from './query.js';
+import { coreTitle, foldText, matchKey } from './text.js';
+
+/** What ranking needs to know about a candidate edition, whichever database or provider found it. */
+export interface RankInput {
+  title: string;
+  authors: readonly string[];
+  format: string | null;
+  language: string | null;
+  /** Editions sharing it are one work (match key, else work id, else the edition itself). */
+  groupKey: string;
+  popularity: number;
+  clicks: number;
+  pinned: boolean;
+  /** Already a saved book with a slug. */
+  saved: boolean;
+  hasCover: boolean;
+}
+
+export interface RankedGroup<T extends RankInput> {
+  /** The edition to show and to create: the mainstream trade edition when the work has one. */
+  best: T;
+  editions: T[];
+  /** How well the text matches, 0..1 (plus series bonus): comparable across queries. */
+  relevance: number;
+  /** relevance with popularity, clicks and pins: the order of the list. */
+  score: number;
+}
+
+const STOP = new Set([
+  'the',
+  'a',
+  'an',
+  'of',
+  'and',
+  'in',
+  'to',
+  'on',
+  'for',
+  'de',
+  'la',
+  'le',
+  'el',
+  'der',
+  'die',
+  'das',
+  'y',
+  'et',
+  'und',
+]);
+const NON_TRADE =
+  /\blarge (?:print|type)\b|\baudio ?(?:book|cd)?\b|\bunabridged\b|\babridged\b|\blibrary binding\b|\bprebound\b|\bbraille\b|\bboard book\b/;
+const FORMAT_PENALTY: Record<string, number> = {
+  ebook: 0.1,
+  audiobook: 0.4,
+  'large-print': 0.4,
+  'library-binding': 0.4,
+  'board-book': 0.4,
+  other: 0.2,
+};
+const SERIES = /\(([^()]*?),?\s*#\s*(\d+)(?:[.-]\d+)?\)\s*$/;
+
+const EDITION_NOTE =
+  /\s*[([][^()[\]]*\b(?:edition|print|audio\w*|unabridged|abridged|binding|prebound|narrated|cd|mp3|paperback|hardcover|kindle|ebook|translation|translated)\b[^()[\]]*[)\]]/gi;
+
+/**
+ * The key editions of one work share: `matchKey` of the title without edition notes, so
+ * "Dune (Large Print Edition)" and "Dune [Audiobook]" group with "Dune".
+ */
+export function workGroupKey(title: string, authors: readonly string[]): string | null {
+  return matchKey(title.replace(EDITION_NOTE, ''), authors);
+}
+
+interface TitleParts {
+  core: string[];
+  all: Set<string>;
+  series: string[];
+  number: number | null;
+  coreText: string;
+}
+
+function titleParts(title: string): TitleParts {
+  const series = SERIES.exec(title);
+  const main = series ? title.slice(0, series.index) : title;
+  const seriesTokens = series
+    ? foldText(series[1] ?? '')
+        .split(' ')
+        .filter(Boolean)
+    : [];
+  const coreText = coreTitle(main);
+  const core = coreText.split(' ').filter(Boolean);
+  const all = new Set([...foldText(main).split(' '), ...seriesTokens].filter(Boolean));
+  return { core, all, series: seriesTokens, number: series ? Number(series[2]) : null, coreText };
+}
+
+/** Author words plus joined initials, so "jk rowling" meets "J.K. Rowling". */
+function authorTokens(authors: readonly string[]): Set<string> {
+  const tokens = new Set<string>();
+  for (const author of authors) {
+    const words = foldText(author).split(' ').filter(Boolean);
+    for (const word of words) tokens.add(word);
+    const initials = words.filter((word) => word.length === 1).join('');
+    if (initials.length > 1) tokens.add(initials);
+  }
+  return tokens;
+}
+
+/** Optimal-string-alignment distance, giving up beyond `max` (typos are one or two edits). */
+export function editDistance(a: string, b: string, max = 2): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, prev2[j - 2]! + 1);
+      row.push(value);
+      best = Math.min(best, value);
+    }
+    if (best > max) return max + 1;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** How well one query word meets a set of words: exact 1, prefix of the last word .85, typos .8/.6. */
+function wordMatch(term: string, words: Iterable<string>, last: boolean): number {
+  let best = 0;
+  const allowed = term.length >= 8 ? 2 : term.length >= 4 ? 1 : 0;
+  for (const word of words) {
+    if (word === term) return 1;
+    if (last && term.length >= 3 && word.startsWith(term)) best = Math.max(best, 0.85);
+    if (allowed > 0 && /\D/.test(term)) {
+      const distance = editDistance(term, word, allowed);
+      if (distance <= allowed) best = Math.max(best, distance === 1 ? 0.8 : 0.6);
+    }
+  }
+  return best;
+}
+
+const weight = (term: string) => (STOP.has(term) ? 0.25 : 1);
+
+/** Scores one reading of the query against one edition, 0..1. */
+function splitRelevance(split: QuerySplit, parts: TitleParts, authors: Set<string>): number {
+  const titleTerms = split.title.split(' ').filter(Boolean);
+  const matchedCore = new Set<string>();
+  let got = 0;
+  let total = 0;
+  titleTerms.forEach((term, i) => {
+    const last = i === titleTerms.length - 1 && !split.author;
+    const inTitle = wordMatch(term, parts.all, last);
+    const inAuthor = split.author ? 0 : wordMatch(term, authors, last);
+    if (inTitle >= inAuthor && inTitle > 0) {
+      for (const word of parts.core)
+        if (word === term || wordMatch(term, [word], last) > 0) matchedCore.add(word);
+    }
+    got += weight(term) * Math.max(inTitle, inAuthor);
+    total += weight(term);
+  });
+  let coverage = total > 0 ? got / total : 0;
+  if (split.author) {
+    const authorTerms = split.author.split(' ').filter(Boolean);
+    const authorGot = authorTerms.reduce(
+      (sum, term, i) => sum + wordMatch(term, authors, i === authorTerms.length - 1),
+      0,
+    );
+    coverage = 0.65 * coverage + 0.35 * (authorTerms.length ? authorGot / authorTerms.length : 0);
+  }
+  const significant = parts.core.filter((word) => !STOP.has(word));
+  const precision = significant.length
+    ? significant.filter((word) => matchedCore.has(word)).length / significant.length
+    : 0;
+  return coverage * (0.7 + 0.3 * precision);
+}
+
+/** Series numbers: the volume asked for gains, another volume of the series loses. */
+function seriesAdjustment(query: TextQuery, parts: TitleParts): number {
+  const wanted = query.seriesNumber;
+  if (wanted === null) return 0;
+  if (parts.core.includes(String(wanted))) return 0.05;
+  const seriesNamed = parts.series.length > 0 && query.terms.some((term) => parts.series.includes(term));
+  if (parts.number === wanted) return seriesNamed ? 0.3 : 0.1;
+  return parts.number === null ? -0.1 : -0.25;
+}
+
+/** Text relevance of one edition: the best reading, then series and quoted-phrase rules. */
+export function relevance(query: TextQuery, candidate: Pick<RankInput, 'title' | 'authors'>): number {
+  const parts = titleParts(candidate.title);
+  const authors = authorTokens(candidate.authors);
+  let best = Math.max(...query.splits.map((split) => splitRelevance(split, parts, authors)));
+  best += seriesAdjustment(query, parts);
+  const haystack = `${foldText(candidate.title)} ${foldText(candidate.authors.join(' '))}`;
+  if (query.phrases.some((phrase) => !haystack.includes(phrase))) best *= 0.5;
+  return Math.max(0, best);
+}
+
+/** 0 for a mainstream trade edition; more for large print, audio, library binding (SPEC 2.1). */
+export function editionPenalty(candidate: Pick<RankInput, 'title' | 'format'>): number {
+  const byFormat = candidate.format ? (FORMAT_PENALTY[candidate.format] ?? 0) : 0;
+  const byTitle = NON_TRADE.test(foldText(candidate.title)) ? 0.4 : 0;
+  return Math.max(byFormat, byTitle);
+}
+
+const popularityNorm = (value: number) => Math.min(1, Math.log10(1 + Math.max(0, value)) / 6);
+
+/** The edition a work is shown and created as: trade format, the work's main language, popular. */
+function chooseEdition<T extends RankInput>(editions: T[]): T {
+  const trade = editions.filter((e) => editionPenalty(e) === 0);
+  const pool = trade.length ? trade : editions;
+  const mainLanguage = [...pool].sort((a, b) => b.popularity - a.popularity)[0]?.language ?? null;
+  const quality = (e: T) =>
+    -editionPenalty(e) -
+    (mainLanguage && e.language && e.language !== mainLanguage ? 0.3 : 0) +
+    0.05 * popularityNorm(e.popularity) +
+    (e.saved ? 0.02 : 0) +
+    (e.hasCover ? 0.01 : 0) +
+    (e.pinned ? 10 : 0);
+  return editions.reduce((best, e) => (quality(e) > quality(best) ? e : best));
+}
+
+/** Orders candidates for a text query, one entry per work, best first. The same on every database. */
+export function rankCandidates<T extends RankInput>(
+  query: TextQuery,
+  candidates: readonly T[],
+): RankedGroup<T>[] {
+  const groups = new Map<string, { editions: T[]; relevance: number }>();
+  for (const candidate of candidates) {
+    const score = relevance(query, candidate) - 0.1 * editionPenalty(candidate);
+    const group = groups.get(candidate.groupKey);
+    if (group) {
+      group.editions.push(candidate);
+      group.relevance = Math.max(group.relevance, score);
+    } else groups.set(candidate.groupKey, { editions: [candidate], relevance: score });
+  }
+  return [...groups.values()]
+    .map(({ editions, relevance: rel }) => {
+      const best = chooseEdition(editions);
+      const popularity = Math.max(...editions.map((e) => e.popularity));
+      const clicks = editions.reduce((sum, e) => sum + e.clicks, 0);
+      const pinned = editions.some((e) => e.pinned);
+      const score =
+        rel + 0.08 * popularityNorm(popularity) + 0.04 * popularityNorm(clicks) + (pinned ? 10 : 0);
+      return { best, editions, relevance: rel, score };
+    })
+    .sort((a, b) => b.score - a.score);
+}
+
+/** A match good enough to skip the results page: a pin, or a near-exact top result well ahead. */
+export function isConfident<T extends RankInput>(groups: readonly RankedGroup<T>[]): boolean {
+  const [top, second] = groups;
+  if (!top) return false;
+  if (top.best.pinned || top.editions.some((e) => e.pinned)) return true;
+  return top.relevance >= 0.9 && (!second || top.score - second.score >= 0.12);
+}

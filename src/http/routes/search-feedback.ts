@@ -1,0 +1,126 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Services } from '../../services/container.js';
+import { logFeedback, logMiss, logVote, searchExists } from '../../store/search.js';
+import { notFound } from '../errors.js';
+
+const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+
+const SearchFeedbackRequest = Type.Object(
+  {
+    query: Type.String({ maxLength: 500, description: 'The query as typed' }),
+    parsed_title: nullable(Type.String({ maxLength: 500 })),
+    parsed_author: nullable(Type.String({ maxLength: 300 })),
+    result_count: Type.Integer({ minimum: 0 }),
+    clicked_position: Type.Integer({ minimum: 1, description: '1-based position of the clicked result' }),
+    clicked_book_id: nullable(Type.Integer()),
+    clicked_score: nullable(Type.Integer()),
+    clicked_relevance: nullable(Type.Integer()),
+    top_results_json: nullable(Type.String()),
+    source_sfid: nullable(Type.Integer()),
+  },
+  {
+    description: 'A click on a search result (SPEC 2.4 SearchFeedbackRequest)',
+    examples: [{ query: 'dune', result_count: 5, clicked_position: 1 }],
+  },
+);
+
+const SearchMissRequest = Type.Object(
+  {
+    query: Type.String({ maxLength: 500 }),
+    result_count: Type.Integer({ minimum: 0 }),
+    sfid: nullable(Type.Integer()),
+    details: nullable(Type.String({ maxLength: 2000, description: 'What the reader was looking for' })),
+  },
+  {
+    description: "A can't-find-my-book signal (SPEC 2.4 SearchMissRequest)",
+    examples: [{ query: 'the lost book', result_count: 0 }],
+  },
+);
+
+const VoteRequest = Type.Object(
+  { feedback: Type.Union([Type.Literal('positive'), Type.Literal('negative')]) },
+  {
+    description: 'A reader’s verdict on a search (SPEC 2.4 VoteRequest)',
+    examples: [{ feedback: 'positive' }],
+  },
+);
+
+const Recorded = Type.Object({ status: Type.Literal('recorded') });
+const created = { 201: Recorded };
+
+/**
+ * Search interaction signals (DESIGN.md): clicks, misses and votes, stored with the query and its
+ * parsed parts so an operator can see what readers did not find and which searches went wrong.
+ */
+export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  const { db } = services.store;
+
+  app.post(
+    '/api/v1/search/feedback',
+    {
+      schema: {
+        summary: 'Log a click on a search result',
+        tags: ['api'],
+        body: SearchFeedbackRequest,
+        response: created,
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      await logFeedback(db, {
+        query: body.query,
+        parsed_title: body.parsed_title ?? null,
+        parsed_author: body.parsed_author ?? null,
+        result_count: body.result_count,
+        clicked_position: body.clicked_position,
+        clicked_book_id: body.clicked_book_id ?? null,
+        clicked_score: body.clicked_score ?? null,
+        clicked_relevance: body.clicked_relevance ?? null,
+        top_results_json: body.top_results_json ?? null,
+        source_sfid: body.source_sfid ?? null,
+      });
+      return reply.code(201).send({ status: 'recorded' as const });
+    },
+  );
+
+  app.post(
+    '/api/v1/search/miss',
+    {
+      schema: {
+        summary: 'Log that a reader could not find a book',
+        tags: ['api'],
+        body: SearchMissRequest,
+        response: created,
+      },
+    },
+    async (request, reply) => {
+      const { query, result_count, sfid, details } = request.body;
+      await logMiss(db, { query, result_count, sfid: sfid ?? null, details: details?.trim() || null });
+      return reply.code(201).send({ status: 'recorded' as const });
+    },
+  );
+
+  app.post(
+    '/api/v1/search/:sfid/vote',
+    {
+      schema: {
+        summary: 'Vote on a logged search',
+        tags: ['api'],
+        params: Type.Object({
+          sfid: Type.Integer({ minimum: 1, description: 'The search id result links carry' }),
+        }),
+        body: VoteRequest,
+        response: created,
+      },
+    },
+    async (request, reply) => {
+      if (!(await searchExists(db, request.params.sfid))) throw notFound('No search has this id.');
+      await logVote(db, request.params.sfid, request.body.feedback);
+      return reply.code(201).send({ status: 'recorded' as const });
+    },
+  );
+};

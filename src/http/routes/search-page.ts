@@ -1,0 +1,161 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Services } from '../../services/container.js';
+import type { Candidate, SearchOutcome } from '../../services/search.js';
+import { logMiss } from '../../store/search.js';
+import { HttpError } from '../errors.js';
+import { renderMissThanks, renderSearchPage, type SearchResultView } from '../views/search-page.js';
+
+const SearchPageQuery = Type.Object({
+  q: Type.Optional(
+    Type.String({ maxLength: 500, description: 'Title, author or ISBN', examples: ['hunger games'] }),
+  ),
+  pick: Type.Optional(Type.Integer({ minimum: 1, description: 'Go to result N of this search (1-based)' })),
+  sfid: Type.Optional(Type.Integer({ minimum: 1, description: 'The logged search this link came from' })),
+  human: Type.Optional(
+    Type.String({ maxLength: 5, description: 'Append `human=1` when building links on a server' }),
+  ),
+  source: Type.Optional(Type.String({ maxLength: 50, description: 'Integration identifier' })),
+});
+
+const MissForm = Type.Object({
+  query: Type.String({ maxLength: 500 }),
+  result_count: Type.Integer({ minimum: 0 }),
+  sfid: Type.Optional(Type.Integer({ minimum: 1 })),
+  details: Type.Optional(Type.String({ maxLength: 2000 })),
+});
+
+/** Pick links carry the search id so the book page and later clicks are attributed to it. */
+export function pickUrl(query: string, position: number, sfid: number | null): string {
+  const params = new URLSearchParams({ q: query, pick: String(position) });
+  if (sfid !== null) params.set('sfid', String(sfid));
+  return `/search?${params}`;
+}
+
+function resultView(result: Candidate, query: string, position: number, sfid: number): SearchResultView {
+  const { record } = result;
+  return {
+    title: record.title,
+    authors: record.authors,
+    coverUrl: record.coverUrl,
+    year: record.publishedDate?.slice(0, 4) ?? null,
+    isbn: record.isbn13,
+    href: pickUrl(query, position, sfid),
+  };
+}
+
+const bookLocation = (slug: string, sfid: number) => `/book/${encodeURIComponent(slug)}?sfid=${sfid}`;
+
+/**
+ * Books are created for people only: never for a client that names itself a bot (SPEC 7 rule 4);
+ * a request with no User-Agent at all is a script unless the link was built with `human=1`.
+ */
+function mayCreate(request: FastifyRequest, human: string | undefined): boolean {
+  if (request.isAutomated) return false;
+  return Boolean(request.headers['user-agent']) || human === '1';
+}
+
+/** `/search` (SPEC 4.1): straight to the book on a confident match, else a page of results. */
+export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  const { search } = services;
+  if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) {
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_req, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(String(body))));
+      },
+    );
+  }
+
+  const page = (reply: FastifyReply, query: string, outcome: SearchOutcome | null, sfid: number | null) => {
+    const results =
+      outcome && sfid !== null ? outcome.results.map((r, i) => resultView(r, query, i + 1, sfid)) : [];
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(renderSearchPage({ query, sfid, results }));
+  };
+
+  async function pick(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    q: string,
+    position: number,
+    sfid: number | undefined,
+    human?: string,
+  ) {
+    const outcome = await search.search(q, 20);
+    const chosen = outcome.results[position - 1];
+    if (!chosen)
+      throw new HttpError(
+        404,
+        'pick_gone',
+        'That search result is no longer available. Try the search again.',
+      );
+    const book = await search.bookFor(chosen, mayCreate(request, human));
+    if (!book)
+      throw new HttpError(
+        404,
+        'book_not_created',
+        'This book has no page yet. Pages are created when a reader first visits.',
+      );
+    const id = sfid ?? (await search.log(outcome, 'page', null));
+    return reply.redirect(bookLocation(book.slug, id), 302);
+  }
+
+  app.get(
+    '/search',
+    {
+      schema: {
+        summary: 'Search books; a confident match redirects to the book page',
+        tags: ['pages'],
+        querystring: SearchPageQuery,
+      },
+    },
+    async (request, reply) => {
+      const { q = '', pick: position, sfid, human, source } = request.query;
+      const query = q.trim();
+      if (!query) return page(reply, '', null, null);
+      if (position !== undefined) return pick(request, reply, query, position, sfid, human);
+      const outcome = await search.search(query);
+      if (outcome.query.kind === 'url')
+        return reply.redirect(`/resolve?${new URLSearchParams({ url: outcome.query.url })}`, 302);
+      const id = await search.log(outcome, 'page', source ?? null);
+      if (outcome.query.kind === 'isbn') {
+        const created = await search.creator.byIsbn(outcome.query.isbn, mayCreate(request, human));
+        if (created.kind === 'existing' || created.kind === 'created')
+          return reply.redirect(bookLocation(created.book.slug, id), 302);
+      } else if (outcome.confident) {
+        const book = await search.bookFor(outcome.confident, mayCreate(request, human));
+        if (book) return reply.redirect(bookLocation(book.slug, id), 302);
+      }
+      return page(reply, query, outcome, id);
+    },
+  );
+
+  app.post(
+    '/search/miss',
+    {
+      schema: {
+        summary: "Can't find my book (form post without JavaScript)",
+        tags: ['pages'],
+        body: MissForm,
+      },
+    },
+    async (request, reply) => {
+      const { query, result_count, sfid, details } = request.body;
+      await logMiss(services.store.db, {
+        query,
+        result_count,
+        sfid: sfid ?? null,
+        details: details?.trim() || null,
+      });
+      return reply.code(201).type('text/html; charset=utf-8').send(renderMissThanks(query));
+    },
+  );
+};

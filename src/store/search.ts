@@ -1,0 +1,292 @@
+import { type Generated, type Kysely, type RawBuilder, sql } from 'kysely';
+import { editDistance } from '../domain/ranking.js';
+import { nowIso, type Store } from './db.js';
+import type { BookRow, CatalogEntryRow, Database } from './schema.js';
+
+/** Tables of migration 0003, typed here so search owns its schema. */
+export type SearchTables = {
+  searches: {
+    id: Generated<number>;
+    query: string;
+    query_key: string;
+    parsed_title: string | null;
+    parsed_author: string | null;
+    kind: string;
+    result_count: number;
+    top_book_key: string | null;
+    source: string | null;
+    channel: string;
+    created_at: string;
+  };
+  search_feedback: {
+    id: Generated<number>;
+    query: string;
+    parsed_title: string | null;
+    parsed_author: string | null;
+    result_count: number;
+    clicked_position: number;
+    clicked_book_id: number | null;
+    clicked_score: number | null;
+    clicked_relevance: number | null;
+    top_results_json: string | null;
+    source_sfid: number | null;
+    created_at: string;
+  };
+  search_misses: {
+    id: Generated<number>;
+    query: string;
+    result_count: number;
+    sfid: number | null;
+    details: string | null;
+    created_at: string;
+  };
+  search_votes: { id: Generated<number>; sfid: number; feedback: string; created_at: string };
+  search_pins: {
+    id: Generated<number>;
+    query_key: string;
+    book_id: number;
+    notes: string;
+    created_at: string;
+  };
+};
+
+export type SearchDb = Kysely<Database & SearchTables>;
+export const searchDb = (db: Kysely<Database>): SearchDb => db.withTables<SearchTables>();
+
+export interface Retrieved {
+  books: BookRow[];
+  entries: CatalogEntryRow[];
+}
+
+const STOP = new Set(['the', 'a', 'an', 'of', 'and', 'in', 'to', 'on', 'for']);
+const BOOK_COLUMNS = sql.raw(
+  'b.id, b.slug, b.work_id, b.isbn13, b.isbn10, b.title, b.subtitle, b.authors, b.cover_url, b.published_date, b.publisher, b.format, b.language, b.pages, b.description, b.match_key, b.popularity, b.created_at, b.updated_at',
+);
+const ENTRY_COLUMNS = sql.raw(
+  'c.id, c.entry_key, c.source, c.isbn13, c.isbn10, c.title, c.subtitle, c.authors, c.published_date, c.publisher, c.cover_url, c.language, c.format, c.pages, c.description, c.identifiers, c.match_key, c.popularity, c.updated_at',
+);
+
+/** A token group: the word as typed, plus corrections found in the index vocabulary. */
+type Alternatives = string[];
+
+/** FTS5 query text: every token quoted (so no word is read as an operator), groups joined by AND or OR. */
+function ftsQuery(groups: Alternatives[], mode: 'and' | 'or', prefixLast: boolean): string {
+  const quote = (word: string) => `"${word.replace(/"/g, '""')}"`;
+  const parts = groups.map((alternatives, i) => {
+    const prefix = prefixLast && i === groups.length - 1 && alternatives[0]!.length >= 3 ? '*' : '';
+    const quoted = alternatives.map((word, j) => quote(word) + (j === 0 ? prefix : ''));
+    return quoted.length > 1 ? `(${quoted.join(' OR ')})` : (quoted[0] ?? '');
+  });
+  return parts.join(mode === 'and' ? ' AND ' : ' OR ');
+}
+
+/** tsquery text: tokens hold letters and digits only (indexTokens), so none can be an operator. */
+function tsQuery(groups: Alternatives[], mode: 'and' | 'or', prefixLast: boolean): string {
+  const clean = (word: string) => word.replace(/[^\p{L}\p{N}]/gu, '');
+  const parts = groups.map((alternatives, i) => {
+    const prefix = prefixLast && i === groups.length - 1 && alternatives[0]!.length >= 3 ? ':*' : '';
+    const words = alternatives.map(clean).filter(Boolean);
+    return words.length > 1 ? `(${words.join(' | ')})` : `${words[0] ?? ''}${prefix}`;
+  });
+  return parts.filter(Boolean).join(mode === 'and' ? ' & ' : ' | ');
+}
+
+async function sqliteMatch(db: Kysely<Database>, match: string, limit: number): Promise<Retrieved> {
+  const entries = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_fts f
+    join catalog_entries c on c.id = f.rowid
+    where catalog_fts match ${match} order by bm25(catalog_fts, 4.0, 1.0) limit ${limit}`.execute(db);
+  const books = await sql<BookRow>`select ${BOOK_COLUMNS} from books_fts f
+    join books b on b.id = f.rowid
+    where books_fts match ${match} order by bm25(books_fts, 4.0, 1.0) limit ${limit}`.execute(db);
+  return { books: books.rows, entries: entries.rows };
+}
+
+async function postgresMatch(db: Kysely<Database>, query: string, limit: number): Promise<Retrieved> {
+  const tsq = sql`to_tsquery('simple'::regconfig, ${query})`;
+  const entries = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
+    where c.search_tsv @@ ${tsq} order by ts_rank(c.search_tsv, ${tsq}) desc, c.popularity desc limit ${limit}`.execute(
+    db,
+  );
+  const books = await sql<BookRow>`select ${BOOK_COLUMNS} from books b
+    where b.search_tsv @@ ${tsq} order by ts_rank(b.search_tsv, ${tsq}) desc limit ${limit}`.execute(db);
+  return { books: books.rows, entries: entries.rows };
+}
+
+function match(store: Store, groups: Alternatives[], mode: 'and' | 'or', limit: number): Promise<Retrieved> {
+  if (groups.length === 0) return Promise.resolve({ books: [], entries: [] });
+  return store.dialect === 'sqlite'
+    ? sqliteMatch(store.db, ftsQuery(groups, mode, mode === 'and'), limit)
+    : postgresMatch(store.db, tsQuery(groups, mode, mode === 'and'), limit);
+}
+
+/**
+ * Spelling corrections from the FTS5 vocabulary: indexed words sharing the first two letters (or
+ * those two swapped) within two edits. Words the index already holds need none.
+ */
+async function sqliteCorrections(db: Kysely<Database>, token: string): Promise<string[]> {
+  if (token.length < 4 || /^\d+$/.test(token)) return [token];
+  const prefixes = [...new Set([token.slice(0, 2), `${token[1]}${token[0]}`])];
+  const allowed = token.length >= 8 ? 2 : 1;
+  const found = new Set<string>();
+  for (const prefix of prefixes) {
+    const upper = `${prefix.slice(0, -1)}${String.fromCodePoint(prefix.codePointAt(1)! + 1)}`;
+    const rows = await sql<{ term: string }>`
+      select term from catalog_fts_vocab where term >= ${prefix} and term < ${upper}
+        and length(term) between ${token.length - allowed} and ${token.length + allowed}
+      union select term from books_fts_vocab where term >= ${prefix} and term < ${upper}
+        and length(term) between ${token.length - allowed} and ${token.length + allowed}`.execute(db);
+    for (const { term } of rows.rows)
+      if (term === token || editDistance(token, term, allowed) <= allowed) found.add(term);
+  }
+  if (found.has(token)) return [token];
+  return [token, ...[...found].sort((a, b) => editDistance(token, a) - editDistance(token, b)).slice(0, 4)];
+}
+
+/** Typo-tolerant retrieval on PostgreSQL: pg_trgm word similarity of every longer word. */
+async function postgresFuzzy(db: Kysely<Database>, tokens: string[], limit: number): Promise<Retrieved> {
+  const words = tokens.filter((token) => token.length >= 4 && !/^\d+$/.test(token)).slice(0, 4);
+  if (words.length === 0) return { books: [], entries: [] };
+  const hasTrgm = await sql<{
+    n: number;
+  }>`select count(*) as n from pg_extension where extname = 'pg_trgm'`.execute(db);
+  if (!Number(hasTrgm.rows[0]?.n)) return { books: [], entries: [] };
+  return db.transaction().execute(async (trx) => {
+    await sql`select set_config('pg_trgm.word_similarity_threshold', '0.45', true)`.execute(trx);
+    const folded = (alias: string) => sql.raw(`booklink_fold(${alias}.title || ' ' || ${alias}.authors)`);
+    const all = (alias: string): RawBuilder<unknown> =>
+      sql.join(
+        words.map((word) => sql`${folded(alias)} %> ${word}`),
+        sql` and `,
+      );
+    const entries = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
+      where ${all('c')} order by c.popularity desc limit ${limit}`.execute(trx);
+    const books =
+      await sql<BookRow>`select ${BOOK_COLUMNS} from books b where ${all('b')} limit ${limit}`.execute(trx);
+    return { books: books.rows, entries: entries.rows };
+  });
+}
+
+const merge = (a: Retrieved, b: Retrieved): Retrieved => ({
+  books: [...a.books, ...b.books],
+  entries: [...a.entries, ...b.entries],
+});
+const size = (r: Retrieved) => r.books.length + r.entries.length;
+
+/**
+ * Candidates for a text query from saved books and the catalog: all words first; then any
+ * significant word; then spelling corrections (SQLite vocabulary, PostgreSQL trigrams).
+ * Duplicates are left for the caller, which merges by ISBN anyway.
+ */
+export async function retrieveCandidates(store: Store, tokens: string[], limit = 40): Promise<Retrieved> {
+  const words = tokens.slice(0, 12);
+  let found = await match(
+    store,
+    words.map((word) => [word]),
+    'and',
+    limit,
+  );
+  if (size(found) >= 8) return found;
+  const significant = words.filter((word) => !STOP.has(word) && word.length > 1);
+  if (store.dialect === 'sqlite') {
+    const corrected = await Promise.all(words.map((word) => sqliteCorrections(store.db, word)));
+    if (corrected.some((alternatives) => alternatives.length > 1)) {
+      found = merge(found, await match(store, corrected, 'and', limit));
+    }
+  } else if (size(found) === 0) {
+    found = merge(found, await postgresFuzzy(store.db, words, limit));
+  }
+  if (size(found) < 8 && significant.length > 1) {
+    found = merge(
+      found,
+      await match(
+        store,
+        significant.map((word) => [word]),
+        'or',
+        limit,
+      ),
+    );
+  }
+  return found;
+}
+
+/** Saved books an operator pinned to this folded query. */
+export async function pinnedBooks(db: Kysely<Database>, queryKey: string): Promise<BookRow[]> {
+  return searchDb(db)
+    .selectFrom('search_pins')
+    .innerJoin('books', 'books.id', 'search_pins.book_id')
+    .selectAll('books')
+    .where('search_pins.query_key', '=', queryKey)
+    .orderBy('search_pins.id')
+    .execute() as Promise<BookRow[]>;
+}
+
+export async function addPin(
+  db: Kysely<Database>,
+  queryKey: string,
+  bookId: number,
+  notes = '',
+): Promise<void> {
+  await searchDb(db)
+    .insertInto('search_pins')
+    .values({ query_key: queryKey, book_id: bookId, notes, created_at: nowIso() })
+    .onConflict((oc) => oc.columns(['query_key', 'book_id']).doNothing())
+    .execute();
+}
+
+/** Outbound clicks per saved book: readers' choices feed back into ranking. */
+export async function clickCounts(db: Kysely<Database>, bookIds: number[]): Promise<Map<number, number>> {
+  if (bookIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('clicks')
+    .select(['book_id', sql<number>`count(*)`.as('n')])
+    .where('book_id', 'in', bookIds)
+    .groupBy('book_id')
+    .execute();
+  return new Map(rows.map((row) => [Number(row.book_id), Number(row.n)]));
+}
+
+export type NewSearch = Omit<SearchTables['searches'], 'id' | 'created_at'>;
+
+/** Logs one search and returns its id, the `sfid` result links carry. */
+export async function logSearch(db: Kysely<Database>, search: NewSearch): Promise<number> {
+  const row = await searchDb(db)
+    .insertInto('searches')
+    .values({ ...search, created_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export async function searchExists(db: Kysely<Database>, sfid: number): Promise<boolean> {
+  const row = await searchDb(db)
+    .selectFrom('searches')
+    .select('id')
+    .where('id', '=', sfid)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export type NewFeedback = Omit<SearchTables['search_feedback'], 'id' | 'created_at'>;
+export type NewMiss = Omit<SearchTables['search_misses'], 'id' | 'created_at'>;
+
+export async function logFeedback(db: Kysely<Database>, feedback: NewFeedback): Promise<void> {
+  await searchDb(db)
+    .insertInto('search_feedback')
+    .values({ ...feedback, created_at: nowIso() })
+    .execute();
+}
+
+export async function logMiss(db: Kysely<Database>, miss: NewMiss): Promise<void> {
+  await searchDb(db)
+    .insertInto('search_misses')
+    .values({ ...miss, created_at: nowIso() })
+    .execute();
+}
+
+export async function logVote(
+  db: Kysely<Database>,
+  sfid: number,
+  feedback: 'positive' | 'negative',
+): Promise<void> {
+  await searchDb(db).insertInto('search_votes').values({ sfid, feedback, created_at: nowIso() }).execute();
+}

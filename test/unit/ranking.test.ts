@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseQuery, type TextQuery } from '../../src/domain/query.js';
+import {
+  editDistance,
+  editionPenalty,
+  isConfident,
+  type RankInput,
+  rankCandidates,
+  workGroupKey,
+} from '../../src/domain/ranking.js';
+
+type C = RankInput & { id: string };
+
+function c(id: string, title: string, authors: string[], extra: Partial<RankInput> = {}): C {
+  return {
+    id,
+    title,
+    authors,
+    format: 'paperback',
+    language: 'eng',
+    groupKey: workGroupKey(title, authors) ?? id,
+    popularity: 1000,
+    clicks: 0,
+    pinned: false,
+    saved: false,
+    hasCover: true,
+    ...extra,
+  };
+}
+
+const q = (text: string) => parseQuery(text) as TextQuery;
+const top = (text: string, candidates: C[]) => rankCandidates(q(text), candidates)[0]?.best.id;
+
+const HG = [
+  c('hg1', 'The Hunger Games (The Hunger Games, #1)', ['Suzanne Collins'], { popularity: 4_000_000 }),
+  c('hg2', 'Catching Fire (The Hunger Games, #2)', ['Suzanne Collins'], { popularity: 2_000_000 }),
+  c('hg3', 'Mockingjay (The Hunger Games, #3)', ['Suzanne Collins'], { popularity: 1_800_000 }),
+];
+
+describe('editDistance', () => {
+  it('counts substitutions, insertions and transpositions as one edit', () => {
+    assert.equal(editDistance('tolkein', 'tolkien'), 1);
+    assert.equal(editDistance('hobit', 'hobbit'), 1);
+    assert.equal(editDistance('potter', 'pottre'), 1);
+    assert.equal(editDistance('abc', 'xyzuvw'), 3);
+  });
+});
+
+describe('rankCandidates', () => {
+  it('prefers the mainstream trade edition and groups editions of one work', () => {
+    const editions = [
+      c('lp', 'The Hunger Games', ['Suzanne Collins'], { format: 'large-print', popularity: 9_000_000 }),
+      c('audio', 'The Hunger Games (Audiobook)', ['Suzanne Collins'], { format: 'audiobook' }),
+      c('es', 'The Hunger Games', ['Suzanne Collins'], { language: 'spa', popularity: 10 }),
+      c('pb', 'The Hunger Games', ['Suzanne Collins'], { popularity: 5_000_000 }),
+    ];
+    const groups = rankCandidates(q('the hunger games'), editions);
+    assert.equal(groups.length, 1);
+    assert.equal(groups[0]?.best.id, 'pb');
+    assert.equal(groups[0]?.editions.length, 4);
+    assert.ok(editionPenalty({ title: 'Dune (Large Print Edition)', format: null }) > 0);
+  });
+
+  it('finds the volume a series number asks for', () => {
+    assert.equal(top('hunger games 2', HG), 'hg2');
+    assert.equal(top('hunger games #3', HG), 'hg3');
+    assert.equal(top('hunger games', HG), 'hg1');
+  });
+
+  it('tolerates typos and reads author+title in any order', () => {
+    const books = [
+      ...HG,
+      c('hobbit', 'The Hobbit', ['J.R.R. Tolkien']),
+      c('lotr', 'The Fellowship of the Ring', ['J.R.R. Tolkien']),
+    ];
+    for (const text of [
+      'the hobit',
+      'hobbit tolkein',
+      'Tolkien: The Hobbit',
+      'the hobbit by tolkien',
+      'tolkien hobbit',
+    ]) {
+      assert.equal(top(text, books), 'hobbit', text);
+    }
+    assert.equal(top('mockingjy', books), 'hg3');
+  });
+
+  it('lets a pin win and makes it confident', () => {
+    const books = [...HG, c('pinned', 'Hunger', ['Knut Hamsun'], { pinned: true, popularity: 1 })];
+    const groups = rankCandidates(q('hunger games'), books);
+    assert.equal(groups[0]?.best.id, 'pinned');
+    assert.ok(isConfident(groups));
+  });
+
+  it('is confident for an exact title far ahead, not for an author alone or a weak match', () => {
+    assert.ok(isConfident(rankCandidates(q('Mockingjay'), HG)));
+    assert.equal(isConfident(rankCandidates(q('suzanne collins'), HG)), false);
+    assert.equal(isConfident(rankCandidates(q('the hunger of the gods'), HG)), false);
+  });
+});
