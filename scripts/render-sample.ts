@@ -11,9 +11,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { findStaticAsset, STATIC_PREFIX } from '../src/http/views/assets.js';
+import { findStaticAsset, STATIC_PREFIX, staticHeaders } from '../src/http/views/assets.js';
 import { renderBookPage } from '../src/http/views/book-page.js';
 import { renderErrorPage, renderUnknownIsbnPage } from '../src/http/views/error-page.js';
+import { PAGE_CONTENT_SECURITY_POLICY } from '../src/http/views/layout.js';
 import type { BookPageModel } from '../src/http/views/models.js';
 import { sampleBookPageModel } from '../src/http/views/sample.js';
 
@@ -27,6 +28,9 @@ const COVER_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="6
 <text x="200" y="110" fill="#e9e1c8" font-family="serif" font-size="44" text-anchor="middle" letter-spacing="3">FRANKENSTEIN</text>
 <text x="200" y="520" fill="#c9a24a" font-family="serif" font-size="26" text-anchor="middle" letter-spacing="4">MARY SHELLEY</text>
 <text x="200" y="570" fill="#8a8676" font-family="sans-serif" font-size="14" text-anchor="middle" letter-spacing="2">PENGUIN CLASSICS</text></svg>`;
+
+// The blank 1x1 image some cover providers answer with instead of a 404.
+const PIXEL_GIF = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
 
 function pages(origin: string): Record<string, string> {
   const base = sampleBookPageModel(origin, `${origin}/sample-cover.svg`);
@@ -49,6 +53,7 @@ function pages(origin: string): Record<string, string> {
     '/card': renderBookPage({ ...base, template: 'card' }),
     '/nocover': renderBookPage(noCover),
     '/broken': renderBookPage(broken),
+    '/tiny': renderBookPage({ ...base, book: { ...base.book, coverUrl: `${origin}/pixel.gif` } }),
     '/error-404': renderUnknownIsbnPage('9780000000002', origin),
     '/error-500': renderErrorPage({ status: 500, baseUrl: origin }),
   };
@@ -58,9 +63,17 @@ function serve(rendered: () => Record<string, string>) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const page = rendered()[url.pathname];
-    if (page) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+    if (page) {
+      // The sample covers come from this http origin; production covers are https.
+      const csp = PAGE_CONTENT_SECURITY_POLICY.replace("img-src 'self'", "img-src 'self' http:");
+      return void res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp })
+        .end(page);
+    }
     if (url.pathname === '/sample-cover.svg')
       return void res.writeHead(200, { 'content-type': 'image/svg+xml' }).end(COVER_SVG);
+    if (url.pathname === '/pixel.gif')
+      return void res.writeHead(200, { 'content-type': 'image/gif' }).end(PIXEL_GIF);
     if (url.pathname === '/api/v1/cover-fallback') {
       // The broken-cover page gets a replacement; the book without a cover stays on its placeholder.
       const found = url.searchParams.get('slug') !== 'no-cover';
@@ -71,7 +84,10 @@ function serve(rendered: () => Record<string, string>) {
     }
     const asset =
       url.pathname.startsWith(STATIC_PREFIX) && findStaticAsset(url.pathname.slice(STATIC_PREFIX.length));
-    if (asset) return void res.writeHead(200, { 'content-type': asset.contentType }).end(asset.body);
+    if (asset)
+      return void res
+        .writeHead(200, staticHeaders(asset, url.searchParams.get('v') ?? undefined))
+        .end(asset.body);
     res.writeHead(404).end('not found');
   };
 }

@@ -4,7 +4,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { assetUrl, findStaticAsset, findWebDir, loadStaticAssets } from '../../src/http/views/assets.js';
+import {
+  assetUrl,
+  findStaticAsset,
+  findWebDir,
+  loadStaticAssets,
+  STATIC_IMMUTABLE_CACHE,
+  STATIC_SHORT_CACHE,
+  staticHeaders,
+} from '../../src/http/views/assets.js';
 
 describe('static assets', () => {
   const dir = mkdtempSync(join(tmpdir(), 'booklink-web-'));
@@ -35,5 +43,13 @@ describe('static assets', () => {
   it('knows nothing outside web/', () => {
     assert.equal(findStaticAsset('../package.json'), undefined);
     assert.throws(() => assetUrl('missing.css'), /unknown static asset/);
+  });
+
+  it('caches for a year only when the request names the current hash', () => {
+    const cover = findStaticAsset('cover.js');
+    assert.ok(cover);
+    assert.equal(staticHeaders(cover, cover.hash)['cache-control'], STATIC_IMMUTABLE_CACHE);
+    assert.equal(staticHeaders(cover, 'stale')['cache-control'], STATIC_SHORT_CACHE);
+    assert.equal(staticHeaders(cover, undefined)['content-type'], 'text/javascript; charset=utf-8');
   });
 });

@@ -76,3 +76,19 @@ export function assetUrl(name: string): string {
   if (!asset) throw new Error(`unknown static asset: ${name}`);
   return `${STATIC_PREFIX}${name}?v=${asset.hash}`;
 }
+
+/**
+ * Response headers for an asset. Only a request naming the current hash gets the immutable cache:
+ * an old or missing `v` may be a stale page, which must not pin today's bytes under yesterday's URL.
+ */
+export function staticHeaders(
+  asset: StaticAsset,
+  requestedVersion: string | undefined,
+): Record<string, string> {
+  return {
+    'content-type': asset.contentType,
+    'cache-control': requestedVersion === asset.hash ? STATIC_IMMUTABLE_CACHE : STATIC_SHORT_CACHE,
+    etag: `"${asset.hash}"`,
+    'x-content-type-options': 'nosniff',
+  };
+}

@@ -29,6 +29,22 @@ export interface LayoutOptions {
 
 export const DEFAULT_SITE_NAME = 'Booklink';
 
+/**
+ * A policy every page of this layout satisfies: scripts and styles only from this origin (JSON-LD is
+ * data, not script, so it needs no exception), covers and destination icons from any https host.
+ * `frame-ancestors` is left to the route layer: the `card` template is meant to be framed.
+ */
+export const PAGE_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' https: data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "object-src 'none'",
+].join('; ');
+
 function metaTag(tag: MetaTag): SafeHtml {
   return 'property' in tag
     ? html`<meta property="${tag.property}" content="${tag.content}">`
