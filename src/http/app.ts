@@ -1,12 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Services } from '../services/container.js';
+import apiKeys from './plugins/api-keys.js';
 import errors from './plugins/errors.js';
 import guards from './plugins/guards.js';
+import metrics, { type LogStream, requestLogOptions } from './plugins/metrics.js';
 import openapi from './plugins/openapi.js';
+import rateLimit from './plugins/rate-limit.js';
 import { coverFallbackRoutes } from './routes/api-cover.js';
 import { apiSearchRoutes } from './routes/api-search.js';
 import { bookPageRoutes } from './routes/book-pages.js';
+import { discoveryRoutes } from './routes/discovery.js';
 import { goRoutes } from './routes/go.js';
 import { isbnRoutes } from './routes/isbn.js';
 import { operationsRoutes } from './routes/operations.js';
@@ -16,16 +20,15 @@ import { staticRoutes } from './routes/static.js';
 
 export interface AppOptions {
   services: Services;
-  logger?: boolean;
+  /** true: JSON request logs on stdout; a stream: the same logs there (tests). */
+  logger?: boolean | LogStream;
 }
 
 /** Builds the whole application as a Fastify instance; `server.ts` only listens and shuts down. */
 export async function buildApp({ services, logger = false }: AppOptions): Promise<FastifyInstance> {
   const { config } = services;
   const app = Fastify({
-    logger: logger
-      ? { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers["x-api-key"]'] }
-      : false,
+    logger: logger ? requestLogOptions(config.logLevel, logger === true ? undefined : logger) : false,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
@@ -34,8 +37,17 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
 
   await app.register(errors, { baseUrl: config.baseUrl });
   await app.register(guards, { baseUrl: config.baseUrl });
+  await app.register(metrics, {
+    providers: () => services.providers.client.stats(),
+    clicks: () => services.clicks.stats(),
+    usage: () => services.usage.stats(),
+  });
+  await app.register(apiKeys, { apiKeys: services.apiKeys, usage: services.usage });
+  const limits = { anonymous: config.rateLimitAnon, keyed: config.rateLimitKeyed };
+  await app.register(rateLimit, { ...limits, redis: services.redis });
   await app.register(openapi, { baseUrl: config.baseUrl, contactEmail: config.contactEmail });
   await app.register(operationsRoutes, { services });
+  await app.register(discoveryRoutes, { services });
   await app.register(staticRoutes);
   await app.register(isbnRoutes, { services });
   await app.register(bookPageRoutes, { services });

@@ -1,0 +1,14 @@
+export function escapeXml(text: string): string {
+  return text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+export function sitemapXml(
+  baseUrl: string,
+  rows: ReadonlyArray<{ slug: string; updated_at: string }>,
+): string {
+  const urls = rows.map(
+    (row) =>
+      `<url><loc>${escapeXml(`${baseUrl}/book/${encodeURIComponent(row.slug)}`)}</loc><lastmod>${escapeXml(row.updated_at.slice(0, 10))}</lastmod></url>`,
+  );
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>\n`;
+}

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { projectRoot } from '../../paths.js';
+import type { Services } from '../../services/container.js';
+import { escapeXml, sitemapXml } from '../presenters/sitemap.js';
+
+/** Fills the guide's placeholders with this deployment's origin and contact. */
+function fillTemplate(text: string, baseUrl: string, contactEmail: string | null): string {
+  const contact = contactEmail
+    ? ` Keys are issued on request to ${contactEmail}.`
+    : ' Ask the operator of this service for one.';
+  return text.replaceAll('{{BASE_URL}}', baseUrl).replaceAll('{{CONTACT_LINE}}', contact);
+}
+
+const SITEMAP_LIMIT = 50_000;
+
+/** `/developers.md`, `/llms.txt` and `/sitemap.xml` (SPEC 1, DESIGN): the service describes itself. */
+export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  const { baseUrl, contactEmail } = services.config;
+  const docs = join(projectRoot(), 'docs');
+  const developers = fillTemplate(readFileSync(join(docs, 'developers.md'), 'utf8'), baseUrl, contactEmail);
+  const llms = fillTemplate(readFileSync(join(docs, 'llms.txt'), 'utf8'), baseUrl, contactEmail);
+
+  app.get(
+    '/developers.md',
+    {
+      schema: {
+        summary: 'Integration guide (markdown)',
+        tags: ['discovery'],
+        response: { 200: Type.String() },
+      },
+    },
+    async (_request, reply) => reply.type('text/markdown; charset=utf-8').send(developers),
+  );
+
+  app.get(
+    '/llms.txt',
+    {
+      schema: { summary: 'Short index for AI agents', tags: ['discovery'], response: { 200: Type.String() } },
+    },
+    async (_request, reply) => reply.type('text/plain; charset=utf-8').send(llms),
+  );
+
+  app.get(
+    '/sitemap.xml',
+    {
+      schema: {
+        summary: 'Every book page, newest changes first (a sitemap index beyond 50,000 books)',
+        tags: ['discovery'],
+        querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })) }),
+        response: { 200: Type.String() },
+      },
+    },
+    async (request, reply) => {
+      const { db } = services.store;
+      const page = request.query.page;
+      const total = Number(
+        (
+          await db
+            .selectFrom('books')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+      reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=3600');
+      if (page === undefined && total > SITEMAP_LIMIT) {
+        const pages = Math.ceil(total / SITEMAP_LIMIT);
+        const entries = Array.from(
+          { length: pages },
+          (_, index) =>
+            `<sitemap><loc>${escapeXml(`${baseUrl}/sitemap.xml?page=${index + 1}`)}</loc></sitemap>`,
+        );
+        return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('')}</sitemapindex>\n`;
+      }
+      const rows = await db
+        .selectFrom('books')
+        .select(['slug', 'updated_at'])
+        .orderBy('id')
+        .limit(SITEMAP_LIMIT)
+        .offset(((page ?? 1) - 1) * SITEMAP_LIMIT)
+        .execute();
+      return sitemapXml(baseUrl, rows);
+    },
+  );
+};
