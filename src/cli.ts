@@ -12,6 +12,8 @@ Commands:
   migrate                       apply database migrations and exit
   import <file> [--format F]    import a catalog file (F: openlibrary, csv, jsonl, gutenberg)
          [--restart]            import a finished file again from the start
+  apikey create --name N        print a new API key once [--scope ingest]
+  apikey list | revoke <prefix> list keys (prefixes only) or revoke one
   help                          show this help
 
 Configuration comes from environment variables; see README.md.`;
@@ -71,6 +73,10 @@ const commands: Record<string, Command> = {
     } finally {
       await store.close();
     }
+  },
+  apikey: async (args) => {
+    const { runApiKeyCommand } = await import('./cli/apikey.js');
+    return runApiKeyCommand(args);
   },
   help: async () => {
     console.log(USAGE);

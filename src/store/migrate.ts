@@ -3,6 +3,7 @@ import type { Dialect, Store } from './db.js';
 import { coreMigration } from './migrations/0001-core.js';
 import { destinationsMigration } from './migrations/0002-destinations.js';
 import { searchMigration } from './migrations/0003-search.js';
+import { apiKeysMigration } from './migrations/0004-api-keys.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -11,6 +12,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0001-core', coreMigration],
   ['0002-destinations', destinationsMigration],
   ['0003-search', searchMigration],
+  ['0004-api-keys', apiKeysMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

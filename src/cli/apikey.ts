@@ -1,0 +1,123 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { API_KEY_SCOPES, type ApiKey, createApiKey, listApiKeys, revokeApiKey } from '../store/api-keys.js';
+import { openStore, type Store } from '../store/db.js';
+import { migrateToLatest } from '../store/migrate.js';
+
+export const APIKEY_USAGE = `Usage:
+  booklink apikey create --name NAME [--scope ingest]   print a new key (shown once)
+  booklink apikey list                                  keys by prefix; never the keys themselves
+  booklink apikey revoke <prefix|id>                    refuse the key from now on (running servers within 30 s)`;
+
+export interface CliOutput {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const consoleOutput: CliOutput = { out: (line) => console.log(line), err: (line) => console.error(line) };
+
+type Subcommand = (store: Store, args: string[], io: CliOutput) => Promise<number>;
+
+async function create(store: Store, args: string[], io: CliOutput): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { name: { type: 'string' }, scope: { type: 'string', multiple: true } },
+  });
+  const name = values.name?.trim();
+  if (!name || name.length > 200) {
+    io.err('booklink apikey create: --name is required (at most 200 characters)');
+    return 2;
+  }
+  const scopes = values.scope ?? [];
+  const unknown = scopes.filter((scope) => !(API_KEY_SCOPES as readonly string[]).includes(scope));
+  if (unknown.length > 0) {
+    io.err(`booklink apikey create: unknown scope "${unknown[0]}" (known: ${API_KEY_SCOPES.join(', ')})`);
+    return 2;
+  }
+  const { key, apiKey } = await createApiKey(store.db, { name, scopes });
+  // The key alone on stdout, so `KEY=$(booklink apikey create --name app)` works; the rest on stderr.
+  io.out(key);
+  io.err(
+    `created key ${apiKey.id} "${apiKey.name}" (prefix ${apiKey.prefix}, scopes: ${scopes.join(',') || 'none'})`,
+  );
+  io.err('store it now: only its hash is kept, it cannot be shown again');
+  return 0;
+}
+
+function describe(key: ApiKey): string {
+  const status = key.revokedAt ? `revoked ${key.revokedAt}` : 'active';
+  return [
+    String(key.id).padEnd(5),
+    key.prefix.padEnd(9),
+    status.padEnd(32),
+    (key.scopes.join(',') || '-').padEnd(8),
+    (key.lastUsedAt ?? 'never').padEnd(25),
+    key.name,
+  ].join(' ');
+}
+
+async function list(store: Store, _args: string[], io: CliOutput): Promise<number> {
+  const keys = await listApiKeys(store.db);
+  if (keys.length === 0) {
+    io.out('no API keys; create one with: booklink apikey create --name NAME');
+    return 0;
+  }
+  io.out(
+    [
+      'id'.padEnd(5),
+      'prefix'.padEnd(9),
+      'status'.padEnd(32),
+      'scopes'.padEnd(8),
+      'last used'.padEnd(25),
+      'name',
+    ].join(' '),
+  );
+  for (const key of keys) io.out(describe(key));
+  return 0;
+}
+
+async function revoke(store: Store, args: string[], io: CliOutput): Promise<number> {
+  const ref = args[0]?.trim();
+  if (!ref) {
+    io.err('booklink apikey revoke: give the key prefix (from `apikey list`) or its id');
+    return 2;
+  }
+  const outcome = await revokeApiKey(store.db, ref);
+  switch (outcome.kind) {
+    case 'revoked':
+      io.out(`revoked key ${outcome.apiKey.id} (${outcome.apiKey.prefix}, "${outcome.apiKey.name}")`);
+      return 0;
+    case 'already_revoked':
+      io.out(
+        `key ${outcome.apiKey.id} (${outcome.apiKey.prefix}) was already revoked at ${outcome.apiKey.revokedAt}`,
+      );
+      return 0;
+    case 'ambiguous':
+      io.err(
+        `booklink apikey revoke: "${ref}" matches keys ${outcome.matches.map((key) => key.id).join(', ')}; use the id`,
+      );
+      return 1;
+    case 'not_found':
+      io.err(`booklink apikey revoke: no key with prefix or id "${ref}"`);
+      return 1;
+  }
+}
+
+const SUBCOMMANDS: Record<string, Subcommand> = { create, list, revoke };
+
+/** `booklink apikey …`; returns the exit code. The database is migrated first, like `import`. */
+export async function runApiKeyCommand(args: string[], io: CliOutput = consoleOutput): Promise<number> {
+  const [name, ...rest] = args;
+  const subcommand = name ? SUBCOMMANDS[name] : undefined;
+  if (!subcommand) {
+    io.err(APIKEY_USAGE);
+    return 2;
+  }
+  const store = openStore(loadConfig().databaseUrl);
+  try {
+    await migrateToLatest(store);
+    return await subcommand(store, rest, io);
+  } finally {
+    await store.close();
+  }
+}

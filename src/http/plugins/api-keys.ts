@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { ApiKeyDirectory, ApiKeyIdentity } from '../../store/api-keys.js';
+import { type UsageRecorder, usageSource } from '../../store/api-usage.js';
+import { HttpError } from '../errors.js';
+
+interface ApiKeysOptions {
+  apiKeys: ApiKeyDirectory;
+  usage: UsageRecorder;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The key this API request carries (null: anonymous). Only set on `/api/` routes. */
+    apiKey: ApiKeyIdentity | null;
+    /** An `X-API-Key` was sent but is unknown, revoked or malformed; answered 401 after rate limiting. */
+    apiKeyRejected: boolean;
+  }
+}
+
+export const API_KEY_HEADER = 'x-api-key';
+
+/** The JSON API: keys, limits and usage apply here and nowhere else; CORS preflights are exempt. */
+export function isApiCall(request: FastifyRequest): boolean {
+  return request.url.startsWith('/api/') && request.method !== 'OPTIONS';
+}
+
+/**
+ * A route guard for key-only endpoints (the ingest API): 401 without a key, 403 with a key that lacks
+ * the scope. Use as `{ preHandler: requireScope('ingest') }`.
+ */
+export function requireScope(scope: string) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (!request.apiKey) {
+      throw new HttpError(
+        401,
+        'api_key_required',
+        `This endpoint needs an X-API-Key with the "${scope}" scope.`,
+      );
+    }
+    if (!request.apiKey.scopes.includes(scope)) {
+      throw new HttpError(403, 'api_key_scope', `This API key lacks the "${scope}" scope.`);
+    }
+  };
+}
+
+/**
+ * Identifies the `X-API-Key` of every API call (a missing or empty header is anonymous), rejects
+ * unknown and revoked keys with 401, and counts each admitted call for the operator's usage view.
+ * The 401 comes in `preParsing`, after the rate limiter's `onRequest` hook has charged the client's
+ * IP, so made-up keys cannot be tried (nor the database queried) faster than the anonymous limit.
+ */
+async function apiKeysPlugin(app: FastifyInstance, options: ApiKeysOptions) {
+  app.decorateRequest('apiKey', null);
+  app.decorateRequest('apiKeyRejected', false);
+
+  app.addHook('onRequest', async (request) => {
+    if (!isApiCall(request)) return;
+    const raw = request.headers[API_KEY_HEADER];
+    if (raw === undefined || raw === '') return;
+    const identity = typeof raw === 'string' ? await options.apiKeys.lookup(raw.trim()) : null;
+    if (identity) request.apiKey = identity;
+    else request.apiKeyRejected = true;
+  });
+
+  app.addHook('preParsing', async (request) => {
+    if (request.apiKeyRejected) {
+      throw new HttpError(401, 'api_key_invalid', 'The X-API-Key is unknown or has been revoked.');
+    }
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // Refused calls (401, 429) are not usage, and counting them would let a flood grow the table.
+    if (!isApiCall(request) || reply.statusCode === 401 || reply.statusCode === 429) return;
+    const query = request.query as Record<string, unknown> | undefined;
+    options.usage.record({
+      keyId: request.apiKey?.id ?? null,
+      source: usageSource(query?.source),
+      route: request.routeOptions.url ?? 'unmatched',
+      at: new Date(),
+    });
+  });
+}
+
+export default fp(apiKeysPlugin, { name: 'booklink-api-keys' });

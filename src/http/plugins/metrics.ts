@@ -1,0 +1,189 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { ProviderCounters } from '../../catalog/http-client.js';
+import type { ClickRecorderStats } from '../../services/click-recorder.js';
+import type { UsageRecorderStats } from '../../store/api-usage.js';
+
+export interface AppMetrics {
+  registry: Registry;
+  rateLimitRejections: Counter<'client'>;
+}
+
+/** Running totals kept by their owners, read at scrape time. */
+export interface MetricsSources {
+  /** Outbound calls per provider (`services.providers.client.stats`). */
+  providers?: () => Record<string, ProviderCounters>;
+  /** Click recorder totals (`services.clicks.stats`). */
+  clicks?: () => ClickRecorderStats;
+  /** API usage recorder totals (`services.usage.stats`). */
+  usage?: () => UsageRecorderStats;
+}
+
+/** Every field a running total, except `pending` (the backlog). */
+type RecorderStats<Field extends string> = Readonly<Record<Field | 'pending', number>>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: AppMetrics;
+  }
+}
+
+const PROVIDER_FIELDS = ['calls', 'failures', 'timeouts', 'retries', 'rejected'] as const;
+const BREAKER_VALUE = { closed: 0, 'half-open': 0.5, open: 1 } as const;
+
+/**
+ * Provider calls, failures, timeouts, retries and circuit-breaker refusals by provider. The values
+ * live in the HTTP client's own tally and are copied at scrape time, so the outbound path keeps one
+ * plain increment and /metrics can never drift from it.
+ */
+export function registerProviderMetrics(
+  registry: Registry,
+  stats: () => Record<string, ProviderCounters>,
+): void {
+  for (const field of PROVIDER_FIELDS) {
+    new Counter({
+      name: `booklink_provider_${field}_total`,
+      help: `Metadata provider requests: ${field}`,
+      labelNames: ['provider'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [provider, counters] of Object.entries(stats())) this.inc({ provider }, counters[field]);
+      },
+    });
+  }
+  new Gauge({
+    name: 'booklink_provider_circuit_state',
+    help: 'Provider circuit breaker: 0 closed, 0.5 half-open, 1 open (calls refused)',
+    labelNames: ['provider'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [provider, counters] of Object.entries(stats())) {
+        this.set({ provider }, BREAKER_VALUE[counters.breaker]);
+      }
+    },
+  });
+}
+
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** A buffered recorder's totals (recorded, flushed, dropped…) as counters and its backlog as a gauge. */
+export function registerRecorderMetrics<Field extends string>(
+  registry: Registry,
+  prefix: string,
+  stats: () => RecorderStats<Field>,
+): void {
+  const fields = Object.keys(stats()).filter((key): key is Field => key !== 'pending');
+  for (const field of fields) {
+    new Counter({
+      name: `${prefix}_${snakeCase(field)}_total`,
+      help: `${prefix}: ${field}`,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(stats()[field]);
+      },
+    });
+  }
+  new Gauge({
+    name: `${prefix}_pending`,
+    help: `${prefix}: waiting to be written`,
+    registers: [registry],
+    collect() {
+      this.set(stats().pending);
+    },
+  });
+}
+
+const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
+/** The route pattern, never the raw URL: one series per route however many books are asked for. */
+const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched';
+
+/**
+ * Prometheus `/metrics` (text format): requests and latency by method, route pattern and status class,
+ * rate-limit rejections, provider calls, recorder backlogs and the process's own metrics. Each app
+ * has its own registry, so several apps in one process (tests) do not mix their numbers.
+ */
+async function metricsPlugin(app: FastifyInstance, sources: MetricsSources) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ['method', 'route', 'status_class'] as const;
+  const requests = new Counter({
+    name: 'booklink_http_requests_total',
+    help: 'HTTP requests answered',
+    labelNames,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'booklink_http_request_duration_seconds',
+    help: 'Time from request to response',
+    labelNames,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const rateLimitRejections = new Counter({
+    name: 'booklink_rate_limit_rejections_total',
+    help: 'API requests refused with 429, by client kind (anonymous or keyed)',
+    labelNames: ['client'],
+    registers: [registry],
+  });
+  if (sources.providers) registerProviderMetrics(registry, sources.providers);
+  if (sources.clicks) registerRecorderMetrics(registry, 'booklink_clicks', sources.clicks);
+  if (sources.usage) registerRecorderMetrics(registry, 'booklink_api_usage', sources.usage);
+  app.decorate('metrics', { registry, rateLimitRejections });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = {
+      method: request.method,
+      route: routeOf(request),
+      status_class: statusClass(reply.statusCode),
+    };
+    requests.inc(labels);
+    latency.observe(labels, reply.elapsedTime / 1000);
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type(registry.contentType)
+      .header('cache-control', 'no-store')
+      .send(await registry.metrics()),
+  );
+}
+
+export default fp(metricsPlugin, { name: 'booklink-metrics' });
+
+/** Where request logs go when not to stdout (tests capture them). */
+export interface LogStream {
+  write(line: string): void;
+}
+
+/** Request headers that carry secrets: never written to a log. */
+export const SECRET_HEADERS = ['authorization', 'cookie', 'x-api-key', 'x-edit-token'] as const;
+
+/**
+ * Structured request logs (pino through Fastify): one JSON line when a request arrives, with its
+ * headers, and one when it completes, with status and time. Secret headers are censored whatever
+ * their case (Node lower-cases header names), and so are cookies the service sets.
+ */
+export function requestLogOptions(level: string, stream?: LogStream) {
+  return {
+    level,
+    ...(stream ? { stream } : {}),
+    redact: {
+      paths: [...SECRET_HEADERS.map((name) => `req.headers["${name}"]`), 'res.headers["set-cookie"]'],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: request.url,
+        host: request.host,
+        remoteAddress: request.ip,
+        // A copy: redaction must never touch the headers the handlers read.
+        headers: { ...request.headers },
+      }),
+    },
+  };
+}

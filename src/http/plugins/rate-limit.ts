@@ -1,0 +1,89 @@
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Redis } from '../../services/redis.js';
+import { HttpError } from '../errors.js';
+import { isApiCall } from './api-keys.js';
+
+interface RateLimitOptions {
+  /** Requests per window per client IP without a key (SPEC 8: 20). */
+  anonymous: number;
+  /** Requests per window per API key (SPEC 8: 120). */
+  keyed: number;
+  /** Shared counters for several instances; null keeps them in this process. */
+  redis: Redis | null;
+  windowMs?: number;
+}
+
+type Decision = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
+
+// Browsers may read these from cross-origin responses only when told so.
+const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
+
+/** The bucket a request is charged to: its key, or (without a valid one) its client IP. */
+function bucketOf(request: FastifyRequest): string {
+  return request.apiKey ? `key:${request.apiKey.id}` : `ip:${normalizeIP(request.ip)}`;
+}
+
+function setHeaders(reply: FastifyReply, decision: Extract<Decision, { isAllowed: false }>): number {
+  // Never "retry in 0 s": the window may have a few milliseconds left.
+  const reset = Math.max(1, decision.ttlInSeconds);
+  reply
+    .header('x-ratelimit-limit', decision.max)
+    .header('x-ratelimit-remaining', decision.remaining)
+    .header('x-ratelimit-reset', reset)
+    .header('access-control-expose-headers', EXPOSED);
+  return reset;
+}
+
+/**
+ * SPEC 5 and 8: every `/api/` request (CORS preflights excepted) counts against one fixed one-minute
+ * window, per client IP without a key and per key with one, across all API routes together. The
+ * counters live in Redis when configured (an atomic INCR script, so any number of instances enforce
+ * one exact limit) and in memory otherwise (exact for one process). If Redis fails, requests are let
+ * through and the failure is logged: an outage of the counter store must not take the API down.
+ */
+async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions) {
+  await app.register(rateLimit, {
+    // Only the hook below applies limits: pages, /metrics and health checks are never limited.
+    global: false,
+    timeWindow: options.windowMs ?? 60_000,
+    max: (request: FastifyRequest) => (request.apiKey ? options.keyed : options.anonymous),
+    keyGenerator: bucketOf,
+    // Enough distinct clients per window for the in-memory LRU not to forget a live counter.
+    cache: 100_000,
+    ...(options.redis ? { redis: options.redis, nameSpace: 'rate-limit:' } : {}),
+  });
+  const decide = app.createRateLimit();
+  let storeFailing = false;
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isApiCall(request)) return;
+    let decision: Decision;
+    try {
+      decision = await decide(request);
+      storeFailing = false;
+    } catch (error) {
+      if (!storeFailing)
+        request.log.error({ err: error }, 'rate-limit store failed; requests pass unlimited');
+      storeFailing = true;
+      return;
+    }
+    if (decision.isAllowed) return;
+    const reset = setHeaders(reply, decision);
+    if (!decision.isExceeded) return;
+    const keyed = request.apiKey !== null;
+    app.metrics.rateLimitRejections.inc({ client: keyed ? 'keyed' : 'anonymous' });
+    reply.header('retry-after', reset);
+    throw new HttpError(
+      429,
+      'rate_limited',
+      `Rate limit exceeded: ${decision.max} requests per minute ${keyed ? 'for this API key' : 'per IP address without an API key'}. Retry in ${reset} s.`,
+    );
+  });
+}
+
+export default fp(rateLimitPlugin, {
+  name: 'booklink-rate-limit',
+  dependencies: ['booklink-metrics', 'booklink-api-keys'],
+});

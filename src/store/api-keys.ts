@@ -1,0 +1,215 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Generated, Kysely, Selectable } from 'kysely';
+import { nowIso } from './db.js';
+import type { Database } from './schema.js';
+
+/**
+ * API keys: `bl_` + 32 random base62 characters (~190 bits). Only a SHA-256 of the key is stored: the
+ * keys are long random secrets, so a fast unsalted hash cannot be brute-forced and a lookup stays one
+ * indexed equality. The first 8 characters are kept in clear so lists and revocations can name a key.
+ */
+export interface ApiKeyTable {
+  id: Generated<number>;
+  name: string;
+  key_prefix: string;
+  key_hash: string;
+  /** JSON array of scope names (`ingest`). */
+  scopes: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+type KeysDb = Kysely<Database & { api_keys: ApiKeyTable }>;
+type ApiKeyRow = Selectable<ApiKeyTable>;
+
+export interface ApiKey {
+  id: number;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+/** What a request knows about the key it carries. */
+export interface ApiKeyIdentity {
+  id: number;
+  name: string;
+  scopes: readonly string[];
+}
+
+export const API_KEY_PATTERN = /^bl_[0-9A-Za-z]{32}$/;
+export const API_KEY_PREFIX_LENGTH = 8;
+export const API_KEY_SCOPES = ['ingest'] as const;
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+const keysDb = (db: Kysely<Database>): KeysDb => db.withTables<{ api_keys: ApiKeyTable }>();
+
+/** Rejection sampling: bytes ≥ 248 are skipped so every character is equally likely. */
+export function generateApiKey(): string {
+  let body = '';
+  while (body.length < 32) {
+    for (const byte of randomBytes(40)) {
+      if (byte < 248 && body.length < 32) body += BASE62[byte % 62];
+    }
+  }
+  return `bl_${body}`;
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+function parseScopes(raw: string): string[] {
+  try {
+    const value: unknown = JSON.parse(raw);
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function rowToApiKey(row: ApiKeyRow): ApiKey {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    prefix: row.key_prefix,
+    scopes: parseScopes(row.scopes),
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+/** Creates a key; the clear key is returned here once and never stored. */
+export async function createApiKey(
+  db: Kysely<Database>,
+  input: { name: string; scopes: readonly string[] },
+): Promise<{ key: string; apiKey: ApiKey }> {
+  const key = generateApiKey();
+  const row = await keysDb(db)
+    .insertInto('api_keys')
+    .values({
+      name: input.name,
+      key_prefix: key.slice(0, API_KEY_PREFIX_LENGTH),
+      key_hash: hashApiKey(key),
+      scopes: JSON.stringify([...new Set(input.scopes)].sort()),
+      created_at: nowIso(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { key, apiKey: rowToApiKey(row) };
+}
+
+export async function listApiKeys(db: Kysely<Database>): Promise<ApiKey[]> {
+  const rows = await keysDb(db).selectFrom('api_keys').selectAll().orderBy('id').execute();
+  return rows.map(rowToApiKey);
+}
+
+/** The key behind a clear key, if it exists and is not revoked. */
+export async function findActiveApiKey(db: Kysely<Database>, key: string): Promise<ApiKeyIdentity | null> {
+  const row = await keysDb(db)
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'scopes'])
+    .where('key_hash', '=', hashApiKey(key))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row ? { id: Number(row.id), name: row.name, scopes: parseScopes(row.scopes) } : null;
+}
+
+export type RevokeOutcome =
+  | { kind: 'revoked'; apiKey: ApiKey }
+  | { kind: 'already_revoked'; apiKey: ApiKey }
+  | { kind: 'not_found' }
+  | { kind: 'ambiguous'; matches: ApiKey[] };
+
+/** `ref` is a numeric id, the 8-character prefix shown by `list`, or the full key. */
+export async function revokeApiKey(db: Kysely<Database>, ref: string): Promise<RevokeOutcome> {
+  const query = keysDb(db).selectFrom('api_keys').selectAll();
+  const rows = /^\d+$/.test(ref)
+    ? await query.where('id', '=', Number(ref)).execute()
+    : API_KEY_PATTERN.test(ref)
+      ? await query.where('key_hash', '=', hashApiKey(ref)).execute()
+      : await query.where('key_prefix', '=', ref).execute();
+  const [row] = rows;
+  if (!row) return { kind: 'not_found' };
+  if (rows.length > 1) return { kind: 'ambiguous', matches: rows.map(rowToApiKey) };
+  if (row.revoked_at) return { kind: 'already_revoked', apiKey: rowToApiKey(row) };
+  const revokedAt = nowIso();
+  await keysDb(db).updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', row.id).execute();
+  return { kind: 'revoked', apiKey: { ...rowToApiKey(row), revokedAt } };
+}
+
+/** Records when keys were last seen; called in batches by the usage recorder, never per request. */
+export async function touchApiKeys(
+  db: Kysely<Database>,
+  lastUsed: ReadonlyMap<number, string>,
+): Promise<void> {
+  for (const [id, at] of lastUsed) {
+    await keysDb(db).updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+  }
+}
+
+export interface ApiKeyDirectoryOptions {
+  /** How long a lookup is trusted; a revoke in another process takes effect within this bound. */
+  ttlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+/**
+ * Cached key lookups for the request path: one database query per key per `ttlMs` (30 s), unknown keys
+ * included, so a flood of made-up keys cannot hammer the database either. Revoking through this object
+ * takes effect at once in this process; elsewhere (the CLI, other instances) within `ttlMs`.
+ */
+export class ApiKeyDirectory {
+  private readonly entries = new Map<string, { expires: number; identity: Promise<ApiKeyIdentity | null> }>();
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    options: ApiKeyDirectoryOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 30_000;
+    this.maxEntries = options.maxEntries ?? 10_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The active key for a clear key, or null for an unknown or revoked one. Malformed keys never reach the database. */
+  lookup(key: string): Promise<ApiKeyIdentity | null> {
+    if (!API_KEY_PATTERN.test(key)) return Promise.resolve(null);
+    const hash = hashApiKey(key);
+    const cached = this.entries.get(hash);
+    if (cached && cached.expires > this.now()) return cached.identity;
+    const identity = findActiveApiKey(this.db, key);
+    this.remember(hash, identity);
+    // A failed query must not be remembered as "unknown key" for the next 30 s.
+    identity.catch(() => this.entries.delete(hash));
+    return identity;
+  }
+
+  async revoke(ref: string): Promise<RevokeOutcome> {
+    const outcome = await revokeApiKey(this.db, ref);
+    this.entries.clear();
+    return outcome;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  private remember(hash: string, identity: Promise<ApiKeyIdentity | null>): void {
+    this.entries.delete(hash);
+    if (this.entries.size >= this.maxEntries) {
+      // Maps iterate in insertion order: the first entry is the oldest.
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(hash, { expires: this.now() + this.ttlMs, identity });
+  }
+}
