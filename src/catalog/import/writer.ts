@@ -24,8 +24,9 @@ const COLUMNS = [
   'updated_at',
 ] as const satisfies ReadonlyArray<keyof NewCatalogEntryRow>;
 
-// 18 parameters a row: 500 rows stay far below SQLite's 32,766 and PostgreSQL's 65,535 bound values.
-const ROWS_PER_STATEMENT = 500;
+// 18 parameters a row: 500 rows stay far below SQLite's 32,766 bound values. PostgreSQL binds one
+// array per column, so its statements are bounded only by the batch.
+const ROWS_PER_STATEMENT: Readonly<Record<Dialect, number>> = { sqlite: 500, postgres: 5000 };
 
 // Typed as `never` so one helper fits every column; the SQL is fixed text, never user input.
 const raw = (text: string) => sql.raw<never>(text);
@@ -85,7 +86,32 @@ function upsertSql(db: Kysely<Database>, dialect: Dialect, rows: number): string
   return compiled.sql;
 }
 
+const INTEGER_COLUMNS: ReadonlySet<string> = new Set(['pages', 'popularity']);
+
+/**
+ * PostgreSQL gets one array parameter per column (`unnest`), so the statement text stays the same
+ * whatever the row count: the server parses 18 parameters instead of 9,000 per statement.
+ */
+function postgresUpsertSql(db: Kysely<Database>): string {
+  const cached = templates.get('postgres:unnest');
+  if (cached) return cached;
+  const single = upsertSql(db, 'postgres', 1);
+  const arrays = COLUMNS.map(
+    (column, i) => `$${i + 1}::${INTEGER_COLUMNS.has(column) ? 'integer' : 'text'}[]`,
+  );
+  const text =
+    `insert into "catalog_entries" (${COLUMNS.map((column) => `"${column}"`).join(', ')}) ` +
+    `select * from unnest(${arrays.join(', ')})${single.slice(single.indexOf(' on conflict'))}`;
+  templates.set('postgres:unnest', text);
+  return text;
+}
+
 async function runUpsert(db: Kysely<Database>, dialect: Dialect, rows: readonly NewCatalogEntryRow[]) {
+  if (dialect === 'postgres') {
+    const columns = COLUMNS.map((column) => rows.map((row) => row[column] ?? null));
+    await db.executeQuery(CompiledQuery.raw(postgresUpsertSql(db), columns));
+    return;
+  }
   const parameters: unknown[] = [];
   for (const row of rows) for (const column of COLUMNS) parameters.push(row[column] ?? null);
   await db.executeQuery(CompiledQuery.raw(upsertSql(db, dialect, rows.length), parameters));
@@ -103,7 +129,7 @@ export async function upsertEntries(
   let chunk: NewCatalogEntryRow[] = [];
   let keys = new Set<string>();
   for (const entry of entries) {
-    if (chunk.length === ROWS_PER_STATEMENT || keys.has(entry.entry_key)) {
+    if (chunk.length === ROWS_PER_STATEMENT[dialect] || keys.has(entry.entry_key)) {
       await runUpsert(db, dialect, chunk);
       chunk = [];
       keys = new Set();
