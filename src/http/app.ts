@@ -8,12 +8,14 @@ import metrics, { type LogStream, requestLogOptions } from './plugins/metrics.js
 import openapi from './plugins/openapi.js';
 import rateLimit from './plugins/rate-limit.js';
 import { coverFallbackRoutes } from './routes/api-cover.js';
+import { apiResolveRoutes } from './routes/api-resolve.js';
 import { apiSearchRoutes } from './routes/api-search.js';
 import { bookPageRoutes } from './routes/book-pages.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { goRoutes } from './routes/go.js';
 import { isbnRoutes } from './routes/isbn.js';
 import { operationsRoutes } from './routes/operations.js';
+import { resolveRoutes } from './routes/resolve.js';
 import { searchFeedbackRoutes } from './routes/search-feedback.js';
 import { searchPageRoutes } from './routes/search-page.js';
 import { staticRoutes } from './routes/static.js';
@@ -55,6 +57,8 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   await app.register(coverFallbackRoutes, { services });
   await app.register(searchPageRoutes, { services });
   await app.register(apiSearchRoutes, { services });
+  await app.register(resolveRoutes, { services });
+  await app.register(apiResolveRoutes, { services });
   await app.register(searchFeedbackRoutes, { services });
   return app;
 }

@@ -88,9 +88,12 @@ export class ClickRecorder {
     if (this.buffer.length >= this.maxBatch) void this.flush();
   }
 
-  /** Writes what waits now; concurrent calls share one write. Resolves even when the write failed. */
+  /**
+   * Writes every click recorded before the call; one write runs at a time, so a call made while one is
+   * running waits for it and then writes what came after. Resolves even when the write failed.
+   */
   flush(): Promise<void> {
-    if (this.flushing) return this.flushing;
+    if (this.flushing) return this.flushing.then(() => (this.buffer.length > 0 ? this.flush() : undefined));
     if (this.buffer.length === 0) return Promise.resolve();
     this.flushing = this.writeBatch().finally(() => {
       this.flushing = null;

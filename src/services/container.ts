@@ -13,6 +13,8 @@ import { BookPages } from './book-pages.js';
 import { type ClickRecorder, createClickRecorder } from './click-recorder.js';
 import { CoverFallback } from './cover-fallback.js';
 import { closeRedis, createRedis, type Redis } from './redis.js';
+import type { Resolver } from './resolve.js';
+import { createResolver } from './resolve/wiring.js';
 import { SearchService, type TextSearchSource } from './search.js';
 
 /** Changes that cached pages must hear about: `book-changed` (slug) and `destinations-changed`. */
@@ -27,6 +29,8 @@ export interface Services {
   providers: { chain: ProviderChain; client: HttpClient };
   creator: BookCreator;
   search: SearchService;
+  /** Retailer URLs (and client inputs) to one book: identifiers, providers, confident title search. */
+  resolver: Resolver;
   pages: BookPages;
   covers: CoverFallback;
   clicks: ClickRecorder;
@@ -51,6 +55,8 @@ export interface ServiceOverrides {
   redis?: Redis | null;
   apiKeyCacheMs?: number;
   usageFlushIntervalMs?: number;
+  /** Short-link hosts the resolver may follow (tests allow their local fake host). */
+  shortLinkHosts?: readonly string[];
 }
 
 export function createServices(
@@ -78,15 +84,25 @@ export function createServices(
     overrides.redis !== undefined ? overrides.redis : config.redisUrl ? createRedis(config.redisUrl) : null;
   const apiKeys = new ApiKeyDirectory(store.db, { ttlMs: overrides.apiKeyCacheMs });
   const usage = new UsageRecorder(store.db, { flushIntervalMs: overrides.usageFlushIntervalMs });
+  const search = new SearchService(store, local, creator, textSearch, {
+    remoteTimeoutMs: Math.min(config.providerTimeoutMs, 1500),
+  });
+  const resolver = createResolver({
+    db: store.db,
+    creator,
+    search,
+    providers: providers.chain.providers,
+    timeoutMs: config.providerTimeoutMs,
+    shortLinkHosts: overrides.shortLinkHosts,
+  });
   return {
     config,
     store,
     local,
     providers,
     creator,
-    search: new SearchService(store, local, creator, textSearch, {
-      remoteTimeoutMs: Math.min(config.providerTimeoutMs, 1500),
-    }),
+    search,
+    resolver,
     pages,
     covers: new CoverFallback(store.db, providers.chain, (slug) => events.emit('book-changed', slug)),
     clicks,
@@ -100,6 +116,7 @@ export function createServices(
       await usage.close();
       if (redis && ownsRedis) await closeRedis(redis);
       await providers.client.close();
+      await resolver.close();
     },
   };
 }

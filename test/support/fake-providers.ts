@@ -245,7 +245,11 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     if (url.pathname === '/ol/api/books') {
       const body: Record<string, unknown> = {};
       for (const key of (url.searchParams.get('bibkeys') ?? '').split(',')) {
-        const book = books.get(key.replace(/^ISBN:/, ''));
+        // `OLID:OL123M` names an edition by its Open Library id, `ISBN:…` by its ISBN.
+        const olid = /^OLID:(.+)$/.exec(key)?.[1];
+        const book = olid
+          ? [...books.values()].find((b) => (b.olEdition ?? `OL${coverId(b)}M`) === olid)
+          : books.get(key.replace(/^ISBN:/, ''));
         if (book && knows(book, 'openlibrary')) body[key] = olData(book);
       }
       json(res, 200, body);
@@ -291,6 +295,13 @@ export async function startFakeProviders(): Promise<FakeProviders> {
   }
 
   function google(url: URL, res: ServerResponse): void {
+    const volumeId = /^\/google\/books\/v1\/volumes\/([^/]+)$/.exec(url.pathname)?.[1];
+    if (volumeId) {
+      const book = known('googlebooks').find((b) => (b.googleId ?? `gb${b.isbn13}`) === volumeId);
+      if (book) json(res, 200, googleVolume(book));
+      else json(res, 404, { error: { code: 404, message: 'The volume ID could not be found.' } });
+      return;
+    }
     if (url.pathname !== '/google/books/v1/volumes') {
       json(res, 404, { error: { code: 404 } });
       return;

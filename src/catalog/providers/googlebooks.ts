@@ -1,5 +1,5 @@
 import { type Isbn, parseIsbn } from '../../domain/isbn.js';
-import type { HttpClient } from '../http-client.js';
+import { type HttpClient, OutboundError } from '../http-client.js';
 import { type BookRecord, emptyRecord, type MetadataProvider, type SearchQuery } from '../types.js';
 import {
   arr,
@@ -105,6 +105,20 @@ export class GoogleBooksProvider implements MetadataProvider {
       (record) => record.isbn13 === isbn.isbn13,
     );
     return match ? { ...match, isbn13: isbn.isbn13, isbn10: isbn.isbn10 } : null;
+  }
+
+  /** One volume by its id (`pD6arNyKyi8C`), for retailer-URL resolve; null when Google has none. */
+  async lookupVolume(id: string, signal: AbortSignal): Promise<BookRecord | null> {
+    if (!/^[A-Za-z0-9_-]{4,40}$/.test(id)) return null;
+    const url = endpoint(this.options.baseUrl, `/books/v1/volumes/${id}`, {});
+    try {
+      const item = obj(await this.options.client.getJson(NAME, url, { signal }));
+      return item ? googleVolumeToRecord(item) : null;
+    } catch (error) {
+      // Google answers an unknown volume id with 404 (or 503 "volume not found" on some ids).
+      if (error instanceof OutboundError && error.code === 'http_status' && error.status === 404) return null;
+      throw error;
+    }
   }
 
   async search(query: SearchQuery, signal: AbortSignal): Promise<BookRecord[]> {

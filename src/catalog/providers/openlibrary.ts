@@ -162,6 +162,20 @@ export class OpenLibraryProvider implements MetadataProvider {
     return entry ? openLibraryDataToRecord(entry, isbn) : null;
   }
 
+  /** One edition by its Open Library id (`OL7353617M`), for retailer-URL resolve. */
+  async lookupEdition(olid: string, signal: AbortSignal): Promise<BookRecord | null> {
+    if (!/^OL\d+M$/.test(olid)) return null;
+    const bibkey = `OLID:${olid}`;
+    const url = endpoint(this.options.baseUrl, '/api/books', {
+      bibkeys: bibkey,
+      jscmd: 'data',
+      format: 'json',
+    });
+    const body = obj(await this.options.client.getJson(NAME, url, { signal }));
+    const entry = obj(body?.[bibkey]);
+    return entry ? openLibraryDataToRecord(entry) : null;
+  }
+
   async search(query: SearchQuery, signal: AbortSignal): Promise<BookRecord[]> {
     const params: Record<string, string | number> = { limit: query.limit, fields: SEARCH_FIELDS };
     if (query.text.trim()) params.q = query.text.trim();

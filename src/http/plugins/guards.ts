@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isbot } from 'isbot';
 import { HttpError } from '../errors.js';
+import { PAGE_CONTENT_SECURITY_POLICY } from '../views/layout.js';
 
 interface GuardsOptions {
   baseUrl: string;
@@ -39,6 +40,20 @@ async function guardsPlugin(app: FastifyInstance, options: GuardsOptions) {
       );
     }
     request.isAutomated = isAutomatedClient(request.headers['user-agent']);
+  });
+  // Our pages run only our own scripts; /docs (Swagger UI) sets its own policy.
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (
+      type.startsWith('text/html') &&
+      !request.url.startsWith('/docs') &&
+      !reply.hasHeader('content-security-policy')
+    ) {
+      reply.header('content-security-policy', PAGE_CONTENT_SECURITY_POLICY);
+      reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+    }
+    return payload;
   });
 }
 

@@ -1,0 +1,84 @@
+import { type Static, Type } from 'typebox';
+import type { ResolveOutcome } from '../../services/resolve.js';
+
+const EXAMPLE_BASE = 'https://booklink.example';
+
+export const ResolveFound = Type.Object(
+  {
+    status: Type.Literal('found'),
+    booklink_url: Type.String({
+      description: 'Canonical book page, {base_url}/book/<slug>; never changes, safe to cache',
+      examples: [`${EXAMPLE_BASE}/book/the-hobbit-j-r-r-tolkien`],
+    }),
+    short_url: Type.String({
+      description: 'Short form, {base_url}/b/<slug>',
+      examples: [`${EXAMPLE_BASE}/b/the-hobbit-j-r-r-tolkien`],
+    }),
+    title: Type.String({ examples: ['The Hobbit'] }),
+    authors: Type.Array(Type.String(), { examples: [['J.R.R. Tolkien']] }),
+    cover_url: Type.Union([Type.String(), Type.Null()], {
+      description: 'Cover image URL; covers are hosted on several hosts',
+    }),
+    isbn: Type.Union([Type.String(), Type.Null()], {
+      description: 'ISBN-13 of the edition the page describes (null for the rare edition without one)',
+      examples: ['9780547928227'],
+    }),
+  },
+  { description: 'The URL names exactly one book' },
+);
+
+export const ResolveNotFound = Type.Object(
+  {
+    status: Type.Literal('not_found'),
+    search_url: Type.String({
+      description:
+        'A search carrying the best text the input offers ({base_url}/search?q=<title words, ISBN or identifier>), or {base_url}/search when it offers none',
+      examples: [`${EXAMPLE_BASE}/search?q=the+hobbit`],
+    }),
+  },
+  { description: 'The input cannot be tied to exactly one book (never an error, SPEC 7 rule 1)' },
+);
+
+export const ResolveResult = Type.Union([ResolveFound, ResolveNotFound], {
+  description: 'Resolve result (SPEC 2.2)',
+});
+
+const InputKind = Type.Union([Type.Literal('url'), Type.Literal('isbn'), Type.Literal('text')], {
+  description: 'What the input was read as',
+});
+
+export const ClientResolveResult = Type.Union(
+  [
+    Type.Object({ ...ResolveFound.properties, input_kind: InputKind }),
+    Type.Object({ ...ResolveNotFound.properties, input_kind: InputKind }),
+  ],
+  { description: 'Resolve result (SPEC 2.2) plus the kind of input seen' },
+);
+
+export type ResolveBody = Static<typeof ResolveResult>;
+
+/** The search page for `text` (relative): where a human goes when the book cannot be determined. */
+export function searchPath(text: string | null): string {
+  return text ? `/search?${new URLSearchParams({ q: text })}` : '/search';
+}
+
+export function bookPath(slug: string): string {
+  return `/book/${encodeURIComponent(slug)}`;
+}
+
+/** SPEC 2.2: found with the book's fields, or not_found with a search link. */
+export function presentResolve(outcome: ResolveOutcome, baseUrl: string): ResolveBody {
+  if (outcome.status === 'not_found') {
+    return { status: 'not_found', search_url: `${baseUrl}${searchPath(outcome.searchText)}` };
+  }
+  const { book } = outcome;
+  return {
+    status: 'found',
+    booklink_url: `${baseUrl}${bookPath(book.slug)}`,
+    short_url: `${baseUrl}/b/${encodeURIComponent(book.slug)}`,
+    title: book.title,
+    authors: book.authors,
+    cover_url: book.coverUrl,
+    isbn: book.isbn13,
+  };
+}

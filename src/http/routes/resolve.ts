@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Services } from '../../services/container.js';
+import { bookPath, searchPath } from '../presenters/resolve.js';
+
+const ResolveQuery = Type.Object({
+  url: Type.Optional(
+    Type.String({
+      maxLength: 2000,
+      description: 'A retailer or catalogue book URL (Amazon, Goodreads, Bookshop, Kobo, Open Library, …)',
+      examples: [
+        'https://www.amazon.com/dp/054792822X',
+        'https://www.goodreads.com/book/show/5907.The_Hobbit',
+      ],
+    }),
+  ),
+});
+
+/**
+ * Books are created for people only (SPEC 7 rule 4): never for a client that names itself a bot,
+ * and not for a request without any User-Agent (a script).
+ */
+export function mayCreateBook(request: FastifyRequest): boolean {
+  return !request.isAutomated && Boolean(request.headers['user-agent']);
+}
+
+/**
+ * `GET /resolve` (SPEC 4.1, 7 rule 2): 302 to the book page; else to a search for the best text the
+ * URL offers; else home. Every location is a path on this service, never the URL given.
+ */
+export const resolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/resolve',
+    {
+      schema: {
+        summary: 'Go to the book page for a retailer URL',
+        description:
+          'Redirects (302) to the book page; when the book cannot be determined, to a search; when there is nothing to search for, to the home page.',
+        tags: ['pages'],
+        querystring: ResolveQuery,
+        response: { 302: Type.Null({ description: 'Redirect to /book/{slug}, /search?q=… or /' }) },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await services.resolver.resolveUrl(request.query.url ?? '', mayCreateBook(request));
+      reply.header('cache-control', 'no-store');
+      if (outcome.status === 'found') return reply.redirect(bookPath(outcome.book.slug), 302);
+      return reply.redirect(outcome.searchText ? searchPath(outcome.searchText) : '/', 302);
+    },
+  );
+};

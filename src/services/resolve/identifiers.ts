@@ -1,0 +1,115 @@
+import type { Kysely } from 'kysely';
+import type { BookRecord } from '../../catalog/types.js';
+import { parseIsbn } from '../../domain/isbn.js';
+import { addBookIdentifiers, type Book, findBookById, findBookByIdentifier } from '../../store/books.js';
+import type { Database } from '../../store/schema.js';
+import type { BookCreator } from '../book-creator.js';
+import { findCatalogEntryByIdentifier } from './catalog-identifiers.js';
+
+/** A provider that can name the edition behind one identifier scheme (Open Library, Google). */
+export interface EditionLookup {
+  scheme: string;
+  lookup(value: string, signal: AbortSignal): Promise<BookRecord | null>;
+}
+
+export interface IdentifierDeps {
+  db: Kysely<Database>;
+  creator: BookCreator;
+  lookups: readonly EditionLookup[];
+  /** Budget of one provider lookup. */
+  timeoutMs: number;
+}
+
+export type IdentifierMatch = { book: Book; via: 'identifier' | 'catalog' | 'provider' } | null;
+
+/** An Open Library work names no edition; the work's canonical edition stands for it. */
+async function canonicalBookOfWork(db: Kysely<Database>, workKey: string): Promise<Book | null> {
+  const work = await db
+    .selectFrom('works')
+    .select('canonical_book_id')
+    .where('work_key', '=', workKey)
+    .executeTakeFirst();
+  return work?.canonical_book_id ? findBookById(db, work.canonical_book_id) : null;
+}
+
+/**
+ * Ties identifiers (asin, goodreads, ol_edition, google_volume, …) to one book: a saved book holding
+ * one, else a catalog entry holding one, else a provider that knows it. Creation only when
+ * `mayCreate` (never for automated clients); provider lookups only then too, so bots stay cheap.
+ */
+export class IdentifierResolver {
+  // Concurrent first visits of one ISBN-less edition share one creation.
+  private readonly inflight = new Map<string, Promise<Book | null>>();
+
+  constructor(private readonly deps: IdentifierDeps) {}
+
+  async resolve(identifiers: Record<string, string>, mayCreate: boolean): Promise<IdentifierMatch> {
+    const pairs = Object.entries(identifiers);
+    for (const [scheme, value] of pairs) {
+      const saved =
+        (await findBookByIdentifier(this.deps.db, scheme, value)) ??
+        (scheme === 'ol_work' ? await canonicalBookOfWork(this.deps.db, value) : null);
+      if (saved) return { book: saved, via: 'identifier' };
+    }
+    for (const [scheme, value] of pairs) {
+      const record = await findCatalogEntryByIdentifier(this.deps.db, scheme, value);
+      const book = record ? await this.materialise(record, scheme, value, mayCreate) : null;
+      if (book) return { book, via: 'catalog' };
+    }
+    if (!mayCreate) return null;
+    for (const [scheme, value] of pairs) {
+      const record = await this.askProviders(scheme, value);
+      const book = record ? await this.materialise(record, scheme, value, mayCreate) : null;
+      if (book) return { book, via: 'provider' };
+    }
+    return null;
+  }
+
+  private async askProviders(scheme: string, value: string): Promise<BookRecord | null> {
+    for (const provider of this.deps.lookups.filter((lookup) => lookup.scheme === scheme)) {
+      try {
+        const record = await provider.lookup(value, AbortSignal.timeout(this.deps.timeoutMs));
+        if (record?.title) return record;
+      } catch {
+        // An outage or a timeout only costs this source its say; the URL may still resolve otherwise.
+      }
+    }
+    return null;
+  }
+
+  /** The saved book for a record: by its ISBN (the creator dedupes), else from the record itself. */
+  private async materialise(
+    record: BookRecord,
+    scheme: string,
+    value: string,
+    mayCreate: boolean,
+  ): Promise<Book | null> {
+    const isbn = record.isbn13 ? parseIsbn(record.isbn13) : null;
+    let book: Book | null = null;
+    if (isbn) {
+      const outcome = await this.deps.creator.byIsbn(isbn, mayCreate);
+      if (outcome.kind === 'existing' || outcome.kind === 'created') book = outcome.book;
+      else if (outcome.kind === 'not_created') return null;
+    }
+    if (!book && mayCreate) book = await this.createOnce(record, scheme, value);
+    // Remember the identifier on the book, so the next visit is one indexed lookup.
+    if (book && mayCreate) await addBookIdentifiers(this.deps.db, book.id, { [scheme]: value });
+    return book;
+  }
+
+  private createOnce(record: BookRecord, scheme: string, value: string): Promise<Book | null> {
+    const key = `${scheme}:${value}`;
+    const pending = this.inflight.get(key);
+    if (pending) return pending;
+    const creation = (async () => {
+      const existing = await findBookByIdentifier(this.deps.db, scheme, value);
+      if (existing) return existing;
+      return this.deps.creator.createFromRecord({
+        ...record,
+        identifiers: { ...record.identifiers, [scheme]: value },
+      });
+    })().finally(() => this.inflight.delete(key));
+    this.inflight.set(key, creation);
+    return creation;
+  }
+}

@@ -1,0 +1,68 @@
+import { coreTitle, foldText } from '../../domain/text.js';
+import type { Book } from '../../store/books.js';
+import type { Candidate, SearchOutcome } from '../search.js';
+
+/** What the resolver needs from the search service: its confident match, and the book behind it. */
+export interface ConfidentTitleSearch {
+  search(text: string, limit?: number): Promise<SearchOutcome>;
+  bookFor(result: Candidate, mayCreate: boolean): Promise<Book | null>;
+}
+
+/** Store boilerplate in slugs that names a format, never part of which book it is. */
+const FORMAT_WORDS = [
+  'novel',
+  'book',
+  'books',
+  'ebook',
+  'kindle',
+  'edition',
+  'audiobook',
+  'audio',
+  'unabridged',
+  'abridged',
+  'hardcover',
+  'hardback',
+  'paperback',
+  'softcover',
+  'mass',
+  'market',
+];
+const FORMATS = new Set(FORMAT_WORDS);
+/** Format words and joiners: what a slug may hold beyond the book's own title and authors. */
+const NOISE = new Set([...FORMAT_WORDS, 'a', 'an', 'the', 'and', 'of', 'or', 'by']);
+
+const words = (text: string) => foldText(text).split(' ').filter(Boolean);
+
+/**
+ * A second, stricter check on the search service's confident answer, because slug words are not a
+ * query a person typed: the candidate's core title must appear whole in the URL words, and every
+ * URL word must belong to the candidate's title, subtitle or authors (or be format boilerplate).
+ * "Le Hobbit", "Der Hobbit Hoerbuch" or "the hobbit 2" therefore never land on "The Hobbit".
+ */
+export function slugNamesCandidate(titleWords: string, candidate: Candidate): boolean {
+  const { record } = candidate;
+  const url = words(titleWords).filter((word) => !NOISE.has(word));
+  if (url.length === 0) return false;
+  const urlSet = new Set(url);
+  const core = words(coreTitle(record.title)).filter((word) => !NOISE.has(word));
+  if (core.length === 0 || !core.every((word) => urlSet.has(word))) return false;
+  const known = new Set(words(`${record.title} ${record.subtitle ?? ''} ${record.authors.join(' ')}`));
+  return url.every((word) => known.has(word));
+}
+
+/** The book a URL's title words name, only when the search is confident and the words agree. */
+export async function confidentTitleBook(
+  search: ConfidentTitleSearch,
+  titleWords: string,
+  mayCreate: boolean,
+): Promise<Book | null> {
+  // Format words would only blur the query ("…-Hardcover"); joiners like "by" help it read the author.
+  const query = words(titleWords)
+    .filter((word) => !FORMATS.has(word))
+    .join(' ');
+  if (!query) return null;
+  const outcome = await search.search(query, 5);
+  if (outcome.query.kind !== 'text' || !outcome.confident) return null;
+  if (!slugNamesCandidate(titleWords, outcome.confident)) return null;
+  return search.bookFor(outcome.confident, mayCreate);
+}
