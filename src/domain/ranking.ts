@@ -58,6 +58,7 @@ const FORMAT_PENALTY: Record<string, number> = {
   'board-book': 0.4,
   other: 0.2,
 };
+const SITE_LANGUAGES = new Set(['en', 'eng']);
 const SERIES = /\(([^()]*?),?\s*#\s*(\d+)(?:[.-]\d+)?\)\s*$/;
 
 const EDITION_NOTE =
@@ -208,11 +209,24 @@ export function editionPenalty(candidate: Pick<RankInput, 'title' | 'format'>): 
 
 const popularityNorm = (value: number) => Math.min(1, Math.log10(1 + Math.max(0, value)) / 6);
 
+/**
+ * The work's own language: the one most of its editions share (large print and audio editions
+ * count, translations are few), popularity breaking ties. A popular translation does not win.
+ */
+function mainLanguageOf(editions: readonly RankInput[]): string | null {
+  const weight = new Map<string, number>();
+  for (const e of editions) {
+    if (!e.language) continue;
+    // The site's language (English by default) settles a tie between one original and one translation.
+    const site = SITE_LANGUAGES.has(e.language) ? 0.5 : 0;
+    weight.set(e.language, (weight.get(e.language) ?? 0) + 1 + site + popularityNorm(e.popularity) / 10);
+  }
+  return [...weight.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+}
+
 /** The edition a work is shown and created as: trade format, the work's main language, popular. */
 function chooseEdition<T extends RankInput>(editions: T[]): T {
-  const trade = editions.filter((e) => editionPenalty(e) === 0);
-  const pool = trade.length ? trade : editions;
-  const mainLanguage = [...pool].sort((a, b) => b.popularity - a.popularity)[0]?.language ?? null;
+  const mainLanguage = mainLanguageOf(editions);
   const quality = (e: T) =>
     -editionPenalty(e) -
     (mainLanguage && e.language && e.language !== mainLanguage ? 0.3 : 0) +

@@ -2,10 +2,17 @@ import { catalogEntryToRecord, type LocalCatalogProvider } from '../catalog/loca
 import type { BookRecord, SearchQuery } from '../catalog/types.js';
 import { type ParsedQuery, parseQuery, type TextQuery } from '../domain/query.js';
 import { isConfident, type RankInput, rankCandidates, workGroupKey } from '../domain/ranking.js';
+import { matchKey } from '../domain/text.js';
 import { type Book, bookRowToBook, findBookByIsbn13 } from '../store/books.js';
 import type { Store } from '../store/db.js';
 import type { BookRow, CatalogEntryRow } from '../store/schema.js';
-import { clickCounts, logSearch, pinnedBooks, retrieveCandidates } from '../store/search.js';
+import {
+  clickCounts,
+  editionsByMatchKeys,
+  logSearch,
+  pinnedBooks,
+  retrieveCandidates,
+} from '../store/search.js';
 import type { BookCreator } from './book-creator.js';
 
 /** A text search over remote providers (the provider chain's `search`). */
@@ -141,11 +148,13 @@ export class SearchService {
       pinnedBooks(this.store.db, query.key),
     ]);
     const pinned = pins.map((row) => ({ ...fromBookRow(row), pinned: true }));
-    const all = dedupe([
-      ...pinned,
-      ...retrieved.books.map(fromBookRow),
-      ...retrieved.entries.map(fromEntryRow),
-    ]);
+    const found = [...pinned, ...retrieved.books.map(fromBookRow), ...retrieved.entries.map(fromEntryRow)];
+    // Retrieval may return a work's large print but not its paperback: fetch the leading works' families.
+    const leading = rankCandidates(query, found).slice(0, 8);
+    const keys = new Set(leading.flatMap((g) => g.editions.map((e) => matchKey(e.title, e.authors) ?? '')));
+    keys.delete('');
+    const family = await editionsByMatchKeys(this.store.db, [...keys]);
+    const all = dedupe([...found, ...family.books.map(fromBookRow), ...family.entries.map(fromEntryRow)]);
     const ids = all.flatMap((c) => (c.book ? [c.book.id] : []));
     const clicks = await clickCounts(this.store.db, ids);
     for (const c of all) if (c.book) c.clicks = clicks.get(c.book.id) ?? 0;

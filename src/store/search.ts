@@ -138,6 +138,15 @@ async function sqliteCorrections(db: Kysely<Database>, token: string): Promise<s
     for (const { term } of rows.rows)
       if (term === token || editDistance(token, term, allowed) <= allowed) found.add(term);
   }
+  if (found.size === 0 && token.length >= 6) {
+    // A typo in the second letter ("moddlesex"): scan the first letter's words, length-bounded.
+    const first = token[0]!;
+    const next = String.fromCodePoint(first.codePointAt(0)! + 1);
+    const rows = await sql<{ term: string }>`
+      select term from catalog_fts_vocab where term >= ${first} and term < ${next}
+        and length(term) between ${token.length - 1} and ${token.length + 1}`.execute(db);
+    for (const { term } of rows.rows) if (editDistance(token, term, allowed) <= allowed) found.add(term);
+  }
   if (found.has(token)) return [token];
   return [token, ...[...found].sort((a, b) => editDistance(token, a) - editDistance(token, b)).slice(0, 4)];
 }
@@ -289,4 +298,18 @@ export async function logVote(
   feedback: 'positive' | 'negative',
 ): Promise<void> {
   await searchDb(db).insertInto('search_votes').values({ sfid, feedback, created_at: nowIso() }).execute();
+}
+
+/** Every edition sharing these match keys: the ranking needs a work's whole family to choose its edition. */
+export async function editionsByMatchKeys(
+  db: Kysely<Database>,
+  keys: string[],
+  limit = 200,
+): Promise<Retrieved> {
+  if (keys.length === 0) return { books: [], entries: [] };
+  const entries = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
+    where c.match_key in (${sql.join(keys)}) limit ${limit}`.execute(db);
+  const books = await sql<BookRow>`select ${BOOK_COLUMNS} from books b
+    where b.match_key in (${sql.join(keys)}) limit ${limit}`.execute(db);
+  return { books: books.rows, entries: entries.rows };
 }
