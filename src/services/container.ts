@@ -8,6 +8,7 @@ import { ApiKeyDirectory } from '../store/api-keys.js';
 import { UsageRecorder } from '../store/api-usage.js';
 import type { Store } from '../store/db.js';
 import { invalidateDestinationCache } from '../store/destinations.js';
+import { AccessCodes } from './access-codes.js';
 import { BookCreator, type IsbnLookup } from './book-creator.js';
 import { BookPages } from './book-pages.js';
 import { type ClickRecorder, createClickRecorder } from './click-recorder.js';
@@ -32,6 +33,8 @@ export interface Services {
   /** Retailer URLs (and client inputs) to one book: identifiers, providers, confident title search. */
   resolver: Resolver;
   pages: BookPages;
+  /** Access-code cookies → the non-public destinations a visitor may see. */
+  access: AccessCodes;
   covers: CoverFallback;
   clicks: ClickRecorder;
   events: ChangeEvents;
@@ -104,6 +107,7 @@ export function createServices(
     search,
     resolver,
     pages,
+    access: new AccessCodes(store.db, config.cookieSecret),
     covers: new CoverFallback(store.db, providers.chain, (slug) => events.emit('book-changed', slug)),
     clicks,
     events,

@@ -1,0 +1,105 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { foldText } from '../domain/text.js';
+import { findBookById } from '../store/books.js';
+import { addListItem, type ListItem, listItems, removeListItem } from '../store/list-items.js';
+import {
+  featuredLists,
+  findList,
+  insertList,
+  type List,
+  type ListSummary,
+  listsByTokenHashes,
+  updateList,
+} from '../store/lists.js';
+import type { Database } from '../store/schema.js';
+
+export function hashEditToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** "/list/12-summer-reading": the id decides, the words are for people and may change. */
+export function listPath(list: Pick<List, 'id' | 'name'>): string {
+  const words = foldText(list.name ?? '')
+    .replace(/\s+/g, '-')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  return words ? `/list/${list.id}-${encodeURIComponent(words)}` : `/list/${list.id}`;
+}
+
+export type Editable = { kind: 'ok'; list: List } | { kind: 'not_found' } | { kind: 'forbidden' };
+export type BookChange = Editable | { kind: 'no_book' } | { kind: 'not_in_list' };
+
+/**
+ * Lists without accounts: whoever holds a list's edit token may change it. The token is shown once
+ * at creation and only its SHA-256 is stored, so a leaked database does not hand out edit rights.
+ */
+export class Lists {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(input: { name: string | null; bookId: number | null }) {
+    const token = randomBytes(32).toString('base64url');
+    if (input.bookId !== null && !(await findBookById(this.db, input.bookId)))
+      return { kind: 'no_book' as const };
+    const list = await this.db.transaction().execute(async (trx) => {
+      const created = await insertList(trx, {
+        kind: 'reader',
+        name: input.name,
+        editTokenHash: hashEditToken(token),
+      });
+      if (input.bookId !== null) await addListItem(trx, created.id, input.bookId);
+      return created;
+    });
+    return { kind: 'created' as const, list, token };
+  }
+
+  async get(id: number): Promise<{ list: List; items: ListItem[] } | null> {
+    const list = await findList(this.db, id);
+    return list ? { list, items: await listItems(this.db, id) } : null;
+  }
+
+  /** Whether `token` may edit list `id`; ingested and admin lists have no token, so nobody may. */
+  async editable(id: number, token: string | undefined): Promise<Editable> {
+    const list = await findList(this.db, id);
+    if (!list) return { kind: 'not_found' };
+    if (!token || !list.editTokenHash) return { kind: 'forbidden' };
+    const given = Buffer.from(hashEditToken(token), 'hex');
+    const stored = Buffer.from(list.editTokenHash, 'hex');
+    if (given.length !== stored.length || !timingSafeEqual(given, stored)) return { kind: 'forbidden' };
+    return { kind: 'ok', list };
+  }
+
+  async update(
+    id: number,
+    token: string | undefined,
+    changes: { name?: string | null; description?: string | null },
+  ) {
+    const access = await this.editable(id, token);
+    if (access.kind === 'ok') await updateList(this.db, id, changes);
+    return access;
+  }
+
+  async addBook(id: number, token: string | undefined, bookId: number): Promise<BookChange> {
+    const access = await this.editable(id, token);
+    if (access.kind !== 'ok') return access;
+    if (!(await findBookById(this.db, bookId))) return { kind: 'no_book' };
+    await addListItem(this.db, id, bookId);
+    return access;
+  }
+
+  async removeBook(id: number, token: string | undefined, bookId: number): Promise<BookChange> {
+    const access = await this.editable(id, token);
+    if (access.kind !== 'ok') return access;
+    return (await removeListItem(this.db, id, bookId)) ? access : { kind: 'not_in_list' };
+  }
+
+  /** The lists a browser holds tokens for; unknown tokens are ignored (lists may have been deleted). */
+  mine(tokens: readonly string[], bookId: number | null): Promise<ListSummary[]> {
+    const hashes = [...new Set(tokens.map(hashEditToken))];
+    return listsByTokenHashes(this.db, hashes, bookId);
+  }
+
+  featured(limit = 12): Promise<List[]> {
+    return featuredLists(this.db, limit);
+  }
+}
