@@ -54,16 +54,18 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   services.events.on('book-changed', (slug: string) => rendered.invalidate(slug));
   services.events.on('destinations-changed', () => rendered.clear());
 
-  async function render(slug: string, query: PageQuery, reply: FastifyReply) {
+  async function render(slug: string, query: PageQuery, cookie: string | undefined, reply: FastifyReply) {
+    // Access codes unlock private destinations, so such a page is the visitor's own (see cache headers).
+    const access = await services.access.accessFor(cookie);
     const chosen = TEMPLATES.find((name) => name === query.template) ?? 'default';
     const useSlug = query.use?.trim().toLowerCase() || null;
     const topSlugs = parseSlugList(query.top);
-    const key = JSON.stringify([slug, chosen, useSlug, topSlugs, query.sfid ?? null]);
+    const key = JSON.stringify([slug, chosen, useSlug, topSlugs, query.sfid ?? null, [...access].sort()]);
     let page = rendered.get(key);
     if (!page) {
       const loaded = await services.pages.load(slug);
       if (!loaded) throw new HttpError(404, 'book_not_found', 'There is no book at this address.');
-      const groups = await services.pages.groups(loaded, { use: useSlug, top: topSlugs });
+      const groups = await services.pages.groups(loaded, { use: useSlug, top: topSlugs, access });
       const model = bookPageModel(loaded, groups, {
         baseUrl: services.config.baseUrl,
         template: chosen,
@@ -73,7 +75,11 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       page = renderBookPage(model);
       rendered.set(key, slug, page);
     }
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=300').send(page);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', access.size > 0 ? 'private, no-cache' : 'public, max-age=300')
+      .header('vary', 'Cookie')
+      .send(page);
   }
 
   app.get(
@@ -87,7 +93,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
         response: { 200: Html },
       },
     },
-    async (request, reply) => render(request.params.slug, request.query, reply),
+    async (request, reply) => render(request.params.slug, request.query, request.headers.cookie, reply),
   );
 
   app.get(
@@ -101,6 +107,6 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
         response: { 200: Html },
       },
     },
-    async (request, reply) => render(request.params.slug, request.query, reply),
+    async (request, reply) => render(request.params.slug, request.query, request.headers.cookie, reply),
   );
 };

@@ -34,7 +34,9 @@ export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async
       },
     },
     async (request, reply) => {
-      const target = await services.pages.goTarget(request.params.slug, request.params.destination);
+      const access = await services.access.accessFor(request.headers.cookie);
+      const { slug, destination } = request.params;
+      const target = await services.pages.goTarget(slug, destination, access);
       if (!target) throw new HttpError(404, 'link_not_found', 'This book has no link to that destination.');
       if (!request.isAutomated) {
         services.clicks.record({

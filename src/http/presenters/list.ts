@@ -1,0 +1,62 @@
+import { Type } from 'typebox';
+import { listPath } from '../../services/lists.js';
+import type { ListItem } from '../../store/list-items.js';
+import type { List } from '../../store/lists.js';
+
+/** JSON shapes of lists, declared once for validation, serialization and /openapi.json. */
+const ListBookBody = Type.Object({
+  id: Type.Integer(),
+  slug: Type.String(),
+  title: Type.String(),
+  authors: Type.Array(Type.String()),
+  cover_url: Type.Union([Type.String(), Type.Null()]),
+  booklink_url: Type.String(),
+  rank: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+export const ListBody = Type.Object({
+  id: Type.Integer(),
+  name: Type.Union([Type.String(), Type.Null()]),
+  description: Type.Union([Type.String(), Type.Null()]),
+  url: Type.String({ description: 'The public list page' }),
+  books: Type.Array(ListBookBody),
+  updated_at: Type.String(),
+});
+
+export const CreatedListBody = Type.Intersect([
+  ListBody,
+  Type.Object({ edit_token: Type.String({ description: 'Shown once; send it as X-Edit-Token to edit' }) }),
+]);
+
+export const MyListsBody = Type.Object({
+  lists: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.Union([Type.String(), Type.Null()]),
+      url: Type.String(),
+      book_count: Type.Integer(),
+      contains_book: Type.Optional(Type.Boolean()),
+    }),
+  ),
+});
+
+export type ListJson = Type.Static<typeof ListBody>;
+
+export function listJson(baseUrl: string, list: List, items: readonly ListItem[]): ListJson {
+  return {
+    id: list.id,
+    name: list.name,
+    description: list.description,
+    url: `${baseUrl}${listPath(list)}`,
+    books: items.map(({ book, rank }) => ({
+      id: book.id,
+      slug: book.slug,
+      title: book.title,
+      authors: book.authors,
+      cover_url: book.coverUrl,
+      booklink_url: `${baseUrl}/book/${encodeURIComponent(book.slug)}`,
+      rank,
+    })),
+    updated_at: list.updatedAt,
+  };
+}

@@ -1,0 +1,117 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Services } from '../../services/container.js';
+import { Ingest } from '../../services/ingest.js';
+import { listPath } from '../../services/lists.js';
+import { findDestination } from '../../store/destinations.js';
+import { ValidationProblem } from '../errors.js';
+import { requireScope } from '../plugins/api-keys.js';
+
+const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+
+const IngestBookRequest = Type.Object(
+  {
+    isbn_13: nullable(Type.String()),
+    isbn_10: nullable(Type.String()),
+    title: nullable(Type.String()),
+    author: nullable(Type.String()),
+    url: nullable(Type.String()),
+    rank: nullable(Type.Integer()),
+  },
+  { description: 'SPEC 2.4 IngestBookRequest: isbn_13, isbn_10, title with author, or a retailer url' },
+);
+
+const IngestListRequest = Type.Object(
+  {
+    list_source: Type.String({ maxLength: 100 }),
+    books: Type.Array(IngestBookRequest, { minItems: 1, maxItems: 500 }),
+    list_name: nullable(Type.String({ maxLength: 500 })),
+    list_date: nullable(Type.String({ maxLength: 20 })),
+    destination_slug: nullable(Type.String({ maxLength: 100 })),
+    is_featured: Type.Optional(Type.Boolean({ default: false })),
+  },
+  {
+    description: 'SPEC 2.4 IngestListRequest; the same source, name and date replace the earlier list',
+    examples: [
+      {
+        list_source: 'nyt',
+        list_name: 'Fiction',
+        list_date: '2025-06-01',
+        books: [{ isbn_13: '9780441172719', rank: 1 }],
+      },
+    ],
+  },
+);
+
+const RowResult = Type.Object({
+  row: Type.Integer({ description: '0-based index in books' }),
+  rank: Type.Union([Type.Integer(), Type.Null()]),
+  status: Type.Union([Type.Literal('found'), Type.Literal('not_found')]),
+  book_id: Type.Optional(Type.Integer()),
+  slug: Type.Optional(Type.String()),
+  booklink_url: Type.Optional(Type.String()),
+  reason: Type.Optional(Type.String()),
+  detail: Type.Optional(Type.String()),
+});
+
+const IngestResult = Type.Object({
+  list_id: Type.Integer(),
+  url: Type.String(),
+  resolved: Type.Integer(),
+  unresolved: Type.Integer(),
+  rows: Type.Array(RowResult),
+});
+
+/** `POST /api/v1/ingest/lists` (DESIGN): partner lists, for keys with the `ingest` scope. */
+export const ingestRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const ingest = new Ingest(services.store.db, services.creator);
+  const base = services.config.baseUrl;
+  app.post(
+    '/api/v1/ingest/lists',
+    {
+      preHandler: requireScope('ingest'),
+      schema: {
+        summary: 'Ingest a ranked list of books (bestsellers, prizes); needs an X-API-Key with scope ingest',
+        tags: ['ingest'],
+        body: IngestListRequest,
+        response: {
+          201: IngestResult,
+          401: Type.Object({ detail: Type.String() }),
+          403: Type.Object({ detail: Type.String() }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const destination = body.destination_slug?.trim();
+      if (destination && !(await findDestination(services.store.db, destination))) {
+        throw new ValidationProblem([
+          {
+            type: 'value_error',
+            loc: ['body', 'destination_slug'],
+            msg: 'Value error, unknown destination',
+            input: destination,
+          },
+        ]);
+      }
+      const { list, outcomes } = await ingest.run({ ...body, destination_slug: destination || null });
+      const rows = outcomes.map((outcome, row) => {
+        const rank = body.books[row]?.rank ?? null;
+        if (outcome.kind === 'unresolved') {
+          return { row, rank, status: 'not_found' as const, reason: outcome.reason, detail: outcome.detail };
+        }
+        const { book } = outcome;
+        const booklink_url = `${base}/book/${encodeURIComponent(book.slug)}`;
+        return { row, rank, status: 'found' as const, book_id: book.id, slug: book.slug, booklink_url };
+      });
+      const resolved = rows.filter((row) => row.status === 'found').length;
+      return reply.code(201).send({
+        list_id: list.id,
+        url: `${base}${listPath(list)}`,
+        resolved,
+        unresolved: rows.length - resolved,
+        rows,
+      });
+    },
+  );
+};

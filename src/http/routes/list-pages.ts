@@ -1,0 +1,38 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Services } from '../../services/container.js';
+import { Lists, listPath } from '../../services/lists.js';
+import { notFound } from '../errors.js';
+import { renderListPage } from '../views/list-page.js';
+
+/** `/list/{id}` and `/list/{id}-{words}`: the public page of any list (a reader's or an ingested one). */
+export const listPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  const lists = new Lists(services.store.db);
+  app.get(
+    '/list/:ref',
+    {
+      schema: {
+        summary: 'The public page of a list',
+        tags: ['pages'],
+        params: Type.Object({
+          ref: Type.String({ minLength: 1, maxLength: 200, description: 'id or id-words' }),
+        }),
+        response: { 200: Type.String({ description: 'HTML page' }), 301: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      const id = /^(\d{1,15})(?:-|$)/.exec(request.params.ref)?.[1];
+      const found = id ? await lists.get(Number(id)) : null;
+      if (!found) throw notFound('There is no list at this address.');
+      const canonical = listPath(found.list);
+      // The words follow the name; an old or mistyped name still reaches the list, at its current address.
+      if (`/list/${encodeURIComponent(request.params.ref)}` !== canonical)
+        return reply.redirect(canonical, 301);
+      const page = renderListPage({ ...found, baseUrl: services.config.baseUrl, path: canonical });
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=60').send(page);
+    },
+  );
+};

@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Services } from '../../services/container.js';
+import { type Book, findBookBySlug } from '../../store/books.js';
+import { insertSavedEvent } from '../../store/saved-events.js';
+import { renderSavedPage, SAVED_VIEWS, type SavedView } from '../views/saved-page.js';
+
+const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+
+export const SAVED_EVENT_TYPES = [
+  'saved_add',
+  'saved_remove',
+  'saved_page_view',
+  'saved_share',
+  'saved_undo',
+  'saved_view_change',
+] as const;
+
+const SavedEventRequest = Type.Object(
+  {
+    event_type: Type.Enum([...SAVED_EVENT_TYPES]),
+    collection_size: Type.Integer({ minimum: 0, description: 'Books in the collection after the event' }),
+    book_slug: nullable(Type.String({ maxLength: 200 })),
+    view_mode: nullable(Type.String({ pattern: '^(list|cover|card)$' })),
+    client_token: nullable(Type.String({ maxLength: 36, description: 'A random id the browser keeps' })),
+  },
+  {
+    description: 'SPEC 2.4 SavedEventRequest',
+    examples: [{ event_type: 'saved_add', collection_size: 3, book_slug: 'dune-frank-herbert' }],
+  },
+);
+
+/** A shared collection names at most this many books; more would make an unwieldy URL anyway. */
+const MAX_SHARED = 100;
+
+/**
+ * Saved books live in the reader's browser (web/saved.js); the server only renders shared
+ * collections (`/saved?books=a,b`, readable without JavaScript) and logs what readers do with them.
+ */
+export const savedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { db } = services.store;
+
+  app.post(
+    '/api/v1/events/saved',
+    {
+      schema: {
+        summary: 'Log an interaction with a saved-books collection',
+        tags: ['events'],
+        body: SavedEventRequest,
+        response: { 204: Type.Null({ description: 'Logged' }) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      await insertSavedEvent(db, {
+        eventType: body.event_type,
+        collectionSize: body.collection_size,
+        bookSlug: body.book_slug ?? null,
+        viewMode: body.view_mode ?? null,
+        clientToken: body.client_token ?? null,
+      });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/saved',
+    {
+      schema: {
+        summary: 'Saved books: your collection, or a shared one with ?books=slug1,slug2',
+        tags: ['pages'],
+        querystring: Type.Object({
+          books: Type.Optional(Type.String({ maxLength: 10_000, description: 'Comma-separated book slugs' })),
+          view: Type.Optional(Type.String({ maxLength: 10, description: 'list, cover or card' })),
+        }),
+        response: { 200: Type.String({ description: 'HTML page' }) },
+      },
+    },
+    async (request, reply) => {
+      const slugs = [...new Set((request.query.books ?? '').split(',').map((slug) => slug.trim()))]
+        .filter((slug) => slug.length > 0 && slug.length <= 80)
+        .slice(0, MAX_SHARED);
+      const found = await Promise.all(slugs.map((slug) => findBookBySlug(db, slug)));
+      const shared = found.filter((book): book is Book => book !== null);
+      const view: SavedView = SAVED_VIEWS.find((name) => name === request.query.view) ?? 'list';
+      const page = renderSavedPage({
+        shared: request.query.books === undefined ? null : shared,
+        sharedSlugs: shared.map((book) => book.slug),
+        view,
+        baseUrl: services.config.baseUrl,
+      });
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+    },
+  );
+};

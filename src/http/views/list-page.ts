@@ -1,0 +1,75 @@
+import type { ListItem } from '../../store/list-items.js';
+import type { List } from '../../store/lists.js';
+import { displayDate, joinNames, paletteIndex } from './book-format.js';
+import { html, type SafeHtml, safeUrl } from './html.js';
+import { renderLayout } from './layout.js';
+
+export interface ListPageModel {
+  list: List;
+  items: ListItem[];
+  baseUrl: string;
+  /** Canonical path of the list. */
+  path: string;
+}
+
+export function listTitle(list: Pick<List, 'name' | 'source'>): string {
+  return list.name?.trim() || (list.source ? `List from ${list.source}` : 'A reading list');
+}
+
+function itemCover(item: ListItem): SafeHtml {
+  const src = safeUrl(item.book.coverUrl);
+  if (src)
+    return html`<img class="list-item__cover" src="${src}" alt="" width="80" height="120" loading="lazy">`;
+  return html`<span class="list-item__cover list-item__cover--missing cover--ph${paletteIndex(item.book.title, 6)}" aria-hidden="true"></span>`;
+}
+
+function listItem(item: ListItem, index: number): SafeHtml {
+  const href = `/book/${encodeURIComponent(item.book.slug)}`;
+  return html`<li class="list-item" data-book-id="${item.book.id}" data-slug="${item.book.slug}">
+  <span class="list-item__rank">${item.rank ?? index + 1}</span>
+  <a class="list-item__link" href="${href}">
+    ${itemCover(item)}
+    <span class="list-item__title">${item.book.title}</span>
+    ${item.book.authors.length > 0 && html`<span class="list-item__authors">${joinNames(item.book.authors)}</span>`}
+  </a>
+</li>`;
+}
+
+function meta(list: List): SafeHtml {
+  const parts: Array<SafeHtml | string> = [];
+  if (list.source && list.kind === 'ingest') parts.push(`Source: ${list.source}`);
+  if (list.listDate) parts.push(html`<time datetime="${list.listDate}">${displayDate(list.listDate)}</time>`);
+  return parts.length > 0
+    ? html`<p class="list-meta">${parts.map((part, i) => html`${i > 0 ? ' · ' : ''}${part}`)}</p>`
+    : html``;
+}
+
+export function renderListPage(model: ListPageModel): string {
+  const { list, items } = model;
+  const title = listTitle(list);
+  const body = html`<main id="main" class="list-page" data-list-id="${list.id}">
+  <h1>${title}</h1>
+  ${meta(list)}
+  ${list.description && html`<p class="list-description">${list.description}</p>`}
+  ${
+    items.length > 0
+      ? html`<ol class="list-items">${items.map(listItem)}</ol>`
+      : html`<p class="empty">This list has no books yet.</p>`
+  }
+</main>`;
+  return renderLayout({
+    title: `${title} · Booklink`,
+    description: `${items.length} book${items.length === 1 ? '' : 's'}: ${items
+      .slice(0, 5)
+      .map((item) => item.book.title)
+      .join(', ')}`,
+    canonicalUrl: `${model.baseUrl}${model.path}`,
+    meta: [
+      { property: 'og:title', content: title },
+      { property: 'og:type', content: 'website' },
+      { property: 'og:url', content: `${model.baseUrl}${model.path}` },
+    ],
+    bodyClass: 'page-list',
+    body,
+  });
+}

@@ -1,0 +1,76 @@
+import type { Book } from '../../store/books.js';
+import { joinNames } from './book-format.js';
+import { html, type SafeHtml, safeUrl } from './html.js';
+import { renderLayout } from './layout.js';
+
+export const SAVED_VIEWS = ['list', 'cover', 'card'] as const;
+export type SavedView = (typeof SAVED_VIEWS)[number];
+
+export interface SavedPageModel {
+  /** Books of a shared URL (`?books=`), or null for the reader's own collection (rendered by web/saved.js). */
+  shared: Book[] | null;
+  sharedSlugs: string[];
+  view: SavedView;
+  baseUrl: string;
+}
+
+function savedItem(book: Book): SafeHtml {
+  const href = `/book/${encodeURIComponent(book.slug)}`;
+  const cover = safeUrl(book.coverUrl);
+  return html`<li class="saved-item" data-slug="${book.slug}">
+  <a class="saved-item__link" href="${href}">
+    ${cover ? html`<img class="saved-item__cover" src="${cover}" alt="" width="80" height="120" loading="lazy">` : html`<span class="saved-item__cover saved-item__cover--missing" aria-hidden="true"></span>`}
+    <span class="saved-item__title">${book.title}</span>
+    ${book.authors.length > 0 && html`<span class="saved-item__authors">${joinNames(book.authors)}</span>`}
+  </a>
+</li>`;
+}
+
+/** View switches are links, so a shared collection can change view without JavaScript. */
+function viewSwitch(view: SavedView, slugs: readonly string[] | null): SafeHtml {
+  return html`<nav class="saved-views" aria-label="View">
+  ${SAVED_VIEWS.map((name) => {
+    const href = slugs
+      ? `/saved?books=${slugs.map(encodeURIComponent).join(',')}&view=${name}`
+      : `/saved?view=${name}`;
+    return html`<a class="button saved-views__option" href="${href}" data-view-mode="${name}" aria-pressed="${String(name === view)}">${name[0]?.toUpperCase()}${name.slice(1)}</a>`;
+  })}
+</nav>`;
+}
+
+function sharedBody(model: SavedPageModel, books: Book[]): SafeHtml {
+  return html`<main id="main" class="saved saved--shared" data-saved-shared="${model.sharedSlugs.join(',')}">
+  <h1>A shared collection</h1>
+  <p>${books.length === 0 ? 'None of these books could be found.' : `${books.length} book${books.length === 1 ? '' : 's'} someone saved for you.`}</p>
+  ${viewSwitch(model.view, model.sharedSlugs)}
+  <ul class="saved-list saved-list--${model.view}" data-view="${model.view}">${books.map(savedItem)}</ul>
+  <p><button type="button" class="button" data-save-all hidden>Add all to my saved books</button> <a href="/saved">My saved books</a></p>
+</main>`;
+}
+
+function ownBody(model: SavedPageModel): SafeHtml {
+  return html`<main id="main" class="saved" data-saved-app data-view="${model.view}">
+  <h1>Saved books</h1>
+  <noscript><p>Your saved books are kept in this browser; showing them needs JavaScript.</p></noscript>
+  ${viewSwitch(model.view, null)}
+  <p class="saved-status" role="status" aria-live="polite"></p>
+  <p class="saved-empty" hidden>Nothing saved yet. Use “Save” on any book page.</p>
+  <ul class="saved-list saved-list--${model.view}" data-view="${model.view}"></ul>
+  <div class="saved-share" hidden>
+    <button type="button" class="button" data-share>Share this collection</button>
+    <input class="saved-share__url" type="url" readonly aria-label="Link to this collection" hidden>
+  </div>
+</main>`;
+}
+
+export function renderSavedPage(model: SavedPageModel): string {
+  return renderLayout({
+    title: model.shared ? 'A shared collection · Booklink' : 'Saved books · Booklink',
+    description: 'Books saved for later, with every place to get them.',
+    canonicalUrl: `${model.baseUrl}/saved`,
+    robots: 'noindex',
+    scripts: ['saved.js'],
+    bodyClass: 'page-saved',
+    body: model.shared ? sharedBody(model, model.shared) : ownBody(model),
+  });
+}
