@@ -103,12 +103,15 @@ async function sqliteMatch(db: Kysely<Database>, match: string, limit: number): 
 
 async function postgresMatch(db: Kysely<Database>, query: string, limit: number): Promise<Retrieved> {
   const tsq = sql`to_tsquery('simple'::regconfig, ${query})`;
-  const entries = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
-    where c.search_tsv @@ ${tsq} order by ts_rank(c.search_tsv, ${tsq}) desc, c.popularity desc limit ${limit}`.execute(
-    db,
-  );
-  const books = await sql<BookRow>`select ${BOOK_COLUMNS} from books b
-    where b.search_tsv @@ ${tsq} order by ts_rank(b.search_tsv, ${tsq}) desc limit ${limit}`.execute(db);
+  // Two connections of the pool, so the two lookups overlap.
+  const [entries, books] = await Promise.all([
+    sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
+      where c.search_tsv @@ ${tsq} order by ts_rank(c.search_tsv, ${tsq}) desc, c.popularity desc limit ${limit}`.execute(
+      db,
+    ),
+    sql<BookRow>`select ${BOOK_COLUMNS} from books b
+      where b.search_tsv @@ ${tsq} order by ts_rank(b.search_tsv, ${tsq}) desc limit ${limit}`.execute(db),
+  ]);
   return { books: books.rows, entries: entries.rows };
 }
 
@@ -151,14 +154,25 @@ async function sqliteCorrections(db: Kysely<Database>, token: string): Promise<s
   return [token, ...[...found].sort((a, b) => editDistance(token, a) - editDistance(token, b)).slice(0, 4)];
 }
 
+const trigrams = new WeakMap<Kysely<Database>, Promise<boolean>>();
+
+/** Whether pg_trgm was installed (migration 0003 tries); asked once per database handle. */
+function hasTrigrams(db: Kysely<Database>): Promise<boolean> {
+  let known = trigrams.get(db);
+  if (!known) {
+    known = sql<{ n: number }>`select count(*) as n from pg_extension where extname = 'pg_trgm'`
+      .execute(db)
+      .then((result) => Number(result.rows[0]?.n) > 0);
+    trigrams.set(db, known);
+  }
+  return known;
+}
+
 /** Typo-tolerant retrieval on PostgreSQL: pg_trgm word similarity of every longer word. */
 async function postgresFuzzy(db: Kysely<Database>, tokens: string[], limit: number): Promise<Retrieved> {
   const words = tokens.filter((token) => token.length >= 4 && !/^\d+$/.test(token)).slice(0, 4);
   if (words.length === 0) return { books: [], entries: [] };
-  const hasTrgm = await sql<{
-    n: number;
-  }>`select count(*) as n from pg_extension where extname = 'pg_trgm'`.execute(db);
-  if (!Number(hasTrgm.rows[0]?.n)) return { books: [], entries: [] };
+  if (!(await hasTrigrams(db))) return { books: [], entries: [] };
   return db.transaction().execute(async (trx) => {
     await sql`select set_config('pg_trgm.word_similarity_threshold', '0.45', true)`.execute(trx);
     const folded = (alias: string) => sql.raw(`booklink_fold(${alias}.title || ' ' || ${alias}.authors)`);
@@ -204,7 +218,8 @@ export async function retrieveCandidates(store: Store, tokens: string[], limit =
   } else if (size(found) === 0) {
     found = merge(found, await postgresFuzzy(store.db, words, limit));
   }
-  if (size(found) < 8 && significant.length > 1) {
+  // The widest net, and the slowest on a large catalog: only when nothing else matched.
+  if (size(found) === 0 && significant.length > 1) {
     found = merge(
       found,
       await match(
@@ -307,9 +322,12 @@ export async function editionsByMatchKeys(
   limit = 200,
 ): Promise<Retrieved> {
   if (keys.length === 0) return { books: [], entries: [] };
-  const entries = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
-    where c.match_key in (${sql.join(keys)}) limit ${limit}`.execute(db);
-  const books = await sql<BookRow>`select ${BOOK_COLUMNS} from books b
-    where b.match_key in (${sql.join(keys)}) limit ${limit}`.execute(db);
+  const [entries, books] = await Promise.all([
+    sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
+      where c.match_key in (${sql.join(keys)}) limit ${limit}`.execute(db),
+    sql<BookRow>`select ${BOOK_COLUMNS} from books b where b.match_key in (${sql.join(keys)}) limit ${limit}`.execute(
+      db,
+    ),
+  ]);
   return { books: books.rows, entries: entries.rows };
 }
