@@ -112,7 +112,9 @@ export class Resolver {
     }
     const byIdentifier = await this.identifiers.resolve(parsed.identifiers, mayCreate);
     if (byIdentifier) return { status: 'found', ...byIdentifier };
-    if (parsed.titleWords && this.deps.search) {
+    // An ISBN names one edition: when no source knows it, another edition found by title would be
+    // a guess (a Swedish "Hobbit" is not the English one), so only ISBN-less URLs use their words.
+    if (parsed.titleWords && !parsed.isbn && this.deps.search) {
       const book = await confidentTitleBook(this.deps.search, parsed.titleWords, mayCreate);
       if (book) return { status: 'found', book, via: 'title' };
     }

@@ -1,0 +1,100 @@
+import { parseIsbn } from '../../src/domain/isbn.js';
+import { matchKey } from '../../src/domain/text.js';
+import type { BookCreator } from '../../src/services/book-creator.js';
+import type { Store } from '../../src/store/db.js';
+
+/** One row of urls.jsonl: what the URL carries, as labelled for the parser. */
+export interface UrlRow {
+  url: string;
+  store: string | null;
+  expect: { isbn13?: string; identifiers?: Record<string, string>; kind?: string; titleWords?: string };
+}
+
+/** One edition of url-catalog.jsonl; `work` groups editions; `saved` ones exist as books at the start. */
+export interface UrlEntry {
+  id: string;
+  work: string;
+  isbn13: string | null;
+  title: string;
+  authors: string[];
+  format: string | null;
+  language: string | null;
+  identifiers: Record<string, string>;
+  popularity: number;
+  saved?: boolean;
+}
+
+export interface UrlCatalog {
+  entries: UrlEntry[];
+  /** Title-only URLs (no ISBN, identifiers unknown to the catalog) → the work their words truly name. */
+  titleLabels: Map<string, string>;
+}
+
+/**
+ * The editions a right answer may be: the one holding the URL's ISBN or one of its identifiers, and
+ * for a title-only URL any edition of the labelled work. None for a non-book page.
+ */
+export function expectedEntries(catalog: UrlCatalog, row: UrlRow): UrlEntry[] {
+  if (row.expect.kind === 'not_book') return [];
+  const ids = Object.entries(row.expect.identifiers ?? {});
+  const work = catalog.titleLabels.get(row.url);
+  return catalog.entries.filter(
+    (entry) =>
+      (entry.isbn13 !== null && entry.isbn13 === row.expect.isbn13) ||
+      ids.some(([scheme, value]) => entry.identifiers[scheme] === value) ||
+      (work !== undefined && entry.work === work),
+  );
+}
+
+/** Whether a resolved book is this edition: same ISBN, or (ISBN-less) a shared identifier. */
+export function matchesEntry(entry: UrlEntry, isbn13: string | null, ids: Record<string, string>): boolean {
+  if (entry.isbn13) return entry.isbn13 === isbn13;
+  return Object.entries(entry.identifiers).some(([scheme, value]) => ids[scheme] === value);
+}
+
+/** Loads the editions as catalog entries (as an import would) and saves the `saved` ones as books. */
+export async function loadUrlCatalog(
+  store: Store,
+  creator: BookCreator,
+  lines: readonly Record<string, unknown>[],
+): Promise<UrlCatalog> {
+  const entries = lines.filter((line) => typeof line.id === 'string') as unknown as UrlEntry[];
+  const titleLabels = new Map(
+    lines.flatMap((line) =>
+      typeof line.title_url === 'string' && typeof line.work === 'string'
+        ? [[line.title_url, line.work] as const]
+        : [],
+    ),
+  );
+  const now = new Date().toISOString();
+  await store.db
+    .insertInto('catalog_entries')
+    .values(
+      entries.map((entry) => ({
+        entry_key: entry.isbn13 ? `isbn:${entry.isbn13}` : `urleval:${entry.id}`,
+        source: 'urleval',
+        isbn13: entry.isbn13,
+        isbn10: parseIsbn(entry.isbn13 ?? '')?.isbn10 ?? null,
+        title: entry.title,
+        subtitle: null,
+        authors: JSON.stringify(entry.authors),
+        published_date: null,
+        publisher: null,
+        cover_url: null,
+        language: entry.language,
+        format: entry.format,
+        pages: null,
+        description: null,
+        identifiers: JSON.stringify(entry.identifiers),
+        match_key: matchKey(entry.title, entry.authors),
+        popularity: entry.popularity,
+        updated_at: now,
+      })),
+    )
+    .execute();
+  for (const entry of entries.filter((e) => e.saved && e.isbn13)) {
+    const isbn = parseIsbn(entry.isbn13 ?? '');
+    if (isbn) await creator.byIsbn(isbn, true);
+  }
+  return { entries, titleLabels };
+}
