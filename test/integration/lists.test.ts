@@ -5,7 +5,7 @@ import { HUMAN_UA, startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
 
 /** A checksum-valid ISBN-13 for a small number. */
-export function isbnFor(n: number): string {
+function isbnFor(n: number): string {
   const body = `978${String(n).padStart(9, '0')}`;
   const sum = [...body].reduce((acc, digit, i) => acc + Number(digit) * (i % 2 === 0 ? 1 : 3), 0);
   return `${body}${(10 - (sum % 10)) % 10}`;
@@ -34,11 +34,21 @@ async function makeBook(t: TestApp, n: number, title: string): Promise<{ id: num
   return { id: book.id, slug: book.slug };
 }
 
-function call(t: TestApp, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+function call(
+  t: TestApp,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   return fetch(`${t.baseUrl}${path}`, {
     method,
     redirect: 'manual',
-    headers: { 'user-agent': HUMAN_UA, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      'user-agent': HUMAN_UA,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
@@ -60,8 +70,16 @@ describeEachDialect('lists without accounts', (context) => {
     const body = await response.json();
     assert.match(body.edit_token, /^[A-Za-z0-9_-]{43}$/);
     assert.equal(body.url, `http://booklink.test/list/${body.id}-summer-reading`);
-    assert.deepEqual(body.books.map((book: { slug: string }) => book.slug), [first.slug]);
-    const row = await context.store().db.selectFrom('lists').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
+    assert.deepEqual(
+      body.books.map((book: { slug: string }) => book.slug),
+      [first.slug],
+    );
+    const row = await context
+      .store()
+      .db.selectFrom('lists')
+      .selectAll()
+      .where('id', '=', body.id)
+      .executeTakeFirstOrThrow();
     assert.notEqual(row.edit_token_hash, body.edit_token);
     assert.match(row.edit_token_hash ?? '', /^[0-9a-f]{64}$/);
     const again = await (await call(t, 'GET', `/api/v1/lists/${body.id}`)).json();
@@ -72,7 +90,10 @@ describeEachDialect('lists without accounts', (context) => {
     const created = await (await call(t, 'POST', '/api/v1/lists', { name: 'Mine' })).json();
     const token = { 'x-edit-token': created.edit_token };
     const wrong = { 'x-edit-token': 'not-the-token' };
-    assert.equal((await call(t, 'POST', `/api/v1/lists/${created.id}/books`, { book_id: first.id }, token)).status, 201);
+    assert.equal(
+      (await call(t, 'POST', `/api/v1/lists/${created.id}/books`, { book_id: first.id }, token)).status,
+      201,
+    );
     const refusals = [
       await call(t, 'PATCH', `/api/v1/lists/${created.id}`, { name: 'Hijacked' }, wrong),
       await call(t, 'POST', `/api/v1/lists/${created.id}/books`, { book_id: second.id }, wrong),
@@ -85,15 +106,30 @@ describeEachDialect('lists without accounts', (context) => {
     }
     const after = await (await call(t, 'GET', `/api/v1/lists/${created.id}`)).json();
     assert.equal(after.name, 'Mine');
-    assert.deepEqual(after.books.map((book: { id: number }) => book.id), [first.id]);
+    assert.deepEqual(
+      after.books.map((book: { id: number }) => book.id),
+      [first.id],
+    );
 
-    const patched = await call(t, 'PATCH', `/api/v1/lists/${created.id}`, { name: 'Renamed', description: 'Why' }, token);
+    const patched = await call(
+      t,
+      'PATCH',
+      `/api/v1/lists/${created.id}`,
+      { name: 'Renamed', description: 'Why' },
+      token,
+    );
     assert.equal(patched.status, 200);
     assert.equal((await patched.json()).description, 'Why');
     await call(t, 'POST', `/api/v1/lists/${created.id}/books`, { book_id: second.id }, token);
-    assert.equal((await call(t, 'DELETE', `/api/v1/lists/${created.id}/books/${first.id}`, undefined, token)).status, 204);
+    assert.equal(
+      (await call(t, 'DELETE', `/api/v1/lists/${created.id}/books/${first.id}`, undefined, token)).status,
+      204,
+    );
     const final = await (await call(t, 'GET', `/api/v1/lists/${created.id}`)).json();
-    assert.deepEqual(final.books.map((book: { id: number }) => book.id), [second.id]);
+    assert.deepEqual(
+      final.books.map((book: { id: number }) => book.id),
+      [second.id],
+    );
     assert.equal((await call(t, 'GET', '/api/v1/lists/999999')).status, 404);
   });
 
@@ -108,13 +144,27 @@ describeEachDialect('lists without accounts', (context) => {
     const { lists } = await response.json();
     const byId = new Map(lists.map((list: { id: number }) => [list.id, list]));
     assert.equal(lists.length, 2);
-    assert.deepEqual(byId.get(a.id), { id: a.id, name: 'A', url: `http://booklink.test/list/${a.id}-a`, book_count: 1, contains_book: true });
+    assert.deepEqual(byId.get(a.id), {
+      id: a.id,
+      name: 'A',
+      url: `http://booklink.test/list/${a.id}-a`,
+      book_count: 1,
+      contains_book: true,
+    });
     assert.equal((byId.get(b.id) as { contains_book: boolean }).contains_book, false);
   });
 
   it('renders the public list page with covers, order and book links, at its readable address', async () => {
-    const created = await (await call(t, 'POST', '/api/v1/lists', { name: 'Best <of> 2025', book_id: first.id })).json();
-    await call(t, 'POST', `/api/v1/lists/${created.id}/books`, { book_id: second.id }, { 'x-edit-token': created.edit_token });
+    const created = await (
+      await call(t, 'POST', '/api/v1/lists', { name: 'Best <of> 2025', book_id: first.id })
+    ).json();
+    await call(
+      t,
+      'POST',
+      `/api/v1/lists/${created.id}/books`,
+      { book_id: second.id },
+      { 'x-edit-token': created.edit_token },
+    );
     const short = await t.get(`/list/${created.id}`);
     assert.equal(short.status, 301);
     assert.equal(short.headers.get('location'), `/list/${created.id}-best-of-2025`);
