@@ -74,7 +74,7 @@ async function loadSynthetic(store: Store, rows: Row[], total: number): Promise<
   ];
   const authors = [...new Set(rows.flatMap((r) => r.authors.split(',').map((a) => a.trim())))];
   const now = new Date().toISOString();
-  const batch = 2000;
+  const batch = 1000; // 18 columns: under SQLite's 32,766 bound variables per statement
   for (let done = 0; done < total; done += batch) {
     const values = Array.from({ length: Math.min(batch, total - done) }, (_, i) => {
       const n = 1 + Math.floor(next() * 4);

@@ -127,7 +127,12 @@ function match(store: Store, groups: Alternatives[], mode: 'and' | 'or', limit: 
  * those two swapped) within two edits. Words the index already holds need none.
  */
 async function sqliteCorrections(db: Kysely<Database>, token: string): Promise<string[]> {
-  if (token.length < 4 || /^\d+$/.test(token)) return [token];
+  const present = await sql<{ n: number }>`select
+      (select count(*) from catalog_fts_vocab where term = ${token}) +
+      (select count(*) from books_fts_vocab where term = ${token}) as n`.execute(db);
+  if (Number(present.rows[0]?.n) > 0) return [token];
+  // A word no entry holds can only empty an AND query: drop it unless it has a correction.
+  if (token.length < 4 || /^\d+$/.test(token)) return [];
   const prefixes = [...new Set([token.slice(0, 2), `${token[1]}${token[0]}`])];
   const allowed = token.length >= 8 ? 2 : 1;
   const found = new Set<string>();
@@ -150,8 +155,7 @@ async function sqliteCorrections(db: Kysely<Database>, token: string): Promise<s
         and length(term) between ${token.length - 1} and ${token.length + 1}`.execute(db);
     for (const { term } of rows.rows) if (editDistance(token, term, allowed) <= allowed) found.add(term);
   }
-  if (found.has(token)) return [token];
-  return [token, ...[...found].sort((a, b) => editDistance(token, a) - editDistance(token, b)).slice(0, 4)];
+  return [...[...found].sort((a, b) => editDistance(token, a) - editDistance(token, b)).slice(0, 4)];
 }
 
 const trigrams = new WeakMap<Kysely<Database>, Promise<boolean>>();
@@ -174,7 +178,7 @@ async function postgresFuzzy(db: Kysely<Database>, tokens: string[], limit: numb
   if (words.length === 0) return { books: [], entries: [] };
   if (!(await hasTrigrams(db))) return { books: [], entries: [] };
   return db.transaction().execute(async (trx) => {
-    await sql`select set_config('pg_trgm.word_similarity_threshold', '0.45', true)`.execute(trx);
+    await sql`select set_config('pg_trgm.word_similarity_threshold', '0.4', true)`.execute(trx);
     const folded = (alias: string) => sql.raw(`booklink_fold(${alias}.title || ' ' || ${alias}.authors)`);
     const all = (alias: string): RawBuilder<unknown> =>
       sql.join(
@@ -212,8 +216,9 @@ export async function retrieveCandidates(store: Store, tokens: string[], limit =
   const significant = words.filter((word) => !STOP.has(word) && word.length > 1);
   if (store.dialect === 'sqlite') {
     const corrected = await Promise.all(words.map((word) => sqliteCorrections(store.db, word)));
-    if (corrected.some((alternatives) => alternatives.length > 1)) {
-      found = merge(found, await match(store, corrected, 'and', limit));
+    const usable = corrected.filter((alternatives) => alternatives.length > 0);
+    if (usable.length > 0 && corrected.some((alternatives, i) => alternatives[0] !== words[i])) {
+      found = merge(found, await match(store, usable, 'and', limit));
     }
   } else if (size(found) === 0) {
     found = merge(found, await postgresFuzzy(store.db, words, limit));
