@@ -11,9 +11,12 @@ interface GuardsOptions {
 
 const SELF_DESCRIBED_BOTS = /crawler|spider|scraper/i;
 
-/** SPEC 7 rule 4: known search, AI and monitoring bots, and anything calling itself a crawler. */
+/**
+ * SPEC 7 rule 4: known search, AI and monitoring bots, and anything calling itself a crawler. A request
+ * with no User-Agent at all is a script, not a reader's browser, so it may read but never create.
+ */
 export function isAutomatedClient(userAgent: string | undefined): boolean {
-  if (!userAgent) return false;
+  if (!userAgent?.trim()) return true;
   return isbot(userAgent) || SELF_DESCRIBED_BOTS.test(userAgent);
 }
 

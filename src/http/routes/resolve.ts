@@ -22,7 +22,7 @@ const ResolveQuery = Type.Object({
  * and not for a request without any User-Agent (a script).
  */
 export function mayCreateBook(request: FastifyRequest): boolean {
-  return !request.isAutomated && Boolean(request.headers['user-agent']);
+  return !request.isAutomated;
 }
 
 /**
