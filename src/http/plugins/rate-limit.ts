@@ -59,6 +59,12 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions) 
 
   app.addHook('onRequest', async (request, reply) => {
     if (!isApiCall(request)) return;
+    // While Redis is down, waiting for each command to time out would slow every API call.
+    if (options.redis && options.redis.status !== 'ready') {
+      if (!storeFailing) request.log.error('redis is not connected; API requests pass unlimited');
+      storeFailing = true;
+      return;
+    }
     let decision: Decision;
     try {
       decision = await decide(request);
