@@ -8,6 +8,7 @@ import metrics, { type LogStream, requestLogOptions } from './plugins/metrics.js
 import openapi from './plugins/openapi.js';
 import rateLimit from './plugins/rate-limit.js';
 import { accessRoutes } from './routes/access.js';
+import { adminRoutes } from './routes/admin/index.js';
 import { coverFallbackRoutes } from './routes/api-cover.js';
 import { apiResolveRoutes } from './routes/api-resolve.js';
 import { apiSearchRoutes } from './routes/api-search.js';
@@ -72,5 +73,6 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   await app.register(savedRoutes, { services });
   await app.register(accessRoutes, { services });
   await app.register(ingestRoutes, { services });
+  await app.register(adminRoutes, { services });
   return app;
 }

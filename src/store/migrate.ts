@@ -4,6 +4,7 @@ import { coreMigration } from './migrations/0001-core.js';
 import { destinationsMigration } from './migrations/0002-destinations.js';
 import { searchMigration } from './migrations/0003-search.js';
 import { apiKeysMigration } from './migrations/0004-api-keys.js';
+import { adminMigration } from './migrations/0005-admin.js';
 import { readersMigration } from './migrations/0006-readers.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
@@ -14,6 +15,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0002-destinations', destinationsMigration],
   ['0003-search', searchMigration],
   ['0004-api-keys', apiKeysMigration],
+  ['0005-admin', adminMigration],
   ['0006-readers', readersMigration],
 ];
 

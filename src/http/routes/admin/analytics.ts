@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { analyticsCsv, dashboard } from '../../../services/admin/analytics.js';
+import { PERIODS, renderDashboard } from '../../views/admin/dashboard.js';
+import { type AdminRouteOptions, dbOf, sendPage, viewerOf } from './context.js';
+
+const Days = Type.Optional(Type.Integer({ minimum: 1, maximum: 366, default: 30 }));
+const periodOf = (days: number | undefined) => PERIODS.find((period) => period === days) ?? 30;
+
+/** `/admin`: clicks, searches and misses from our own tables (no third-party tracker), and CSV exports. */
+export const analyticsRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+  const db = dbOf(services);
+
+  app.get(
+    '/admin',
+    { schema: { hide: true, querystring: Type.Object({ days: Days }) } },
+    async (request, reply) => {
+      const model = await dashboard(db, periodOf(request.query.days));
+      return sendPage(reply, renderDashboard(viewerOf(request), model));
+    },
+  );
+
+  app.get(
+    '/admin/analytics.csv',
+    {
+      schema: {
+        hide: true,
+        querystring: Type.Object({
+          days: Days,
+          by: Type.Optional(
+            Type.Union([
+              Type.Literal('day'),
+              Type.Literal('destination'),
+              Type.Literal('book'),
+              Type.Literal('country'),
+              Type.Literal('referrer'),
+            ]),
+          ),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const by = request.query.by ?? 'day';
+      const days = periodOf(request.query.days);
+      const csv = await analyticsCsv(db, by, days);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="clicks-by-${by}-${days}d.csv"`)
+        .send(csv);
+    },
+  );
+};

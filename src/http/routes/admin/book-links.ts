@@ -1,0 +1,101 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import {
+  addBookLink,
+  createOverride,
+  removeBookLink,
+  removeOverride,
+} from '../../../services/admin/books.js';
+import { createPin, removePin } from '../../../services/admin/pins.js';
+import { bookOr404, showFailedForm } from './books.js';
+import { type AdminRouteOptions, commandContext, IdParams, seeOther } from './context.js';
+import { schemaErrors, submitted } from './form-errors.js';
+
+const text = (max: number) => Type.String({ default: '', maxLength: max });
+const int = Type.Integer({ default: 0 });
+
+/** SPEC 2.4 "book add destination", with its defaults. */
+const AddLinkBody = Type.Object({
+  destination_id: int,
+  url: text(2000),
+  label: text(100),
+  tagline: text(200),
+  is_featured: Type.Boolean({ default: true }),
+  active_from: text(40),
+  active_until: text(40),
+});
+const RemoveLinkBody = Type.Object({ link_id: int });
+const OverrideBody = Type.Object({ retailer_key: text(100), override_url: text(2000), notes: text(500) });
+const DeleteOverrideBody = Type.Object({ retailer_key: text(100) });
+const PinBody = Type.Object({ query: text(500), notes: text(500) });
+const DeletePinBody = Type.Object({ pin_id: int });
+
+/** A book's curated links, retailer overrides and search pins. */
+export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+  const options = <T>(body: T) => ({
+    attachValidation: true,
+    schema: { hide: true, params: IdParams, body },
+  });
+
+  app.post('/admin/books/:id/links', options(AddLinkBody), async (request, reply) => {
+    const book = await bookOr404(services, request);
+    const errors = schemaErrors(request);
+    const values = submitted(request);
+    if (errors) return showFailedForm(services, request, reply, book, { form: 'link', values, errors });
+    const result = await addBookLink(commandContext(request, services), book, request.body);
+    if (!result.ok)
+      return showFailedForm(services, request, reply, book, { form: 'link', values, errors: result.errors });
+    return seeOther(reply, `/admin/books/${book.id}?notice=created#links`);
+  });
+
+  app.post('/admin/books/:id/links/remove', options(RemoveLinkBody), async (request, reply) => {
+    const book = await bookOr404(services, request);
+    if (!request.validationError)
+      await removeBookLink(commandContext(request, services), request.body.link_id);
+    return seeOther(reply, `/admin/books/${book.id}?notice=deleted#links`);
+  });
+
+  app.post('/admin/books/:id/overrides', options(OverrideBody), async (request, reply) => {
+    const book = await bookOr404(services, request);
+    const errors = schemaErrors(request);
+    const values = submitted(request);
+    if (errors) return showFailedForm(services, request, reply, book, { form: 'override', values, errors });
+    const result = await createOverride(commandContext(request, services), book, request.body);
+    if (!result.ok)
+      return showFailedForm(services, request, reply, book, {
+        form: 'override',
+        values,
+        errors: result.errors,
+      });
+    return seeOther(reply, `/admin/books/${book.id}?notice=saved#overrides`);
+  });
+
+  app.post('/admin/books/:id/overrides/delete', options(DeleteOverrideBody), async (request, reply) => {
+    const book = await bookOr404(services, request);
+    if (!request.validationError)
+      await removeOverride(commandContext(request, services), book, request.body.retailer_key);
+    return seeOther(reply, `/admin/books/${book.id}?notice=deleted#overrides`);
+  });
+
+  app.post('/admin/books/:id/pins', options(PinBody), async (request, reply) => {
+    const book = await bookOr404(services, request);
+    const errors = schemaErrors(request);
+    const values = submitted(request);
+    if (errors) return showFailedForm(services, request, reply, book, { form: 'pin', values, errors });
+    const result = await createPin(
+      commandContext(request, services),
+      book,
+      request.body.query,
+      request.body.notes,
+    );
+    if (!result.ok)
+      return showFailedForm(services, request, reply, book, { form: 'pin', values, errors: result.errors });
+    return seeOther(reply, `/admin/books/${book.id}?notice=created#pins`);
+  });
+
+  app.post('/admin/books/:id/pins/delete', options(DeletePinBody), async (request, reply) => {
+    const book = await bookOr404(services, request);
+    if (!request.validationError) await removePin(commandContext(request, services), request.body.pin_id);
+    return seeOther(reply, `/admin/books/${book.id}?notice=deleted#pins`);
+  });
+};

@@ -1,0 +1,91 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { CommandContext } from '../../../services/admin/commands.js';
+import type { Services } from '../../../services/container.js';
+import { type AdminDb, adminDb } from '../../../store/admin-tables.js';
+import type { AuditActor } from '../../../store/audit.js';
+import type { AdminSession } from '../../../store/sessions.js';
+import { HttpError } from '../../errors.js';
+import type { AdminViewer } from '../../views/admin/layout.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    adminSession: AdminSession | null;
+  }
+  interface FastifyContextConfig {
+    /** Reachable without a session (the login form). */
+    adminPublic?: boolean;
+    /** Only this role may use the route (users, API keys). */
+    adminRole?: 'admin';
+  }
+}
+
+export interface AdminRouteOptions {
+  services: Services;
+}
+
+export const dbOf = (services: Services): AdminDb => adminDb(services.store.db);
+
+export function sessionOf(request: FastifyRequest): AdminSession {
+  // The area-wide hook has already redirected every request without one.
+  if (!request.adminSession) throw new HttpError(401, 'no_session', 'Sign in first.');
+  return request.adminSession;
+}
+
+export function viewerOf(request: FastifyRequest): AdminViewer {
+  const session = sessionOf(request);
+  return { email: session.user.email, role: session.user.role, csrfToken: session.csrfToken };
+}
+
+export function actorOf(request: FastifyRequest): AuditActor {
+  const session = sessionOf(request);
+  return { id: session.user.id, email: session.user.email };
+}
+
+export function sameToken(a: string | null | undefined, b: string | null | undefined): boolean {
+  if (!a || !b) return false;
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export function sendPage(reply: FastifyReply, page: string, status = 200): FastifyReply {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('x-frame-options', 'DENY')
+    .send(page);
+}
+
+/** Post/redirect/get: a successful form lands on a page that reloading does not resubmit. */
+export function seeOther(reply: FastifyReply, location: string): FastifyReply {
+  return reply.header('cache-control', 'no-store').redirect(location, 303);
+}
+
+/** Fixed texts for `?notice=`: nothing from the query string is ever echoed back. */
+const NOTICES: Readonly<Record<string, string>> = {
+  saved: 'Saved.',
+  created: 'Created.',
+  deleted: 'Removed.',
+  revoked: 'Revoked.',
+};
+export const noticeOf = (request: FastifyRequest): string | null => {
+  const code = (request.query as { notice?: unknown } | undefined)?.notice;
+  return typeof code === 'string' ? (NOTICES[code] ?? null) : null;
+};
+
+export function commandContext(request: FastifyRequest, services: Services): CommandContext {
+  return { db: dbOf(services), actor: actorOf(request), events: services.events };
+}
+
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+/** The `:id` of a route, or a 404 when it is not a positive integer (validation errors are attached). */
+export function idParam(request: FastifyRequest): number {
+  const id = Number((request.params as { id?: unknown }).id);
+  if (!Number.isInteger(id) || id < 1)
+    throw new HttpError(404, 'not_found', 'There is nothing at this address.');
+  return id;
+}

@@ -1,0 +1,74 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { createKey, keysOverview, revokeKey } from '../../../services/admin/keys.js';
+import { type KeysModel, renderKeys } from '../../views/admin/keys.js';
+import {
+  type AdminRouteOptions,
+  commandContext,
+  dbOf,
+  IdParams,
+  idParam,
+  noticeOf,
+  seeOther,
+  sendPage,
+  viewerOf,
+} from './context.js';
+import { schemaErrors, submitted } from './form-errors.js';
+
+const CreateBody = Type.Object({
+  name: Type.String({ default: '', maxLength: 100 }),
+  ingest: Type.Boolean({ default: false }),
+});
+
+/** API keys (admins only): create (the key is shown once), scope, revoke; usage per key and per source. */
+export const keyRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+  const db = dbOf(services);
+  const config = { adminRole: 'admin' as const };
+  const page = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: Partial<KeysModel>,
+    status = 200,
+  ) => {
+    const model: KeysModel = {
+      overview: await keysOverview({ db }),
+      values: {},
+      errors: {},
+      notice: noticeOf(request),
+      ...extra,
+    };
+    return sendPage(reply, renderKeys(viewerOf(request), model), status);
+  };
+
+  app.get('/admin/keys', { config, schema: { hide: true } }, async (request, reply) =>
+    page(request, reply, {}),
+  );
+
+  app.post(
+    '/admin/keys',
+    { config, attachValidation: true, schema: { hide: true, body: CreateBody } },
+    async (request, reply) => {
+      const values = submitted(request);
+      const errors = schemaErrors(request);
+      if (errors) return page(request, reply, { values, errors }, 422);
+      const result = await createKey(
+        commandContext(request, services),
+        request.body.name,
+        request.body.ingest ? ['ingest'] : [],
+      );
+      if (!result.ok) return page(request, reply, { values, errors: result.errors }, 422);
+      // Rendered, not redirected: the clear key must never sit in a URL or a later page.
+      return page(request, reply, { created: result.value }, 201);
+    },
+  );
+
+  app.post(
+    '/admin/keys/:id/revoke',
+    { config, schema: { hide: true, params: IdParams } },
+    async (request, reply) => {
+      await revokeKey(commandContext(request, services), idParam(request));
+      return seeOther(reply, '/admin/keys?notice=revoked');
+    },
+  );
+};

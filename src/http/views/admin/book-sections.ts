@@ -1,0 +1,139 @@
+import { html, type SafeHtml } from '../html.js';
+import { type BookPageModel, formState } from './book.js';
+import { checkbox, field, formError, select } from './form.js';
+import { type AdminViewer, csrfField } from './layout.js';
+
+/** A one-button form: removing things is a POST with the CSRF token, never a GET link. */
+export function actionButton(
+  viewer: AdminViewer,
+  action: string,
+  name: string,
+  value: string | number,
+  label: string,
+): SafeHtml {
+  return html`<form method="post" action="${action}" class="inline-form">
+  ${csrfField(viewer)}<input type="hidden" name="${name}" value="${value}">
+  <button type="submit" class="button button--small button--quiet">${label}</button>
+</form>`;
+}
+
+const windowText = (from: string | null, until: string | null) =>
+  from || until ? `${from ?? '…'} → ${until ?? '…'}` : 'always';
+
+export function linksSection(viewer: AdminViewer, model: BookPageModel): SafeHtml {
+  const base = `/admin/books/${model.book.id}`;
+  const { values, errors } = formState(model, 'link', { is_featured: true });
+  const options = [
+    { value: '', label: 'Choose…' },
+    ...model.destinations.map((d) => ({ value: String(d.id), label: `${d.displayName} (${d.group})` })),
+  ];
+  return html`<section class="panel" id="links" aria-labelledby="links-title">
+  <header class="panel__head"><h2 id="links-title">Curated destination links</h2></header>
+  ${
+    model.links.length === 0
+      ? html`<p class="muted">No curated links: the page uses each destination's template.</p>`
+      : html`<table class="data"><thead><tr><th>Destination</th><th>Label / tagline</th><th>Window</th><th></th></tr></thead><tbody>
+      ${model.links.map(
+        (link) => html`<tr>
+        <td>${link.destinationName}${link.isFeatured ? html` <span class="tag">featured</span>` : ''}<br><span class="mono small">${link.url || 'template URL'}</span></td>
+        <td>${link.label}${link.tagline ? html`<br><span class="muted small">${link.tagline}</span>` : ''}</td>
+        <td class="small">${windowText(link.activeFrom, link.activeUntil)}</td>
+        <td>${actionButton(viewer, `${base}/links/remove`, 'link_id', link.id, 'Remove')}</td></tr>`,
+      )}</tbody></table>`
+  }
+  <details class="add"${model.failed?.form === 'link' ? html` open` : ''}><summary>Add a destination link</summary>
+  ${formError(errors)}
+  <form method="post" action="${base}/links" class="admin-form">
+    ${csrfField(viewer)}
+    ${select('Destination', 'destination_id', options, values, errors)}
+    ${field('URL (empty: the template URL)', 'url', values, errors, { type: 'url', maxlength: 2000 })}
+    ${field('Label', 'label', values, errors, { maxlength: 100 })}
+    ${field('Tagline', 'tagline', values, errors, { maxlength: 200 })}
+    ${field('Active from', 'active_from', values, errors, { placeholder: 'YYYY-MM-DD', maxlength: 40 })}
+    ${field('Active until', 'active_until', values, errors, { placeholder: 'YYYY-MM-DD', maxlength: 40 })}
+    ${checkbox('Featured', 'is_featured', values, errors)}
+    <div class="form-actions"><button type="submit" class="button">Add link</button></div>
+  </form></details>
+</section>`;
+}
+
+export function overridesSection(viewer: AdminViewer, model: BookPageModel): SafeHtml {
+  const base = `/admin/books/${model.book.id}`;
+  const { values, errors } = formState(model, 'override', {});
+  const options = [
+    { value: '', label: 'Choose…' },
+    ...model.destinations.map((d) => ({ value: d.slug, label: d.displayName })),
+  ];
+  return html`<section class="panel" id="overrides" aria-labelledby="overrides-title">
+  <header class="panel__head"><h2 id="overrides-title">Retailer overrides</h2></header>
+  ${
+    model.overrides.length === 0
+      ? html`<p class="muted">No overrides.</p>`
+      : html`<table class="data"><tbody>${model.overrides.map(
+          (
+            o,
+          ) => html`<tr><td class="mono">${o.retailerKey}</td><td class="mono small">${o.overrideUrl}${o.notes ? html`<br><span class="muted">${o.notes}</span>` : ''}</td>
+          <td>${actionButton(viewer, `${base}/overrides/delete`, 'retailer_key', o.retailerKey, 'Delete')}</td></tr>`,
+        )}</tbody></table>`
+  }
+  <details class="add"${model.failed?.form === 'override' ? html` open` : ''}><summary>Override a retailer's URL</summary>
+  ${formError(errors)}
+  <form method="post" action="${base}/overrides" class="admin-form">
+    ${csrfField(viewer)}
+    ${select('Retailer', 'retailer_key', options, values, errors)}
+    ${field('Override URL', 'override_url', values, errors, { type: 'url', maxlength: 2000 })}
+    ${field('Notes', 'notes', values, errors, { maxlength: 500 })}
+    <div class="form-actions"><button type="submit" class="button">Save override</button></div>
+  </form></details>
+</section>`;
+}
+
+export function pinsSection(viewer: AdminViewer, model: BookPageModel): SafeHtml {
+  const base = `/admin/books/${model.book.id}`;
+  const { values, errors } = formState(model, 'pin', {});
+  return html`<section class="panel" id="pins" aria-labelledby="pins-title">
+  <header class="panel__head"><h2 id="pins-title">Search pins</h2></header>
+  ${
+    model.pins.length === 0
+      ? html`<p class="muted">Not pinned to any search.</p>`
+      : html`<ul class="plain-list">${model.pins.map(
+          (
+            pin,
+          ) => html`<li><span class="mono">${pin.queryKey}</span> <span class="muted small">${pin.searches} searches</span>
+          ${actionButton(viewer, `${base}/pins/delete`, 'pin_id', pin.id, 'Unpin')}</li>`,
+        )}</ul>`
+  }
+  <form method="post" action="${base}/pins" class="admin-form admin-form--stack">
+    ${csrfField(viewer)}
+    ${field('Search words', 'query', values, errors, { maxlength: 500 })}
+    ${field('Notes', 'notes', values, errors, { maxlength: 500 })}
+    <button type="submit" class="button">Pin to this search</button>
+  </form>
+</section>`;
+}
+
+export function editionsSection(viewer: AdminViewer, model: BookPageModel): SafeHtml {
+  const base = `/admin/books/${model.book.id}`;
+  const { values, errors } = formState(model, 'edition', {});
+  const others = model.editions.filter((edition) => edition.id !== model.book.id);
+  return html`<section class="panel" id="editions" aria-labelledby="editions-title">
+  <header class="panel__head"><h2 id="editions-title">Editions</h2></header>
+  ${
+    model.editions.length < 2
+      ? html`<p class="muted">No other editions linked.</p>`
+      : html`<ul class="plain-list">${model.editions.map(
+          (edition) => html`<li${edition.id === model.canonicalId ? html` class="is-canonical"` : ''}>
+          <a href="/admin/books/${edition.id}">${edition.title}</a> <span class="muted small">#${edition.id} ${edition.format ?? ''} ${edition.isbn13 ?? ''}</span>
+          ${edition.id === model.canonicalId ? html`<span class="tag">canonical</span>` : actionButton(viewer, `${base}/editions/canonical`, 'new_canonical_id', edition.id, 'Make canonical')}
+          ${edition.id !== model.book.id && actionButton(viewer, `${base}/editions/unlink`, 'target_book_id', edition.id, 'Unlink')}</li>`,
+        )}</ul>`
+  }
+  ${formError(errors)}
+  <form method="post" action="${base}/editions/link" class="admin-form admin-form--stack">
+    ${csrfField(viewer)}
+    ${field('Link another edition (book id)', 'target_book_id', values, errors, { type: 'number', hint: others.length ? undefined : 'The id is in the address of its admin page.' })}
+    ${errors.new_canonical_id && html`<p class="field__error">${errors.new_canonical_id}</p>`}
+    <button type="submit" class="button">Link edition</button>
+  </form>
+</section>`;
+}

@@ -1,0 +1,74 @@
+import type { Destination } from '../../../domain/links.js';
+import type { OverrideRecord } from '../../../store/admin-books.js';
+import type { LinkRecord } from '../../../store/admin-links.js';
+import type { PinRecord } from '../../../store/admin-pins.js';
+import type { Book } from '../../../store/books.js';
+import { html, type SafeHtml } from '../html.js';
+import { editionsSection, linksSection, overridesSection, pinsSection } from './book-sections.js';
+import { type FormErrors, type FormValues, field, formError, textarea } from './form.js';
+import { type AdminViewer, csrfField, renderAdminPage } from './layout.js';
+
+export interface BookPageModel {
+  book: Book;
+  links: LinkRecord[];
+  destinations: Destination[];
+  overrides: OverrideRecord[];
+  pins: PinRecord[];
+  editions: Book[];
+  canonicalId: number | null;
+  /** The form that failed, with what was typed and the errors beside its fields. */
+  failed?: { form: string; values: FormValues; errors: FormErrors };
+  notice?: string | null;
+}
+
+export const formState = (model: BookPageModel, form: string, defaults: FormValues) =>
+  model.failed?.form === form
+    ? { values: model.failed.values, errors: model.failed.errors }
+    : { values: defaults, errors: {} as FormErrors };
+
+function editForm(viewer: AdminViewer, model: BookPageModel): SafeHtml {
+  const { book } = model;
+  const { values, errors } = formState(model, 'edit', {
+    title: book.title,
+    authors: book.authors.join('\n'),
+    isbn_13: book.isbn13 ?? '',
+    cover_url: book.coverUrl ?? '',
+    description: book.description ?? '',
+  });
+  return html`<section class="panel" id="edit" aria-labelledby="edit-title">
+  <header class="panel__head"><h2 id="edit-title">Details</h2></header>
+  ${formError(errors)}
+  <form method="post" action="/admin/books/${book.id}/edit" class="admin-form">
+    ${csrfField(viewer)}
+    ${field('Title', 'title', values, errors, { required: true, maxlength: 500 })}
+    ${field('ISBN-13', 'isbn_13', values, errors, { maxlength: 20 })}
+    ${textarea('Authors (one per line)', 'authors', values, errors, 2)}
+    ${field('Cover URL', 'cover_url', values, errors, { type: 'url', maxlength: 2000 })}
+    ${textarea('Description', 'description', values, errors, 5)}
+    <div class="form-actions"><button type="submit" class="button">Save details</button>
+    <span class="muted">The slug <code>${book.slug}</code> never changes.</span></div>
+  </form>
+</section>`;
+}
+
+export function renderBookAdmin(viewer: AdminViewer, model: BookPageModel): string {
+  const { book } = model;
+  const body = html`<div class="page-head">
+  <div><p class="crumbs"><a href="/admin/books">Books</a></p>
+  <h1>${book.title}</h1>
+  <p class="muted">${book.authors.join(', ')}${book.isbn13 ? html` · <span class="mono">${book.isbn13}</span>` : ''}</p></div>
+  <a class="button button--quiet" href="/book/${encodeURIComponent(book.slug)}" target="_blank" rel="noopener">Public page ↗</a>
+</div>
+<div class="book-admin">
+  <div class="book-admin__main">
+    ${editForm(viewer, model)}
+    ${linksSection(viewer, model)}
+    ${overridesSection(viewer, model)}
+  </div>
+  <div class="book-admin__side">
+    ${pinsSection(viewer, model)}
+    ${editionsSection(viewer, model)}
+  </div>
+</div>`;
+  return renderAdminPage({ title: book.title, viewer, section: 'books', notice: model.notice ?? null, body });
+}

@@ -1,0 +1,79 @@
+import type { SearchStats } from '../../../store/admin-search-stats.js';
+import { html, type SafeHtml } from '../html.js';
+import { barCell, dailyChart, type Point } from './charts.js';
+import { type AdminViewer, renderAdminPage } from './layout.js';
+
+export interface TopRow {
+  label: string;
+  href: string | null;
+  clicks: number;
+}
+
+export interface DashboardModel {
+  days: number;
+  total: number;
+  series: Point[];
+  tops: Array<{ key: string; title: string; rows: TopRow[] }>;
+  search: SearchStats;
+}
+
+export const PERIODS = [7, 30, 90, 365] as const;
+
+function topTable(key: string, title: string, rows: TopRow[], days: number): SafeHtml {
+  const max = rows[0]?.clicks ?? 0;
+  return html`<section class="panel" aria-labelledby="top-${key}">
+  <header class="panel__head"><h2 id="top-${key}">${title}</h2><a class="panel__link" href="/admin/analytics.csv?by=${key}&amp;days=${days}">CSV</a></header>
+  ${
+    rows.length === 0
+      ? html`<p class="muted">No clicks in this period.</p>`
+      : html`<table class="data data--top"><tbody>${rows.map(
+          (
+            row,
+          ) => html`<tr><td class="data__label">${row.href ? html`<a href="${row.href}">${row.label}</a>` : row.label}</td>
+          <td class="data__bar">${barCell(row.clicks, max)}</td><td class="num">${row.clicks.toLocaleString('en')}</td></tr>`,
+        )}</tbody></table>`
+  }
+</section>`;
+}
+
+function queryList(title: string, rows: Array<{ query: string; count: number }>, fix: string): SafeHtml {
+  return html`<section class="panel">
+  <header class="panel__head"><h2>${title}</h2></header>
+  ${
+    rows.length === 0
+      ? html`<p class="muted">Nothing to fix here.</p>`
+      : html`<table class="data"><tbody>${rows.map(
+          (row) => html`<tr><td class="data__label">${row.query}</td><td class="num">${row.count}</td>
+          <td class="data__actions"><a href="/admin/pins?query=${encodeURIComponent(row.query)}">${fix}</a>
+          · <a href="/admin/books?q=${encodeURIComponent(row.query)}">Find book</a></td></tr>`,
+        )}</tbody></table>`
+  }
+</section>`;
+}
+
+export function renderDashboard(viewer: AdminViewer, model: DashboardModel): string {
+  const body = html`<div class="page-head">
+  <h1>Analytics</h1>
+  <nav class="segmented" aria-label="Period">${PERIODS.map((days) =>
+    days === model.days
+      ? html`<a href="/admin?days=${days}" aria-current="true">${days} days</a>`
+      : html`<a href="/admin?days=${days}">${days} days</a>`,
+  )}</nav>
+</div>
+<section class="panel panel--chart">
+  <header class="panel__head"><h2>Clicks over time</h2>
+    <p class="stat"><strong>${model.total.toLocaleString('en')}</strong> clicks · <strong>${model.search.searches.toLocaleString('en')}</strong> searches</p>
+    <a class="panel__link" href="/admin/analytics.csv?by=day&amp;days=${model.days}">CSV</a></header>
+  ${dailyChart(model.series, `Clicks per day, last ${model.days} days`)}
+</section>
+<div class="grid-2">
+  ${model.tops.map((top) => topTable(top.key, top.title, top.rows, model.days))}
+</div>
+<h2 class="section-title">Searches to fix</h2>
+<div class="grid-3">
+  ${queryList('Searches with no results', model.search.zeroResults, 'Pin a book')}
+  ${queryList('"Can\u2019t find my book"', model.search.misses, 'Pin a book')}
+  ${queryList('Results voted down', model.search.lowVoted, 'Pin a better book')}
+</div>`;
+  return renderAdminPage({ title: 'Analytics', viewer, section: 'dashboard', body });
+}

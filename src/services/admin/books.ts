@@ -1,0 +1,191 @@
+import { parseIsbn } from '../../domain/isbn.js';
+import {
+  deleteOverride,
+  isbnTakenByOther,
+  updateBookFields,
+  upsertOverride,
+} from '../../store/admin-books.js';
+import { deleteLink, findLink, insertLink } from '../../store/admin-links.js';
+import { baseDb } from '../../store/admin-tables.js';
+import { writeAudit } from '../../store/audit.js';
+import { type Book, findBookById } from '../../store/books.js';
+import {
+  type CommandContext,
+  type CommandResult,
+  type FieldErrors,
+  invalid,
+  isHttpUrl,
+  ok,
+} from './commands.js';
+import { checkLinkFields, type LinkInput } from './link-fields.js';
+
+/** SPEC 2.4 "book edit": authors one per line (or separated by semicolons). */
+export interface BookEditInput {
+  title: string;
+  authors: string;
+  isbn_13: string;
+  cover_url: string;
+  description: string;
+}
+
+const snapshot = (book: Book) => ({
+  title: book.title,
+  authors: book.authors,
+  isbn13: book.isbn13,
+  coverUrl: book.coverUrl,
+  description: book.description,
+});
+
+export const splitAuthors = (text: string): string[] =>
+  text
+    .split(/[\n;]+/)
+    .map((name) => name.trim())
+    .filter(Boolean);
+
+/** Edits a book's facts; never its slug, which stays its permanent address. */
+export async function updateBook(
+  ctx: CommandContext,
+  book: Book,
+  input: BookEditInput,
+): Promise<CommandResult> {
+  const errors: FieldErrors = {};
+  const title = input.title.trim();
+  if (!title) errors.title = 'A book needs a title.';
+  if (title.length > 500) errors.title = 'At most 500 characters.';
+  const isbn = input.isbn_13.trim() ? parseIsbn(input.isbn_13) : null;
+  if (input.isbn_13.trim() && !isbn) errors.isbn_13 = 'Not a valid ISBN (check the digits).';
+  if (isbn && (await isbnTakenByOther(ctx.db, isbn.isbn13, book.id)))
+    errors.isbn_13 = 'Another book has this ISBN.';
+  const coverUrl = input.cover_url.trim();
+  if (coverUrl && !isHttpUrl(coverUrl)) errors.cover_url = 'Use an http(s) image address.';
+  if (Object.keys(errors).length > 0) return invalid(errors);
+  const authors = splitAuthors(input.authors);
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateBookFields(trx, book.id, {
+      title,
+      authors,
+      isbn13: isbn?.isbn13 ?? null,
+      isbn10: isbn ? isbn.isbn10 : null,
+      coverUrl: coverUrl || null,
+      description: input.description.trim() || null,
+    });
+    const after = {
+      title,
+      authors,
+      isbn13: isbn?.isbn13 ?? null,
+      coverUrl: coverUrl || null,
+      description: input.description.trim() || null,
+    };
+    await writeAudit(trx, ctx.actor, {
+      action: 'book.update',
+      entityType: 'book',
+      entityId: book.id,
+      before: snapshot(book),
+      after,
+    });
+  });
+  ctx.events.emit('book-changed', book.slug);
+  return ok(undefined);
+}
+
+export interface AddLinkInput extends LinkInput {
+  destination_id: number;
+}
+
+export async function addBookLink(
+  ctx: CommandContext,
+  book: Book,
+  input: AddLinkInput,
+): Promise<CommandResult<number>> {
+  const checked = checkLinkFields(input);
+  const destination = await ctx.db
+    .selectFrom('destinations')
+    .select('id')
+    .where('id', '=', input.destination_id)
+    .executeTakeFirst();
+  const errors: FieldErrors = 'errors' in checked ? { ...checked.errors } : {};
+  if (!destination) errors.destination_id = 'Choose a destination.';
+  if (Object.keys(errors).length > 0 || !('fields' in checked)) return invalid(errors);
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const linkId = await insertLink(trx, book.id, input.destination_id, checked.fields);
+    await writeAudit(trx, ctx.actor, {
+      action: 'book.link.add',
+      entityType: 'book',
+      entityId: book.id,
+      after: { linkId, destinationId: input.destination_id, ...checked.fields },
+    });
+    return linkId;
+  });
+  ctx.events.emit('book-changed', book.slug);
+  return ok(id);
+}
+
+/** Removes one curated link (SPEC "book remove destination" / "destination remove book"). */
+export async function removeBookLink(ctx: CommandContext, linkId: number): Promise<boolean> {
+  const link = await findLink(ctx.db, linkId);
+  if (!link) return false;
+  await ctx.db.transaction().execute(async (trx) => {
+    await deleteLink(trx, linkId);
+    await writeAudit(trx, ctx.actor, {
+      action: 'book.link.remove',
+      entityType: 'book',
+      entityId: link.bookId,
+      before: link,
+    });
+  });
+  ctx.events.emit('book-changed', link.bookSlug);
+  return true;
+}
+
+export interface OverrideInput {
+  retailer_key: string;
+  override_url: string;
+  notes: string;
+}
+
+export async function createOverride(
+  ctx: CommandContext,
+  book: Book,
+  input: OverrideInput,
+): Promise<CommandResult> {
+  const errors: FieldErrors = {};
+  const key = input.retailer_key.trim().toLowerCase();
+  const url = input.override_url.trim();
+  const known = await ctx.db
+    .selectFrom('destinations')
+    .select('id')
+    .where('slug', '=', key)
+    .executeTakeFirst();
+  if (!known) errors.retailer_key = 'Choose a destination.';
+  if (!isHttpUrl(url)) errors.override_url = 'Use an http(s) address.';
+  if (Object.keys(errors).length > 0) return invalid(errors);
+  await ctx.db.transaction().execute(async (trx) => {
+    await upsertOverride(trx, book.id, key, url, input.notes.trim());
+    await writeAudit(trx, ctx.actor, {
+      action: 'book.override.set',
+      entityType: 'book',
+      entityId: book.id,
+      after: { retailerKey: key, url, notes: input.notes.trim() },
+    });
+  });
+  ctx.events.emit('book-changed', book.slug);
+  return ok(undefined);
+}
+
+export async function removeOverride(ctx: CommandContext, book: Book, retailerKey: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const removed = await deleteOverride(trx, book.id, retailerKey);
+    if (removed > 0)
+      await writeAudit(trx, ctx.actor, {
+        action: 'book.override.delete',
+        entityType: 'book',
+        entityId: book.id,
+        before: { retailerKey },
+      });
+  });
+  ctx.events.emit('book-changed', book.slug);
+}
+
+export async function reloadBook(ctx: CommandContext, id: number): Promise<Book | null> {
+  return findBookById(baseDb(ctx.db), id);
+}

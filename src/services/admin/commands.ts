@@ -1,0 +1,37 @@
+import type { AdminDb } from '../../store/admin-tables.js';
+import type { AuditActor } from '../../store/audit.js';
+import type { ChangeEvents } from '../container.js';
+
+/** What every admin command needs: the database, who acts (for the audit log), and the cache events. */
+export interface CommandContext {
+  db: AdminDb;
+  actor: AuditActor;
+  events: ChangeEvents;
+}
+
+export type FieldErrors = Record<string, string>;
+export type CommandResult<T = undefined> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
+
+export const ok = <T>(value: T): CommandResult<T> => ({ ok: true, value });
+export const invalid = (errors: FieldErrors): CommandResult<never> => ({ ok: false, errors });
+
+/** http(s) only: an operator's typo must not become a `javascript:` link on a public page. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/** A window bound as typed (date or date-time); '' means open. Returns the stored form or an error. */
+export function windowBound(value: string): { value: string | null } | { error: string } {
+  const trimmed = value.trim();
+  if (!trimmed) return { value: null };
+  if (!DATE.test(trimmed) || Number.isNaN(Date.parse(trimmed)))
+    return { error: 'Use a date like 2025-01-31.' };
+  return { value: trimmed };
+}

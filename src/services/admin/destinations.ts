@@ -1,0 +1,182 @@
+import { DESTINATION_GROUPS, isDestinationGroup } from '../../domain/groups.js';
+import { buildDestinationUrl, type Destination, templateProblems } from '../../domain/links.js';
+import {
+  type DestinationColumns,
+  insertDestination,
+  renameSlug,
+  slugTaken,
+  updateDestinationColumns,
+} from '../../store/admin-destinations.js';
+import { writeAudit } from '../../store/audit.js';
+import { destinationRowToDestination } from '../../store/destinations.js';
+import {
+  type CommandContext,
+  type CommandResult,
+  type FieldErrors,
+  invalid,
+  isHttpUrl,
+  ok,
+} from './commands.js';
+
+/** SPEC 2.4 destination create/update fields, plus group and affiliate settings. */
+export interface DestinationInput {
+  display_name: string;
+  slug: string;
+  description: string;
+  icon_url: string;
+  base_url: string;
+  short_name: string;
+  display_priority: number;
+  brand_color: string;
+  url_template: string;
+  is_public: boolean;
+  is_active: boolean;
+  group: string;
+  affiliate_param: string;
+  affiliate_tag: string;
+}
+
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,98}[a-z0-9])?$/;
+const COLOR = /^#[0-9a-f]{6}$/i;
+
+async function check(
+  ctx: CommandContext,
+  input: DestinationInput,
+  id: number | null,
+): Promise<CommandResult<DestinationColumns>> {
+  const errors: FieldErrors = {};
+  const slug = input.slug.trim().toLowerCase();
+  if (!input.display_name.trim()) errors.display_name = 'A destination needs a name.';
+  if (!SLUG.test(slug)) errors.slug = 'Lower-case letters, digits and hyphens, like "my-library".';
+  else if (await slugTaken(ctx.db, slug, id))
+    errors.slug = 'Another destination uses this slug (or used it).';
+  if (!isDestinationGroup(input.group)) errors.group = `One of: ${DESTINATION_GROUPS.join(', ')}.`;
+  for (const name of ['base_url', 'icon_url'] as const) {
+    if (input[name].trim() && !isHttpUrl(input[name].trim())) errors[name] = 'Use an http(s) address.';
+  }
+  if (input.brand_color.trim() && !COLOR.test(input.brand_color.trim()))
+    errors.brand_color = 'A colour like #2646a6.';
+  const template = input.url_template.trim();
+  if (template && isDestinationGroup(input.group)) {
+    const problems = templateProblems(template, input.group);
+    if (problems.length > 0) errors.url_template = problems.join('; ');
+  }
+  if (!/^[A-Za-z0-9_.-]{0,50}$/.test(input.affiliate_param.trim()))
+    errors.affiliate_param = 'A query parameter name.';
+  if (Object.keys(errors).length > 0) return invalid(errors);
+  return ok({
+    slug,
+    display_name: input.display_name.trim(),
+    short_name: input.short_name.trim(),
+    description: input.description.trim(),
+    group_name: input.group,
+    url_template: template,
+    base_url: input.base_url.trim(),
+    icon_url: input.icon_url.trim(),
+    brand_color: input.brand_color.trim(),
+    display_priority: input.display_priority,
+    is_active: input.is_active ? 1 : 0,
+    is_public: input.is_public ? 1 : 0,
+    affiliate_param: input.affiliate_param.trim(),
+    affiliate_tag: input.affiliate_tag.trim(),
+  });
+}
+
+export async function createDestination(
+  ctx: CommandContext,
+  input: DestinationInput,
+): Promise<CommandResult<number>> {
+  const checked = await check(ctx, input, null);
+  if (!checked.ok) return checked;
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const newId = await insertDestination(trx, checked.value);
+    await writeAudit(trx, ctx.actor, {
+      action: 'destination.create',
+      entityType: 'destination',
+      entityId: newId,
+      after: checked.value,
+    });
+    return newId;
+  });
+  ctx.events.emit('destinations-changed');
+  return ok(id);
+}
+
+/** Updates every field; a new slug leaves the old one as an alias, so published `/go/` links still work. */
+export async function updateDestination(
+  ctx: CommandContext,
+  before: Destination,
+  input: DestinationInput,
+): Promise<CommandResult> {
+  const checked = await check(ctx, input, before.id);
+  if (!checked.ok) return checked;
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateDestinationColumns(trx, before.id, checked.value);
+    if (checked.value.slug !== before.slug) await renameSlug(trx, before.id, before.slug, checked.value.slug);
+    await writeAudit(trx, ctx.actor, {
+      action: 'destination.update',
+      entityType: 'destination',
+      entityId: before.id,
+      before,
+      after: checked.value,
+    });
+  });
+  ctx.events.emit('destinations-changed');
+  return ok(undefined);
+}
+
+export async function deactivateDestination(ctx: CommandContext, before: Destination): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('destinations').set({ is_active: 0 }).where('id', '=', before.id).execute();
+    await writeAudit(trx, ctx.actor, {
+      action: 'destination.deactivate',
+      entityType: 'destination',
+      entityId: before.id,
+      before: { isActive: before.isActive },
+      after: { isActive: false },
+    });
+  });
+  ctx.events.emit('destinations-changed');
+}
+
+/** A sample book for the template preview: a real ISBN with both forms and a comma in the author. */
+export const SAMPLE_BOOK = {
+  title: 'Pride and Prejudice',
+  authors: ['Austen, Jane'],
+  isbn13: '9780141439518',
+  isbn10: '0141439513',
+  identifiers: { gutenberg: '1342', ol_work: 'OL66554W', asin: '0141439513' },
+};
+
+/** The template filled for the sample book, or the problems that stop it (live preview in the form). */
+export function previewTemplate(
+  template: string,
+  group: string,
+  affiliateParam: string,
+  affiliateTag: string,
+): { url: string | null; problems: string[] } {
+  const safeGroup = isDestinationGroup(group) ? group : 'new';
+  const problems = template.trim()
+    ? templateProblems(template.trim(), safeGroup)
+    : ['The template is empty.'];
+  const destination = destinationRowToDestination({
+    id: 0,
+    slug: 'preview',
+    display_name: 'Preview',
+    short_name: '',
+    description: '',
+    group_name: safeGroup,
+    url_template: template.trim(),
+    base_url: '',
+    icon_url: '',
+    brand_color: '',
+    display_priority: 0,
+    is_active: 1,
+    is_public: 1,
+    affiliate_param: affiliateParam.trim(),
+    affiliate_tag: affiliateTag.trim(),
+    created_at: '',
+    updated_at: '',
+  });
+  return { url: problems.length ? null : buildDestinationUrl(destination, SAMPLE_BOOK), problems };
+}

@@ -1,0 +1,63 @@
+import { parseIsbn } from '../../domain/isbn.js';
+import { foldText } from '../../domain/text.js';
+import { deletePin, findPin, insertPin } from '../../store/admin-pins.js';
+import { baseDb } from '../../store/admin-tables.js';
+import { writeAudit } from '../../store/audit.js';
+import { type Book, findBookByIsbn13, findBookBySlug } from '../../store/books.js';
+import { type CommandContext, type CommandResult, type FieldErrors, invalid, ok } from './commands.js';
+
+/** A book from what an operator pastes: a slug, an ISBN, or a `/book/…` or `/b/…` URL of this site. */
+export async function resolveBookRef(ctx: CommandContext, ref: string): Promise<Book | null> {
+  const text = ref.trim();
+  if (!text) return null;
+  const path = /\/(?:book|b)\/([^/?#\s]+)/.exec(text);
+  if (path?.[1]) return findBookBySlug(baseDb(ctx.db), decodeURIComponent(path[1]).toLowerCase());
+  const isbn = parseIsbn(text);
+  if (isbn) return findBookByIsbn13(baseDb(ctx.db), isbn.isbn13);
+  return findBookBySlug(baseDb(ctx.db), text.toLowerCase());
+}
+
+/** Pins a book to the top of a search. The query is stored folded, as the search engine compares it. */
+export async function createPin(
+  ctx: CommandContext,
+  book: Book,
+  query: string,
+  notes: string,
+): Promise<CommandResult<number>> {
+  const queryKey = foldText(query);
+  const errors: FieldErrors = {};
+  if (!queryKey) errors.query = 'Enter the search words to pin.';
+  if (query.length > 500) errors.query = 'At most 500 characters.';
+  if (Object.keys(errors).length > 0) return invalid(errors);
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const pinId = await insertPin(trx, queryKey, book.id, notes.trim());
+    if (pinId !== null) {
+      await writeAudit(trx, ctx.actor, {
+        action: 'pin.create',
+        entityType: 'pin',
+        entityId: pinId,
+        after: { queryKey, bookId: book.id, notes: notes.trim() },
+      });
+    }
+    return pinId;
+  });
+  if (id === null) return invalid({ query: 'This search already pins this book.' });
+  ctx.events.emit('book-changed', book.slug);
+  return ok(id);
+}
+
+export async function removePin(ctx: CommandContext, pinId: number): Promise<boolean> {
+  const pin = await findPin(ctx.db, pinId);
+  if (!pin) return false;
+  await ctx.db.transaction().execute(async (trx) => {
+    await deletePin(trx, pinId);
+    await writeAudit(trx, ctx.actor, {
+      action: 'pin.delete',
+      entityType: 'pin',
+      entityId: pinId,
+      before: { queryKey: pin.queryKey, bookId: pin.bookId, notes: pin.notes },
+    });
+  });
+  ctx.events.emit('book-changed', pin.bookSlug);
+  return true;
+}

@@ -1,0 +1,104 @@
+import type { AdminDb } from '../../store/admin-tables.js';
+import { type AuditActor, writeAudit } from '../../store/audit.js';
+import { isUniqueViolation } from '../../store/errors.js';
+import { deleteUserSessions } from '../../store/sessions.js';
+import {
+  type AdminUser,
+  countUsers,
+  findUserById,
+  insertUser,
+  type Role,
+  updateUser,
+} from '../../store/users.js';
+import { hashPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
+
+export type FieldErrors = Record<string, string>;
+export type CommandResult<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface NewUserInput {
+  email: string;
+  password: string;
+  role: Role;
+}
+
+export async function createUser(
+  db: AdminDb,
+  actor: AuditActor,
+  input: NewUserInput,
+): Promise<CommandResult<AdminUser>> {
+  const errors: FieldErrors = {};
+  if (!EMAIL.test(input.email.trim())) errors.email = 'Enter an email address.';
+  if (input.password.length < MIN_PASSWORD_LENGTH)
+    errors.password = `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const user = await insertUser(trx, input.email, passwordHash, input.role);
+      await writeAudit(trx, actor, {
+        action: 'user.create',
+        entityType: 'user',
+        entityId: user.id,
+        after: { email: user.email, role: user.role },
+      });
+      return { ok: true as const, value: user };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error))
+      return { ok: false, errors: { email: 'An account with this email exists.' } };
+    throw error;
+  }
+}
+
+export interface UserChanges {
+  role: Role;
+  isActive: boolean;
+  password: string;
+}
+
+/** Role, active flag and an optional new password; the last active admin cannot be demoted or disabled. */
+export async function changeUser(
+  db: AdminDb,
+  actor: AuditActor,
+  id: number,
+  changes: UserChanges,
+): Promise<CommandResult<AdminUser> | null> {
+  const before = await findUserById(db, id);
+  if (!before) return null;
+  const demotes =
+    before.role === 'admin' && before.isActive && (changes.role !== 'admin' || !changes.isActive);
+  if (demotes && (await countUsers(db, 'admin')) <= 1)
+    return { ok: false, errors: { role: 'The last active admin must stay an active admin.' } };
+  if (changes.password && changes.password.length < MIN_PASSWORD_LENGTH)
+    return { ok: false, errors: { password: `Use at least ${MIN_PASSWORD_LENGTH} characters.` } };
+  const passwordHash = changes.password ? await hashPassword(changes.password) : undefined;
+  await db.transaction().execute(async (trx) => {
+    await updateUser(trx, id, { role: changes.role, isActive: changes.isActive, passwordHash });
+    // A disabled account or a new password ends every open session of that account.
+    if (!changes.isActive || passwordHash) await deleteUserSessions(trx, id);
+    await writeAudit(trx, actor, {
+      action: 'user.update',
+      entityType: 'user',
+      entityId: id,
+      before: { role: before.role, isActive: before.isActive },
+      after: { role: changes.role, isActive: changes.isActive, passwordChanged: !!passwordHash },
+    });
+  });
+  const after = await findUserById(db, id);
+  return after ? { ok: true, value: after } : null;
+}
+
+/** The first admin from ADMIN_EMAIL/ADMIN_PASSWORD, only while no account exists at all. */
+export async function ensureFirstAdmin(
+  db: AdminDb,
+  email: string | null,
+  password: string | null,
+): Promise<AdminUser | null> {
+  if (!email || !password) return null;
+  if ((await countUsers(db)) > 0) return null;
+  const result = await createUser(db, { id: null, email: 'system' }, { email, password, role: 'admin' });
+  if (!result.ok) throw new Error(`ADMIN_EMAIL/ADMIN_PASSWORD: ${Object.values(result.errors).join(' ')}`);
+  return result.value;
+}

@@ -1,0 +1,84 @@
+import type { AdminDb } from './admin-tables.js';
+import { nowIso } from './db.js';
+
+/** Every editable column of a destination, in the store's own naming. */
+export interface DestinationColumns {
+  slug: string;
+  display_name: string;
+  short_name: string;
+  description: string;
+  group_name: string;
+  url_template: string;
+  base_url: string;
+  icon_url: string;
+  brand_color: string;
+  display_priority: number;
+  is_active: number;
+  is_public: number;
+  affiliate_param: string;
+  affiliate_tag: string;
+}
+
+export async function insertDestination(db: AdminDb, columns: DestinationColumns): Promise<number> {
+  const now = nowIso();
+  const row = await db
+    .insertInto('destinations')
+    .values({ ...columns, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export async function updateDestinationColumns(
+  db: AdminDb,
+  id: number,
+  columns: DestinationColumns,
+): Promise<void> {
+  await db
+    .updateTable('destinations')
+    .set({ ...columns, updated_at: nowIso() })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The slug is free when no other destination has it, as its slug or as a former one. */
+export async function slugTaken(db: AdminDb, slug: string, exceptId: number | null): Promise<boolean> {
+  const direct = await db.selectFrom('destinations').select('id').where('slug', '=', slug).executeTakeFirst();
+  if (direct && Number(direct.id) !== exceptId) return true;
+  const alias = await db
+    .selectFrom('destination_aliases')
+    .select('destination_id')
+    .where('old_slug', '=', slug)
+    .executeTakeFirst();
+  return !!alias && Number(alias.destination_id) !== exceptId;
+}
+
+/** The old slug keeps redirecting to the renamed destination; its own former alias of the new slug goes. */
+export async function renameSlug(db: AdminDb, id: number, oldSlug: string, newSlug: string): Promise<void> {
+  await db.deleteFrom('destination_aliases').where('old_slug', '=', newSlug).execute();
+  await db
+    .insertInto('destination_aliases')
+    .values({ old_slug: oldSlug, destination_id: id })
+    .onConflict((oc) => oc.column('old_slug').doUpdateSet({ destination_id: id }))
+    .execute();
+}
+
+export async function aliasesOf(db: AdminDb, id: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('destination_aliases')
+    .select('old_slug')
+    .where('destination_id', '=', id)
+    .orderBy('old_slug')
+    .execute();
+  return rows.map((row) => row.old_slug);
+}
+
+/** Link counts per destination, for the list page. */
+export async function linkCounts(db: AdminDb): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom('book_destination_links')
+    .select(['destination_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('destination_id')
+    .execute();
+  return new Map(rows.map((row) => [Number(row.destination_id), Number(row.n)]));
+}

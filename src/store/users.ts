@@ -1,0 +1,162 @@
+import type { Selectable } from 'kysely';
+import type { AdminDatabase, AdminDb } from './admin-tables.js';
+import { nowIso } from './db.js';
+
+export const ROLES = ['admin', 'editor'] as const;
+export type Role = (typeof ROLES)[number];
+export const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
+
+export interface AdminUser {
+  id: number;
+  email: string;
+  role: Role;
+  isActive: boolean;
+  failedAttempts: number;
+  lockedUntil: string | null;
+  lastLoginAt: string | null;
+  createdAt: string;
+}
+
+type UserRow = Selectable<AdminDatabase['admin_users']>;
+
+export function userRowToUser(row: UserRow): AdminUser {
+  return {
+    id: Number(row.id),
+    email: row.email,
+    // An unknown stored role gets the lesser rights rather than the greater.
+    role: row.role === 'admin' ? 'admin' : 'editor',
+    isActive: Number(row.is_active) === 1,
+    failedAttempts: Number(row.failed_attempts),
+    lockedUntil: row.locked_until,
+    lastLoginAt: row.last_login_at,
+    createdAt: row.created_at,
+  };
+}
+
+export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
+
+export async function findUserByEmail(
+  db: AdminDb,
+  email: string,
+): Promise<(AdminUser & { passwordHash: string }) | null> {
+  const row = await db
+    .selectFrom('admin_users')
+    .selectAll()
+    .where('email', '=', normaliseEmail(email))
+    .executeTakeFirst();
+  return row ? { ...userRowToUser(row), passwordHash: row.password_hash } : null;
+}
+
+export async function findUserById(db: AdminDb, id: number): Promise<AdminUser | null> {
+  const row = await db.selectFrom('admin_users').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? userRowToUser(row) : null;
+}
+
+export async function listUsers(db: AdminDb): Promise<AdminUser[]> {
+  const rows = await db.selectFrom('admin_users').selectAll().orderBy('email').execute();
+  return rows.map(userRowToUser);
+}
+
+export async function countUsers(db: AdminDb, role?: Role): Promise<number> {
+  let query = db.selectFrom('admin_users').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (role) query = query.where('role', '=', role).where('is_active', '=', 1);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertUser(
+  db: AdminDb,
+  email: string,
+  passwordHash: string,
+  role: Role,
+): Promise<AdminUser> {
+  const now = nowIso();
+  const row = await db
+    .insertInto('admin_users')
+    .values({
+      email: normaliseEmail(email),
+      password_hash: passwordHash,
+      role,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return userRowToUser(row);
+}
+
+export async function updateUser(
+  db: AdminDb,
+  id: number,
+  changes: { role?: Role; isActive?: boolean; passwordHash?: string },
+): Promise<void> {
+  await db
+    .updateTable('admin_users')
+    .set({
+      ...(changes.role && { role: changes.role }),
+      ...(changes.isActive !== undefined && { is_active: changes.isActive ? 1 : 0 }),
+      ...(changes.passwordHash && { password_hash: changes.passwordHash }),
+      updated_at: nowIso(),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** One more wrong password; at `limit` the account locks until `lockUntil` and the count restarts. */
+export async function recordFailedLogin(
+  db: AdminDb,
+  id: number,
+  limit: number,
+  lockUntil: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('admin_users')
+      .select('failed_attempts')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    const failures = Number(row?.failed_attempts ?? 0) + 1;
+    const locked = failures >= limit;
+    await trx
+      .updateTable('admin_users')
+      .set({ failed_attempts: locked ? 0 : failures, ...(locked && { locked_until: lockUntil }) })
+      .where('id', '=', id)
+      .execute();
+  });
+}
+
+export async function recordSuccessfulLogin(db: AdminDb, id: number): Promise<void> {
+  await db
+    .updateTable('admin_users')
+    .set({ failed_attempts: 0, locked_until: null, last_login_at: nowIso() })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function recordLoginAttempt(
+  db: AdminDb,
+  ip: string,
+  email: string,
+  success: boolean,
+): Promise<void> {
+  await db
+    .insertInto('admin_login_attempts')
+    .values({
+      ip,
+      email: normaliseEmail(email).slice(0, 320),
+      success: success ? 1 : 0,
+      created_at: nowIso(),
+    })
+    .execute();
+}
+
+export async function recentFailuresFromIp(db: AdminDb, ip: string, since: string): Promise<number> {
+  const row = await db
+    .selectFrom('admin_login_attempts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('ip', '=', ip)
+    .where('success', '=', 0)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
