@@ -11,6 +11,7 @@ import { bookDocumentTitle, bookJsonLd, bookMetaDescription, bookSocialTags } fr
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { DEFAULT_SITE_NAME, renderLayout } from './layout.js';
 import type { BookPageModel, PageTemplate } from './models.js';
+import { readerTools } from './saved-page.js';
 
 export interface BookPageOptions {
   siteName?: string;
@@ -39,6 +40,7 @@ function fullBody(model: BookPageModel, withDescription: boolean): SafeHtml {
     <div class="hero__body">
       ${titleBlock(model, true)}
       ${factsList(model.book)}
+      ${readerTools(model.book)}
       ${withDescription && descriptionSection(model.book)}
     </div>
   </article>
@@ -82,7 +84,7 @@ export function renderBookPage(model: BookPageModel, options: BookPageOptions = 
     canonicalUrl: model.canonicalUrl,
     meta: bookSocialTags(model, siteName),
     jsonLd: bookJsonLd(model),
-    scripts: ['cover.js', 'book.js'],
+    scripts: ['cover.js', 'book.js', 'saved.js', 'lists.js'],
     bodyClass: `page-book page-book--${model.template}`,
     chrome: model.template !== 'card',
     siteName,

@@ -2,6 +2,7 @@ import type { Book } from '../../store/books.js';
 import { joinNames } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { renderLayout } from './layout.js';
+import type { BookView } from './models.js';
 
 export const SAVED_VIEWS = ['list', 'cover', 'card'] as const;
 export type SavedView = (typeof SAVED_VIEWS)[number];
@@ -73,4 +74,23 @@ export function renderSavedPage(model: SavedPageModel): string {
     bodyClass: 'page-saved',
     body: model.shared ? sharedBody(model, model.shared) : ownBody(model),
   });
+}
+
+/**
+ * The book page's "Save" and "Add to list" controls (web/saved.js, web/lists.js). Both keep their
+ * state in the reader's browser, so the block stays hidden until a script shows it.
+ */
+export function readerTools(book: BookView): SafeHtml {
+  return html`<div class="reader-tools" data-reader-tools data-title="${book.title}" data-authors="${joinNames(book.authors)}" data-cover="${safeUrl(book.coverUrl) ?? ''}" hidden>
+  <button type="button" class="button reader-tools__save" data-save aria-pressed="false">Save</button>
+  <button type="button" class="button reader-tools__open" data-lists-toggle aria-expanded="false" aria-controls="reader-lists">Add to list</button>
+  <div class="reader-tools__lists" id="reader-lists" data-lists hidden>
+    <ul class="reader-tools__mine" data-lists-mine></ul>
+    <form class="reader-tools__new" data-list-create>
+      <input name="name" maxlength="200" placeholder="New list name" aria-label="New list name">
+      <button type="submit" class="button">Create list</button>
+    </form>
+    <p class="reader-tools__status" data-lists-status role="status" aria-live="polite"></p>
+  </div>
+</div>`;
 }

@@ -1,0 +1,200 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ACCESS_COOKIE } from '../../src/services/access-codes.js';
+import { insertAccessCode, linkDestination } from '../../src/store/access-codes.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { blockOutbound, browserAvailable, DESKTOP, launchChromium } from '../support/browser.js';
+import { describeEachDialect } from '../support/databases.js';
+
+const SUITE = 'readers in a browser: saved books, lists, access codes';
+const TITLES = ['Alpha Stories', 'Bravo Poems', 'Charlie Essays'];
+
+async function makeBooks(t: TestApp): Promise<string[]> {
+  const slugs: string[] = [];
+  for (const [i, title] of TITLES.entries()) {
+    const book = await t.services.creator.createFromRecord({
+      source: 'test',
+      isbn13: ['9780141439518', '9780441172719', '9780316769488'][i] ?? null,
+      isbn10: null,
+      title,
+      subtitle: null,
+      authors: ['Dana Writer'],
+      publishedDate: null,
+      publisher: null,
+      coverUrl: `https://covers.example/${i}.jpg`,
+      language: 'en',
+      format: null,
+      pages: null,
+      description: null,
+      identifiers: {},
+      workKey: null,
+    });
+    slugs.push(book.slug);
+  }
+  return slugs;
+}
+
+async function addPatronCode(t: TestApp): Promise<void> {
+  const now = new Date().toISOString();
+  const row = await t.services.store.db
+    .insertInto('destinations')
+    .values({
+      slug: 'springfield-library',
+      display_name: 'Borrow from Springfield Library',
+      group_name: 'library',
+      url_template: 'https://catalog.springfield.example/search?isbn={isbn13}',
+      base_url: 'https://catalog.springfield.example',
+      is_public: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  t.services.events.emit('destinations-changed');
+  const code = await insertAccessCode(t.services.store.db, {
+    displayName: 'Springfield patrons',
+    slug: 'springfield',
+    description: 'Card holders of the Springfield Public Library.',
+    cookieTtlHours: 24,
+    isActive: true,
+  });
+  await linkDestination(t.services.store.db, code.id, Number(row.id));
+}
+
+async function savedEventTypes(t: TestApp): Promise<string[]> {
+  const rows = await t.services.store.db
+    .selectFrom('saved_events')
+    .select('event_type')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.event_type);
+}
+
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+if (browserAvailable(SUITE)) {
+  describeEachDialect(SUITE, (context) => {
+    let t: TestApp;
+    let browser: Browser;
+    let slugs: string[] = [];
+    const fresh = async (options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> => {
+      const ctx = await browser.newContext({ ...DESKTOP, ...options });
+      await blockOutbound(ctx);
+      return ctx;
+    };
+    const titles = (page: Page, selector: string) => page.locator(selector).allTextContents();
+
+    before(async () => {
+      t = await startTestApp(context.store(), { RATE_LIMIT_ANON: '100000' });
+      slugs = await makeBooks(t);
+      await addPatronCode(t);
+      browser = await launchChromium();
+    });
+    after(async () => {
+      await browser?.close();
+      await t.close();
+    });
+
+    it('saves three books, switches views, removes and undoes, shares to a fresh browser', async () => {
+      const ctx = await fresh();
+      const page = await ctx.newPage();
+      for (const slug of slugs) {
+        await page.goto(`${t.baseUrl}/book/${slug}`);
+        await page.click('[data-save]');
+        assert.equal(await page.getAttribute('[data-save]', 'aria-pressed'), 'true');
+      }
+      await page.goto(`${t.baseUrl}/saved`);
+      assert.deepEqual(await titles(page, '.saved-item__title'), TITLES);
+      await page.click('[data-view-mode="cover"]');
+      assert.equal(await page.getAttribute('.saved-list', 'data-view'), 'cover');
+      await page.click('[data-view-mode="card"]');
+      assert.match((await page.getAttribute('.saved-list', 'class')) ?? '', /saved-list--card/);
+
+      await page.click(`[data-remove="${slugs[1]}"]`);
+      assert.deepEqual(await titles(page, '.saved-item__title'), [TITLES[0], TITLES[2]]);
+      await page.click('[data-undo]');
+      assert.deepEqual(await titles(page, '.saved-item__title'), TITLES);
+
+      await page.click('[data-share]');
+      const shared = await page.inputValue('.saved-share__url');
+      assert.equal(new URL(shared).search, `?books=${slugs.join(',')}`);
+      await until(async () => (await savedEventTypes(t)).includes('saved_share'), 'the share event');
+      const events = await savedEventTypes(t);
+      for (const type of [
+        'saved_add',
+        'saved_page_view',
+        'saved_view_change',
+        'saved_remove',
+        'saved_undo',
+      ]) {
+        assert.ok(events.includes(type), `${type} in ${events.join(',')}`);
+      }
+      await ctx.close();
+
+      // The shared link works in a browser that has never seen the collection, even without JavaScript.
+      const other = await fresh({ javaScriptEnabled: false });
+      const view = await other.newPage();
+      await view.goto(shared);
+      assert.deepEqual(await titles(view, '.saved-item__title'), TITLES);
+      await other.close();
+    });
+
+    it('creates a list from a book page, adds a second book, opens the public list page', async () => {
+      const ctx = await fresh();
+      const page = await ctx.newPage();
+      await page.goto(`${t.baseUrl}/book/${slugs[0]}`);
+      await page.click('[data-lists-toggle]');
+      await page.fill('[data-list-create] input[name="name"]', 'Weekend reads');
+      await page.click('[data-list-create] button[type="submit"]');
+      await page.waitForSelector('[data-lists-status] a');
+
+      await page.goto(`${t.baseUrl}/book/${slugs[2]}`);
+      await page.click('[data-lists-toggle]');
+      const row = page.locator('[data-lists-mine] li', { hasText: 'Weekend reads' });
+      await row.locator('button', { hasText: 'Add' }).click();
+      await row.locator('button', { hasText: 'Added' }).waitFor();
+      const href = (await page.getAttribute('[data-lists-status] a', 'href')) ?? '';
+
+      await page.goto(`${t.baseUrl}${new URL(href).pathname}`);
+      assert.equal(await page.textContent('h1'), 'Weekend reads');
+      assert.deepEqual(await titles(page, '.list-item__title'), [TITLES[0], TITLES[2]]);
+      await page.click(`.list-item__link[href="/book/${slugs[2]}"]`);
+      assert.equal(await page.textContent('h1.title'), TITLES[2]);
+      await ctx.close();
+    });
+
+    it('shows the private destination after an access-code link, and hides it once the cookie expires', async () => {
+      const ctx = await fresh();
+      const page = await ctx.newPage();
+      const book = `${t.baseUrl}/book/${slugs[0]}`;
+      await page.goto(book);
+      assert.equal(await page.locator('text=Borrow from Springfield Library').count(), 0);
+
+      await page.goto(`${t.baseUrl}/access/springfield`);
+      assert.match((await page.textContent('h1')) ?? '', /Access unlocked/);
+      await page.goto(book);
+      await page.locator('a[data-destination="springfield-library"]').waitFor();
+
+      // Advance the grant's expiry into the past: the server no longer honours it.
+      const expired = t.services.access.sign(new Map([[1, Math.floor(Date.now() / 1000) - 1]]));
+      await ctx.addCookies([{ name: ACCESS_COOKIE, value: expired, url: t.baseUrl }]);
+      await page.goto(book);
+      assert.equal(await page.locator('a[data-destination="springfield-library"]').count(), 0);
+
+      await page.goto(`${t.baseUrl}/access/springfield`);
+      await page.goto(book);
+      assert.equal(await page.locator('a[data-destination="springfield-library"]').count(), 1);
+      await ctx.clearCookies();
+      await page.goto(book);
+      assert.equal(await page.locator('a[data-destination="springfield-library"]').count(), 0);
+      await ctx.close();
+    });
+  });
+}

@@ -1,0 +1,100 @@
+// "Add to list" on book pages. Lists need no account: creating one returns an edit token, which this
+// browser keeps in localStorage and sends as X-Edit-Token; whoever holds the token may edit the list.
+(() => {
+  const STORE = 'booklink.lists.v1';
+  const box = document.querySelector('[data-lists]');
+  const root = document.querySelector('[data-book-id]');
+  if (!box || !root) return;
+  const bookId = Number(root.dataset.bookId);
+  const mine = box.querySelector('[data-lists-mine]');
+  const status = box.querySelector('[data-lists-status]');
+  const form = box.querySelector('[data-list-create]');
+
+  function load() {
+    try {
+      const lists = JSON.parse(localStorage.getItem(STORE) || '[]');
+      return Array.isArray(lists) ? lists.filter((list) => list && typeof list.token === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+  const store = (lists) => localStorage.setItem(STORE, JSON.stringify(lists));
+
+  async function api(method, path, body, token) {
+    const headers = { 'content-type': 'application/json' };
+    if (token) headers['x-edit-token'] = token;
+    const response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+    if (!response.ok) throw new Error(`${response.status}`);
+    return response.status === 204 ? null : response.json();
+  }
+
+  function say(text, href) {
+    status.replaceChildren(text);
+    if (href) {
+      const link = document.createElement('a');
+      link.href = href;
+      link.textContent = 'Open the list';
+      status.append(' ', link);
+    }
+  }
+
+  function row(list, token) {
+    const li = document.createElement('li');
+    li.dataset.listId = String(list.id);
+    const link = document.createElement('a');
+    link.href = list.url;
+    link.textContent = list.name || `List ${list.id}`;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'button';
+    button.disabled = list.contains_book === true;
+    button.textContent = list.contains_book ? 'Added ✓' : 'Add';
+    button.addEventListener('click', async () => {
+      try {
+        await api('POST', `/api/v1/lists/${list.id}/books`, { book_id: bookId }, token);
+        say(`Added to “${list.name || `List ${list.id}`}”.`, list.url);
+        await refresh();
+      } catch {
+        say('Could not add the book. Try again.');
+      }
+    });
+    li.append(link, ' ', button);
+    return li;
+  }
+
+  async function refresh() {
+    const lists = load();
+    if (lists.length === 0) return mine.replaceChildren();
+    const answer = await api('POST', '/api/v1/lists/mine', {
+      edit_tokens: lists.map((list) => list.token).slice(0, 100),
+      book_id: bookId,
+    });
+    const tokenOf = new Map(lists.map((list) => [list.id, list.token]));
+    // Lists deleted by the operator no longer answer to their token: forget them here too.
+    store(lists.filter((list) => answer.lists.some((found) => found.id === list.id)));
+    mine.replaceChildren(...answer.lists.map((list) => row(list, tokenOf.get(list.id))));
+  }
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const name = form.elements.name.value.trim() || null;
+    try {
+      const list = await api('POST', '/api/v1/lists', { name, book_id: bookId });
+      store([...load(), { id: list.id, token: list.edit_token, name: list.name }]);
+      form.reset();
+      say(`Created “${list.name || `List ${list.id}`}” with this book.`, list.url);
+      await refresh();
+    } catch {
+      say('Could not create the list. Try again.');
+    }
+  });
+
+  // A plain button and panel rather than <details>: the panel's contents only make sense with this script.
+  const toggle = document.querySelector('[data-lists-toggle]');
+  toggle.addEventListener('click', () => {
+    const open = toggle.getAttribute('aria-expanded') !== 'true';
+    toggle.setAttribute('aria-expanded', String(open));
+    box.hidden = !open;
+    if (open) refresh().catch(() => say('Could not load your lists.'));
+  });
+})();

@@ -1,0 +1,223 @@
+// Saved books: a collection kept in this browser's localStorage (no account), a Save button on book
+// pages and the /saved page (list, cover and card views, remove with undo, share as a link).
+// Every interaction is reported to /api/v1/events/saved (SPEC 2.4 SavedEventRequest).
+(() => {
+  const STORE = 'booklink.saved.v1';
+  const VIEW = 'booklink.saved.view';
+  const CLIENT = 'booklink.client';
+  const VIEWS = ['list', 'cover', 'card'];
+
+  function load() {
+    try {
+      const items = JSON.parse(localStorage.getItem(STORE) || '[]');
+      return Array.isArray(items) ? items.filter((item) => item && typeof item.slug === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+  const save = (items) => localStorage.setItem(STORE, JSON.stringify(items));
+
+  // A random id per browser, so the operator can count collections without knowing who keeps them.
+  function clientToken() {
+    let token = localStorage.getItem(CLIENT);
+    if (!token) {
+      const bytes = crypto.getRandomValues(new Uint8Array(16));
+      token = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+      localStorage.setItem(CLIENT, token);
+    }
+    return token;
+  }
+
+  function report(eventType, extra = {}) {
+    const body = {
+      event_type: eventType,
+      collection_size: load().length,
+      client_token: clientToken(),
+      ...extra,
+    };
+    fetch('/api/v1/events/saved', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      keepalive: true,
+    }).catch(() => {});
+  }
+
+  // ---- Book page: the Save button.
+  const tools = document.querySelector('[data-reader-tools]');
+  const root = document.querySelector('[data-book-slug]');
+  if (tools && root) {
+    tools.hidden = false;
+    const button = tools.querySelector('[data-save]');
+    const slug = root.dataset.bookSlug;
+    const show = () => {
+      const saved = load().some((item) => item.slug === slug);
+      button.setAttribute('aria-pressed', String(saved));
+      button.textContent = saved ? 'Saved ✓' : 'Save';
+    };
+    button.addEventListener('click', () => {
+      const items = load();
+      const index = items.findIndex((item) => item.slug === slug);
+      if (index >= 0) {
+        items.splice(index, 1);
+        save(items);
+        report('saved_remove', { book_slug: slug });
+      } else {
+        const { title, authors, cover } = tools.dataset;
+        items.push({ slug, title, authors, cover, savedAt: new Date().toISOString() });
+        save(items);
+        report('saved_add', { book_slug: slug });
+      }
+      show();
+    });
+    show();
+  }
+
+  // ---- /saved?books=…: a shared collection, offered for adding to one's own.
+  const shared = document.querySelector('[data-saved-shared]');
+  if (shared) {
+    const add = shared.querySelector('[data-save-all]');
+    const books = Array.from(shared.querySelectorAll('.saved-item'));
+    if (add && books.length > 0) {
+      add.hidden = false;
+      add.addEventListener('click', () => {
+        const items = load();
+        for (const li of books) {
+          if (items.some((item) => item.slug === li.dataset.slug)) continue;
+          const img = li.querySelector('img');
+          items.push({
+            slug: li.dataset.slug,
+            title: li.querySelector('.saved-item__title')?.textContent || li.dataset.slug,
+            authors: li.querySelector('.saved-item__authors')?.textContent || '',
+            cover: img ? img.getAttribute('src') : '',
+            savedAt: new Date().toISOString(),
+          });
+        }
+        save(items);
+        report('saved_add');
+        add.textContent = 'Added to your saved books';
+        add.disabled = true;
+      });
+    }
+  }
+
+  const app = document.querySelector('[data-saved-app]');
+  if (app) savedPage(app);
+
+  // ---- /saved: the reader's own collection.
+  function savedPage(app) {
+    const list = app.querySelector('.saved-list');
+    const status = app.querySelector('.saved-status');
+    const empty = app.querySelector('.saved-empty');
+    const share = app.querySelector('.saved-share');
+    const shareUrl = app.querySelector('.saved-share__url');
+    const asked = new URLSearchParams(location.search).get('view');
+    let view = VIEWS.includes(asked) ? asked : localStorage.getItem(VIEW) || 'list';
+    if (!VIEWS.includes(view)) view = 'list';
+    let removed = null;
+
+    function item(book) {
+      const li = document.createElement('li');
+      li.className = 'saved-item';
+      li.dataset.slug = book.slug;
+      const link = document.createElement('a');
+      link.className = 'saved-item__link';
+      link.href = `/book/${encodeURIComponent(book.slug)}`;
+      const cover = document.createElement(book.cover ? 'img' : 'span');
+      cover.className = book.cover ? 'saved-item__cover' : 'saved-item__cover saved-item__cover--missing';
+      if (book.cover && /^(https?:)?\//.test(book.cover)) cover.src = book.cover;
+      if (book.cover) cover.alt = '';
+      const title = document.createElement('span');
+      title.className = 'saved-item__title';
+      title.textContent = book.title || book.slug;
+      const authors = document.createElement('span');
+      authors.className = 'saved-item__authors';
+      authors.textContent = book.authors || '';
+      link.append(cover, title, authors);
+      const remove = document.createElement('button');
+      remove.type = 'button';
+      remove.className = 'button saved-item__remove';
+      remove.dataset.remove = book.slug;
+      remove.textContent = 'Remove';
+      remove.setAttribute('aria-label', `Remove ${book.title || book.slug}`);
+      li.append(link, remove);
+      return li;
+    }
+
+    function render() {
+      const items = load();
+      list.className = `saved-list saved-list--${view}`;
+      list.dataset.view = view;
+      list.replaceChildren(...items.map(item));
+      empty.hidden = items.length > 0;
+      share.hidden = items.length === 0;
+      for (const option of app.querySelectorAll('[data-view-mode]')) {
+        option.setAttribute('aria-pressed', String(option.dataset.viewMode === view));
+      }
+    }
+
+    function say(text, undo) {
+      status.replaceChildren(text);
+      if (undo) {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'button';
+        button.dataset.undo = '';
+        button.textContent = 'Undo';
+        button.addEventListener('click', () => {
+          if (!removed) return;
+          const items = load();
+          items.splice(Math.min(removed.index, items.length), 0, removed.book);
+          save(items);
+          report('saved_undo', { book_slug: removed.book.slug });
+          removed = null;
+          say('Restored.');
+          render();
+        });
+        status.append(' ', button);
+      }
+    }
+
+    app.addEventListener('click', (event) => {
+      const option = event.target.closest('[data-view-mode]');
+      if (option) {
+        event.preventDefault();
+        view = option.dataset.viewMode;
+        localStorage.setItem(VIEW, view);
+        report('saved_view_change', { view_mode: view });
+        render();
+        return;
+      }
+      const remove = event.target.closest('[data-remove]');
+      if (remove) {
+        const items = load();
+        const index = items.findIndex((book) => book.slug === remove.dataset.remove);
+        if (index < 0) return;
+        const [book] = items.splice(index, 1);
+        save(items);
+        removed = { book, index };
+        report('saved_remove', { book_slug: book.slug });
+        say(`Removed “${book.title || book.slug}”.`, true);
+        render();
+      }
+    });
+
+    app.querySelector('[data-share]').addEventListener('click', async () => {
+      const slugs = load().map((book) => encodeURIComponent(book.slug));
+      const url = `${location.origin}/saved?books=${slugs.join(',')}`;
+      shareUrl.value = url;
+      shareUrl.hidden = false;
+      shareUrl.select();
+      report('saved_share');
+      try {
+        await navigator.clipboard.writeText(url);
+        say('Link copied. Anyone with it can see these books.');
+      } catch {
+        say('Copy this link to share these books.');
+      }
+    });
+
+    render();
+    report('saved_page_view', { view_mode: view });
+  }
+})();
