@@ -14,6 +14,8 @@ Commands:
          [--restart]            import a finished file again from the start
   apikey create --name N        print a new API key once [--scope ingest]
   apikey list | revoke <prefix> list keys (prefixes only) or revoke one
+  admin create-user --email E --role admin|editor [--password P]
+                                add an admin-area account (password prompted if omitted)
   help                          show this help
 
 Configuration comes from environment variables; see README.md.`;
@@ -77,6 +79,10 @@ const commands: Record<string, Command> = {
   apikey: async (args) => {
     const { runApiKeyCommand } = await import('./cli/apikey.js');
     return runApiKeyCommand(args);
+  },
+  admin: async (args) => {
+    const { runAdminCommand } = await import('./cli/admin.js');
+    return runAdminCommand(args);
   },
   help: async () => {
     console.log(USAGE);

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
+import { ensureFirstAdmin } from './services/admin/users.js';
 import { createServices, type Services } from './services/container.js';
+import { adminDb } from './store/admin-tables.js';
 import { openStore } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
 
@@ -16,6 +18,8 @@ export interface RunningServer {
 export async function startServer(config: Readonly<Config>): Promise<RunningServer> {
   const store = openStore(config.databaseUrl);
   await migrateToLatest(store);
+  // The first admin from ADMIN_EMAIL/ADMIN_PASSWORD, only while no account exists.
+  await ensureFirstAdmin(adminDb(store.db), config.adminEmail, config.adminPassword);
   const services = createServices(config, store);
   const app = await buildApp({ services, logger: true });
   const address = await app.listen({ port: config.port, host: config.host });
