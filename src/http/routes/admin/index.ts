@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { sessionForToken } from '../../../services/admin/auth.js';
 import { HttpError } from '../../errors.js';
+import { accessCodeRoutes } from './access-codes.js';
 import { analyticsRoutes } from './analytics.js';
 import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
@@ -79,6 +80,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     editionRoutes,
     destinationRoutes,
     pinRoutes,
+    accessCodeRoutes,
     keyRoutes,
     userRoutes,
     auditRoutes,
