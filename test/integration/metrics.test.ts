@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../../src/config.js';
+import { buildApp } from '../../src/http/app.js';
+import { createServices, type Services } from '../../src/services/container.js';
+import { openStore, type Store } from '../../src/store/db.js';
+import { HUMAN_UA } from '../support/app.js';
+import { describeEachDialect } from '../support/databases.js';
+
+/** The value of one sample line (`name{labels} value`), 0 when absent. */
+function sample(text: string, prefix: string): number {
+  const line = text.split('\n').find((candidate) => candidate.startsWith(prefix));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+}
+
+describeEachDialect('/metrics and request logs', (context) =>
+  describe('counters and redaction', () => {
+    let store: Store;
+    let services: Services;
+    let app: FastifyInstance;
+    let address = '';
+    const logs: string[] = [];
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      fetch(`${address}${path}`, { redirect: 'manual', headers: { 'user-agent': HUMAN_UA, ...headers } });
+    const metrics = async () => (await get('/metrics')).text();
+
+    before(async () => {
+      store = openStore(context.url());
+      const config = loadConfig({ DATABASE_URL: context.url(), PROVIDERS: 'local', RATE_LIMIT_ANON: '2' });
+      services = createServices(config, store, { remote: null, textSearch: null });
+      app = await buildApp({ services, logger: { write: (line) => logs.push(line) } });
+      app.get('/api/v1/test/ping', async () => ({ ok: true }));
+      address = await app.listen({ port: 0, host: '127.0.0.1' });
+    });
+    after(async () => {
+      await app.close();
+      await services.close();
+      await store.close();
+    });
+
+    it('serves the Prometheus text format, unlimited and absent from OpenAPI', async () => {
+      const responses = await Promise.all(Array.from({ length: 10 }, () => get('/metrics')));
+      assert.ok(responses.every((response) => response.status === 200));
+      assert.match(responses[0]?.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+      const text = await responses[0]!.text();
+      assert.match(text, /# TYPE booklink_http_requests_total counter/);
+      assert.match(text, /# TYPE booklink_http_request_duration_seconds histogram/);
+      assert.match(text, /process_cpu_user_seconds_total/);
+      const openapi = (await (await get('/openapi.json')).json()) as { paths: Record<string, unknown> };
+      assert.equal(openapi.paths['/metrics'], undefined);
+    });
+
+    it('counts requests by route pattern and status class, and rate-limit rejections', async () => {
+      const route = 'booklink_http_requests_total{method="GET",route="/book/:slug",status_class="4xx"}';
+      const before = await metrics();
+      await get('/book/no-such-book-one');
+      await get('/book/no-such-book-two');
+      for (let i = 0; i < 4; i++) await get('/api/v1/test/ping');
+      const text = await metrics();
+      assert.equal(sample(text, route) - sample(before, route), 2);
+      assert.ok(!text.includes('no-such-book'), 'raw URLs never become labels');
+      const rejected = 'booklink_rate_limit_rejections_total{client="anonymous"}';
+      assert.equal(sample(text, rejected) - sample(before, rejected), 2);
+      const latency =
+        'booklink_http_request_duration_seconds_count{method="GET",route="/api/v1/test/ping",status_class="2xx"}';
+      assert.equal(sample(text, latency) - sample(before, latency), 2);
+      assert.match(text, /booklink_clicks_pending 0/);
+      assert.match(text, /booklink_api_usage_recorded_total \d+/);
+    });
+
+    it('logs requests as JSON lines without secrets', async () => {
+      logs.length = 0;
+      await get('/healthz', {
+        'x-api-key': 'bl_secretsecretsecretsecretsecret12',
+        authorization: 'Bearer top-secret-token',
+        cookie: 'session=secret-cookie',
+        'x-edit-token': 'secret-edit-token',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const text = logs.join('');
+      assert.ok(!/secret/i.test(text), text);
+      const incoming = logs
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((entry) => entry.req);
+      const headers = (incoming?.req as { headers: Record<string, string> }).headers;
+      for (const name of ['x-api-key', 'authorization', 'cookie', 'x-edit-token']) {
+        assert.equal(headers[name], '[redacted]', name);
+      }
+      assert.equal((incoming?.req as { url: string }).url, '/healthz');
+    });
+  }),
+);
