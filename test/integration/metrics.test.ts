@@ -83,11 +83,13 @@ describeEachDialect('/metrics and request logs', (context) =>
       const incoming = logs
         .map((line) => JSON.parse(line) as Record<string, unknown>)
         .find((entry) => entry.req);
-      const headers = (incoming?.req as { headers: Record<string, string> }).headers;
+      assert.ok(incoming);
+      const req = incoming.req as { url: string; headers: Record<string, string> };
+      const headers = req.headers;
       for (const name of ['x-api-key', 'authorization', 'cookie', 'x-edit-token']) {
         assert.equal(headers[name], '[redacted]', name);
       }
-      assert.equal((incoming?.req as { url: string }).url, '/healthz');
+      assert.equal(req.url, '/healthz');
     });
   }),
 );
