@@ -1,0 +1,33 @@
+// Booklink admin: the live preview of a destination's URL template. Everything works without it.
+(() => {
+  const form = document.querySelector('[data-role="destination-form"]');
+  if (!form) return;
+  const url = form.querySelector('[data-role="preview-url"]');
+  const problems = form.querySelector('[data-role="preview-problems"]');
+  let timer = 0;
+  let latest = 0;
+  const refresh = async () => {
+    const data = new FormData(form);
+    const params = new URLSearchParams();
+    for (const name of ['group', 'affiliate_param', 'affiliate_tag'])
+      params.set(name, String(data.get(name) ?? ''));
+    params.set('template', String(data.get('url_template') ?? ''));
+    const ticket = ++latest;
+    const response = await fetch(`/admin/destinations/preview?${params}`, { credentials: 'same-origin' });
+    if (!response.ok || ticket !== latest) return;
+    const preview = await response.json();
+    url.textContent = preview.url ?? '—';
+    problems.replaceChildren(
+      ...preview.problems.map((text) => {
+        const item = document.createElement('li');
+        item.textContent = text;
+        return item;
+      }),
+    );
+  };
+  form.addEventListener('input', (event) => {
+    if (!['url_template', 'group', 'affiliate_param', 'affiliate_tag'].includes(event.target.name)) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => refresh().catch(() => undefined), 250);
+  });
+})();

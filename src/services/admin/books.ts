@@ -121,9 +121,15 @@ export async function addBookLink(
 }
 
 /** Removes one curated link (SPEC "book remove destination" / "destination remove book"). */
-export async function removeBookLink(ctx: CommandContext, linkId: number): Promise<boolean> {
+export async function removeBookLink(
+  ctx: CommandContext,
+  linkId: number,
+  owner: { bookId?: number; destinationId?: number },
+): Promise<boolean> {
   const link = await findLink(ctx.db, linkId);
-  if (!link) return false;
+  // Only a link of the page's own book or destination: a form cannot reach into another record.
+  if (!link || (owner.bookId !== undefined && link.bookId !== owner.bookId)) return false;
+  if (owner.destinationId !== undefined && link.destinationId !== owner.destinationId) return false;
   await ctx.db.transaction().execute(async (trx) => {
     await deleteLink(trx, linkId);
     await writeAudit(trx, ctx.actor, {

@@ -51,7 +51,7 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
   app.post('/admin/books/:id/links/remove', options(RemoveLinkBody), async (request, reply) => {
     const book = await bookOr404(services, request);
     if (!request.validationError)
-      await removeBookLink(commandContext(request, services), request.body.link_id);
+      await removeBookLink(commandContext(request, services), request.body.link_id, { bookId: book.id });
     return seeOther(reply, `/admin/books/${book.id}?notice=deleted#links`);
   });
 

@@ -197,7 +197,9 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
     async (request, reply) => {
       const d = await load(request);
       if (!request.validationError)
-        await removeBookLink(commandContext(request, services), request.body.link_id);
+        await removeBookLink(commandContext(request, services), request.body.link_id, {
+          destinationId: d.id,
+        });
       return seeOther(reply, `/admin/destinations/${d.id}?notice=deleted#links`);
     },
   );
