@@ -48,7 +48,7 @@ async function rollRange(db: AdminDb, from: string, to: string): Promise<void> {
       await sql`insert into click_daily (day, dimension, key, clicks)
         select substr(created_at, 1, 10), ${dimension}, ${sql.raw(key)}, count(*) from clicks
         where created_at >= ${from} and created_at < ${to}
-        group by substr(created_at, 1, 10), ${sql.raw(key)}`.execute(trx);
+        group by substr(created_at, 1, 10)${sql.raw(dimension === 'total' ? '' : `, ${key}`)}`.execute(trx);
     }
     await trx.updateTable('click_rollup_state').set({ rolled_until: to }).where('id', '=', 1).execute();
   });

@@ -66,6 +66,10 @@ export class AdminClient {
     return result;
   }
 
+  sessionToken(): string {
+    return this.cookies.get('bl_admin') ?? '';
+  }
+
   hasSession(): boolean {
     return this.cookies.has('bl_admin');
   }
