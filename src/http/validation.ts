@@ -132,6 +132,8 @@ function toIssue(
     }
     case 'type': {
       const names = typeNames(params).filter((name) => name !== 'null');
+      // The `null` branch of a nullable field failing says nothing the other branch has not said.
+      if (names.length === 0) return null;
       const [type, msg] = TYPE_ERRORS[names[0] ?? 'string'] ?? ['value_error', 'Invalid value'];
       return { type, loc, msg, input };
     }

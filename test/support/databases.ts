@@ -95,10 +95,6 @@ export function describeEachDialect(name: string, body: (context: DialectContext
         store = openStore(database.url);
         await migrateToLatest(store);
       });
-      after(async () => {
-        await store?.close();
-        await database?.drop();
-      });
       body({
         dialect,
         store: () => {
@@ -109,6 +105,11 @@ export function describeEachDialect(name: string, body: (context: DialectContext
           if (!database) throw new Error('database used outside a test');
           return database.url;
         },
+      });
+      // Registered after the body's hooks so it runs after them: apps close before their database.
+      after(async () => {
+        await store?.close();
+        await database?.drop();
       });
     });
   }

@@ -118,7 +118,9 @@ describe('book page: content', () => {
 
   it('loads only external scripts besides JSON-LD', () => {
     const scripts = page.match(/<script[^>]*>/g) ?? [];
-    assert.equal(scripts.length, 3);
+    const sources = scripts.flatMap((tag) => /src="\/static\/([a-z]+\.js)\?/.exec(tag)?.[1] ?? []);
+    assert.deepEqual(sources.sort(), ['book.js', 'cover.js', 'lists.js', 'saved.js']);
+    assert.equal(scripts.length, sources.length + 1, 'one inline script: the JSON-LD');
     for (const tag of scripts)
       assert.match(tag, /src="\/static\/[a-z]+\.js\?v=[0-9a-f]{12}"|type="application\/ld\+json"/);
     assert.match(page, /<link rel="stylesheet" href="\/static\/styles.css\?v=[0-9a-f]{12}">/);
@@ -206,8 +208,9 @@ describe('book page: hostile data', () => {
     assert.ok(!page.includes('javascript:'));
     assert.ok(!page.includes('data:image'));
     assert.ok(!page.includes('</style>'));
-    assert.equal((page.match(/<script/g) ?? []).length, 3);
-    assert.equal((page.match(/<\/script>/g) ?? []).length, 3);
+    // The page's own scripts (four external, one JSON-LD) and nothing from the data.
+    assert.equal((page.match(/<script/g) ?? []).length, 5);
+    assert.equal((page.match(/<\/script>/g) ?? []).length, 5);
   });
 
   it('keeps quotes inside attributes', () => {
