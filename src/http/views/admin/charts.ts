@@ -39,7 +39,7 @@ export function dailyChart(points: readonly Point[], label: string): SafeHtml {
   });
   const first = points[0]?.day ?? '';
   const last = points[points.length - 1]?.day ?? '';
-  return html`<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}" preserveAspectRatio="none">
+  return html`<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}">
 <title>${label}</title>
 ${grid}
 ${bars}
