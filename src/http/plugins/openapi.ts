@@ -11,6 +11,100 @@ interface OpenApiOptions {
 /** SPEC 9: the schema document is generated from the route schemas, OpenAPI 3.1.0, version 1.84.0. */
 export const API_VERSION = '1.84.0';
 
+/** SPEC 7: the body of every 422, one entry per problem. */
+const VALIDATION_ERROR_SCHEMAS = {
+  ValidationError: {
+    type: 'object',
+    required: ['loc', 'msg', 'type'],
+    properties: {
+      loc: {
+        type: 'array',
+        items: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+        description: 'Where the problem is: ["query","limit"], ["body","books",3,"isbn_13"]',
+      },
+      msg: { type: 'string' },
+      type: {
+        type: 'string',
+        description: 'Machine-readable: missing, string_too_long, int_parsing, less_than_equal, …',
+      },
+      input: { description: 'The offending value, when there is one' },
+      ctx: { type: 'object', description: 'The constraint, e.g. {"max_length":500}' },
+    },
+  },
+  HTTPValidationError: {
+    type: 'object',
+    required: ['detail'],
+    properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } },
+    example: {
+      detail: [
+        {
+          type: 'less_than_equal',
+          loc: ['query', 'limit'],
+          msg: 'Input should be less than or equal to 20',
+          input: 50,
+          ctx: { le: 20 },
+        },
+      ],
+    },
+  },
+};
+
+interface Response {
+  content?: Record<string, { schema?: { type?: unknown; $ref?: string } }>;
+}
+
+const VALIDATION_RESPONSE: Response & { description: string } = {
+  description: 'Validation error (SPEC 7)',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } },
+};
+
+interface Parameter {
+  in: string;
+  required?: boolean;
+  schema?: { default?: unknown };
+}
+type Operations = Record<string, { responses?: Record<string, Response>; parameters?: Parameter[] }>;
+
+/** What a page route really sends; a route schema can only say "a string". */
+function textMediaType(path: string): string {
+  if (path.endsWith('.txt')) return 'text/plain';
+  if (path.endsWith('.md')) return 'text/markdown';
+  if (path.endsWith('.xml')) return 'application/xml';
+  return 'text/html';
+}
+
+/** Pages and text files declare `Type.String()`, which the generator would list as JSON. */
+function withTextMediaTypes(path: string, responses: Record<string, Response>): void {
+  if (path.startsWith('/api/')) return;
+  for (const response of Object.values(responses)) {
+    const json = response.content?.['application/json'];
+    if (json?.schema?.type === 'string') response.content = { [textMediaType(path)]: json };
+  }
+}
+
+/**
+ * SPEC 4: every path also answers 422 with the validation-error body, so every operation documents it;
+ * text and HTML responses are listed under their own media types.
+ */
+function withValidationErrors<T extends { paths?: unknown; components?: unknown }>(document: T): T {
+  const paths = (document.paths ?? {}) as Record<string, Operations>;
+  for (const [path, operations] of Object.entries(paths)) {
+    for (const operation of Object.values(operations)) {
+      withTextMediaTypes(path, operation.responses ?? {});
+      // A parameter with a default (search's `limit`) may be left out.
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in !== 'path' && parameter.schema?.default !== undefined) parameter.required = false;
+      }
+      operation.responses = { ...operation.responses, 422: VALIDATION_RESPONSE };
+    }
+  }
+  const components = (document.components ?? {}) as { schemas?: Record<string, unknown> };
+  return {
+    ...document,
+    components: { ...components, schemas: { ...components.schemas, ...VALIDATION_ERROR_SCHEMAS } },
+  };
+}
+
 async function openApiPlugin(app: FastifyInstance, options: OpenApiOptions) {
   await app.register(swagger, {
     openapi: {
@@ -28,6 +122,10 @@ async function openApiPlugin(app: FastifyInstance, options: OpenApiOptions) {
       },
     },
     hideUntagged: false,
+    transformObject: (documentObject) =>
+      'openapiObject' in documentObject
+        ? withValidationErrors(documentObject.openapiObject)
+        : documentObject.swaggerObject,
   });
   // Served from the package's own assets: no CDN.
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { deepLinking: true } });

@@ -115,6 +115,10 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         summary: 'Search books; a confident match redirects to the book page',
         tags: ['pages'],
         querystring: SearchPageQuery,
+        response: {
+          200: Type.String({ description: 'HTML page of results' }),
+          302: Type.Null({ description: 'Redirect to the book page (or to /resolve for a URL)' }),
+        },
       },
     },
     async (request, reply) => {
@@ -145,6 +149,7 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         summary: "Can't find my book (form post without JavaScript)",
         tags: ['pages'],
         body: MissForm,
+        response: { 201: Type.String({ description: 'HTML page: thanks' }) },
       },
     },
     async (request, reply) => {
