@@ -20,6 +20,7 @@ import {
   overridesForBook,
 } from '../store/destinations.js';
 import type { Database } from '../store/schema.js';
+import { canonicalEditionOf } from '../store/works.js';
 
 /** Everything known about a book that its page and its `/go/` links are built from. */
 export interface LoadedBook {
@@ -27,7 +28,9 @@ export interface LoadedBook {
   identifiers: BookIdentifiers;
   bookLinks: BookLink[];
   overrides: LinkOverride[];
+  /** Editions of the book's work, the canonical one first. */
   editions: Book[];
+  canonicalBookId: number | null;
 }
 
 export interface GoTarget {
@@ -64,13 +67,18 @@ export class BookPages {
   private async loadFresh(slug: string): Promise<LoadedBook | null> {
     const book = await findBookBySlug(this.db, slug);
     if (!book) return null;
-    const [identifiers, bookLinks, overrides, editions] = await Promise.all([
+    const [identifiers, bookLinks, overrides, editions, canonicalBookId] = await Promise.all([
       bookIdentifiers(this.db, book.id),
       bookLinksForBook(this.db, book.id),
       overridesForBook(this.db, book.id),
       book.workId === null ? Promise.resolve([]) : editionsOfWork(this.db, book.workId),
+      book.workId === null ? Promise.resolve(null) : canonicalEditionOf(this.db, book.workId),
     ]);
-    return { book, identifiers, bookLinks, overrides, editions };
+    // The work's page leads with its canonical edition (admin: "set canonical").
+    const ordered = [...editions].sort(
+      (a, b) => Number(b.id === canonicalBookId) - Number(a.id === canonicalBookId),
+    );
+    return { book, identifiers, bookLinks, overrides, editions: ordered, canonicalBookId };
   }
 
   destinations(): Promise<Destination[]> {

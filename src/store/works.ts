@@ -62,3 +62,12 @@ export async function claimCanonical(db: Kysely<Database>, workId: number, bookI
     .where('canonical_book_id', 'is', null)
     .execute();
 }
+
+export async function canonicalEditionOf(db: Kysely<Database>, workId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('works')
+    .select('canonical_book_id')
+    .where('id', '=', workId)
+    .executeTakeFirst();
+  return row?.canonical_book_id == null ? null : Number(row.canonical_book_id);
+}

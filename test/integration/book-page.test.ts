@@ -139,4 +139,35 @@ describeEachDialect('book page and /go/ links', (context) => {
     assert.ok(attributed.every((link) => link.href.endsWith('?sfid=77')));
     assert.equal((await t.get(`/book/${slug}?sfid=abc`)).status, 422);
   });
+  it('lists the other editions of the work, the canonical one first', async () => {
+    await addCatalogEntry(context.store(), {
+      isbn13: '9780679783268',
+      title: 'Pride and Prejudice',
+      authors: ['Jane Austen'],
+      publishedDate: '2000-10-10',
+      format: 'hardcover',
+    });
+    const created = await t.get('/isbn/9780679783268');
+    const hardcover = (created.headers.get('location') ?? '').replace('/book/', '');
+    assert.notEqual(hardcover, slug);
+    const { db } = context.store();
+    const row = await db
+      .selectFrom('books')
+      .select(['id', 'work_id'])
+      .where('slug', '=', hardcover)
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('works')
+      .set({ canonical_book_id: row.id })
+      .where('id', '=', Number(row.work_id))
+      .execute();
+    t.services.events.emit('book-changed', slug);
+    const page = await (await t.get(`/book/${slug}`)).text();
+    const editions = page.slice(page.indexOf('class="edition-list"'));
+    assert.ok(
+      editions.indexOf(`/book/${hardcover}`) < editions.indexOf('This edition'),
+      'canonical edition first',
+    );
+    assert.match(editions, /Recommended edition/);
+  });
 });

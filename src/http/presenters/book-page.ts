@@ -54,6 +54,7 @@ function editionViews(loaded: LoadedBook): EditionView[] {
     publishedDate: edition.publishedDate,
     isbn13: edition.isbn13,
     current: edition.id === loaded.book.id,
+    canonical: edition.id === loaded.canonicalBookId,
   }));
 }
 

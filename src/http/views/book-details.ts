@@ -98,7 +98,8 @@ function editionItem(edition: EditionView, currentTitle: string): SafeHtml {
   const meta = [yearOf(edition.publishedDate), edition.isbn13].filter(Boolean).join(' · ');
   const body = html`<span class="edition__format">${edition.format ? displayFormat(edition.format) : 'Edition'}</span>
     ${edition.title !== currentTitle && html`<span class="edition__title">${edition.title}</span>`}
-    ${meta && html`<span class="edition__meta">${meta}</span>`}`;
+    ${meta && html`<span class="edition__meta">${meta}</span>`}
+    ${edition.canonical && html`<span class="edition__canonical">Recommended edition</span>`}`;
   return edition.current
     ? html`<li><span class="edition edition--current" aria-current="page">${body}<span class="edition__this">This edition</span></span></li>`
     : html`<li><a class="edition" href="/book/${encodeURIComponent(edition.slug)}">${body}</a></li>`;

@@ -44,6 +44,8 @@ export interface EditionView {
   publishedDate: string | null;
   isbn13: string | null;
   current: boolean;
+  /** The edition the operator (or the first creation) chose to lead the work. */
+  canonical?: boolean;
 }
 
 export type PageTemplate = 'default' | 'compact' | 'card';
