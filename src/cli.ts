@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
-import { exitOnSignals, startServer } from './server.js';
 import { openStore } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
 
@@ -16,6 +15,7 @@ Commands:
   apikey list | revoke <prefix> list keys (prefixes only) or revoke one
   admin create-user --email E --role admin|editor [--password P]
                                 add an admin-area account (password prompted if omitted)
+  backup <file> [--force]       write a consistent copy of the database (pg_dump on PostgreSQL)
   help                          show this help
 
 Configuration comes from environment variables; see README.md.`;
@@ -24,6 +24,8 @@ type Command = (args: string[]) => Promise<number>;
 
 const commands: Record<string, Command> = {
   serve: async () => {
+    // Loaded on demand: other commands need none of the web application.
+    const { exitOnSignals, startServer } = await import('./server.js');
     const server = await startServer(loadConfig());
     exitOnSignals(server);
     return -1;
@@ -83,6 +85,10 @@ const commands: Record<string, Command> = {
   admin: async (args) => {
     const { runAdminCommand } = await import('./cli/admin.js');
     return runAdminCommand(args);
+  },
+  backup: async (args) => {
+    const { runBackupCommand } = await import('./cli/backup.js');
+    return runBackupCommand(args);
   },
   help: async () => {
     console.log(USAGE);

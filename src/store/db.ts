@@ -11,6 +11,12 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * The better-sqlite3 connection behind `db` on SQLite (undefined on PostgreSQL), for hot paths that
+   * need a statement prepared once and run many times; Kysely's driver prepares every query anew.
+   * Use it only inside a Kysely transaction or where Kysely is idle: it is the same connection.
+   */
+  sqlite?: SQLite.Database;
   close(): Promise<void>;
 }
 
@@ -37,7 +43,7 @@ export function openStore(databaseUrl: string): Store {
   if (dialect === 'sqlite') {
     const sqlite = openSqlite(databaseUrl.slice('sqlite:'.length) || ':memory:');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    return { db, dialect, close: () => db.destroy() };
+    return { db, dialect, sqlite, close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
