@@ -11,6 +11,7 @@ import {
   importCatalogFile,
 } from '../../src/catalog/import/index.js';
 import type { Store } from '../../src/store/db.js';
+import { retrieveCandidates } from '../../src/store/search.js';
 import { describeEachDialect } from '../support/databases.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/import/', import.meta.url));
@@ -156,6 +157,22 @@ describeEachDialect('catalog import', (context) => {
     assert.equal(restarted.status, 'completed');
     assert.equal(restarted.imported, 4);
     assert.equal((await keys(context.store())).length, 4);
+  });
+
+  it('keeps the search index in step across batches and re-imports', async () => {
+    const file = copy('derived-books.csv');
+    const summary = await importCatalogFile(context.store(), file, { ...options, batchSize: 2 });
+    assert.equal(summary.imported, 2);
+    const isbns = async (words: string[]) =>
+      (await retrieveCandidates(context.store(), words)).entries.map((entry) => entry.isbn13);
+    assert.ok((await isbns(['hunger', 'games'])).includes('9780439023481'));
+    assert.ok((await isbns(['rowling'])).includes('9780439554930'));
+    // A later import renames an entry: the old title must stop matching, the new one must match.
+    const renamed = join(scratch, 'renamed.csv');
+    writeFileSync(renamed, 'isbn13,title,authors\n9780439023481,Zyxwv Quorble,Suzanne Collins\n');
+    await importCatalogFile(context.store(), renamed, options);
+    assert.ok((await isbns(['zyxwv', 'quorble'])).includes('9780439023481'));
+    assert.ok(!(await isbns(['hunger', 'games'])).includes('9780439023481'));
   });
 
   it('fails clearly on a missing file or an unknown format', async () => {

@@ -1,8 +1,8 @@
 import { nowIso, type Store } from '../../store/db.js';
-import type { NewCatalogEntryRow } from '../../store/schema.js';
 import type { RowReader } from './rows.js';
 import { type RunState, saveRun } from './runs.js';
-import { upsertEntries } from './writer.js';
+import type { ParseResult } from './types.js';
+import { tuneForImport, upsertWriter } from './writer.js';
 
 export interface Batching {
   batchSize: number;
@@ -11,44 +11,66 @@ export interface Batching {
 
 /** Reads the rows after the resume point, committing entries and progress together every batch. */
 export async function importRows(store: Store, reader: RowReader, start: RunState, batching: Batching) {
-  let run = start;
-  let entries: NewCatalogEntryRow[] = [];
-  let rows = 0;
-  let skipped: Record<string, number> = {};
-  // Malformed CSV records before the resume point were counted by the earlier run.
-  let malformedSeen: number | null = null;
-  const commit = async (finished: boolean) => {
-    const malformed = reader.malformed() - (malformedSeen ?? reader.malformed());
-    if (malformed > 0) skipped.malformed_row = (skipped.malformed_row ?? 0) + malformed;
-    malformedSeen = reader.malformed();
-    const next: RunState = {
-      ...run,
-      rowsDone: run.rowsDone + rows,
-      bytesDone: finished ? Math.max(reader.bytesRead(), run.bytesDone) : reader.bytesRead(),
-      imported: run.imported + entries.length,
-      skipped: mergeCounts(run.skipped, skipped),
-      finished,
-    };
-    await store.db.transaction().execute(async (trx) => {
-      await upsertEntries(trx, store.dialect, entries);
-      await saveRun(trx, next, nowIso());
-    });
-    run = next;
-    entries = [];
-    rows = 0;
-    skipped = {};
-    batching.report(run);
-  };
-  let index = 0;
-  for await (const parse of reader.rows) {
-    if (index++ < start.rowsDone) continue;
-    malformedSeen ??= reader.malformed();
-    const result = parse();
-    if (result.ok) entries.push(result.entry);
-    else skipped[result.reason] = (skipped[result.reason] ?? 0) + 1;
-    if (++rows >= batching.batchSize) await commit(false);
+  const restore = tuneForImport(store);
+  try {
+    return await readAndCommit(store, reader, start, batching);
+  } finally {
+    restore();
   }
-  await commit(true);
+}
+
+type Rows = AsyncIterator<() => ParseResult>;
+
+/** Skips the rows an earlier run committed; returns false when the file ended first. */
+async function skipDone(rows: Rows, done: number): Promise<boolean> {
+  for (let index = 0; index < done; index++) if ((await rows.next()).done) return false;
+  return true;
+}
+
+async function readAndCommit(store: Store, reader: RowReader, start: RunState, batching: Batching) {
+  const rows = reader.rows[Symbol.asyncIterator]();
+  let run = start;
+  let ended = !(await skipDone(rows, start.rowsDone));
+  // Malformed CSV records before the resume point were counted by the earlier run.
+  let malformedSeen = reader.malformed();
+  do {
+    // Rows are read and written inside the transaction, a statement's worth at a time, so a batch
+    // never holds all its entries: holding 20,000 of them cost more in garbage collection than SQL.
+    run = await store.db.transaction().execute(async (trx) => {
+      const writer = upsertWriter(trx, store);
+      let read = 0;
+      let imported = 0;
+      const skipped: Record<string, number> = {};
+      while (read < batching.batchSize) {
+        const next = await rows.next();
+        if (next.done) {
+          ended = true;
+          break;
+        }
+        read++;
+        const result = next.value();
+        if (result.ok) {
+          imported++;
+          await writer.add(result.entry);
+        } else skipped[result.reason] = (skipped[result.reason] ?? 0) + 1;
+      }
+      await writer.flush();
+      const malformed = reader.malformed() - malformedSeen;
+      if (malformed > 0) skipped.malformed_row = (skipped.malformed_row ?? 0) + malformed;
+      const next: RunState = {
+        ...run,
+        rowsDone: run.rowsDone + read,
+        bytesDone: ended ? Math.max(reader.bytesRead(), run.bytesDone) : reader.bytesRead(),
+        imported: run.imported + imported,
+        skipped: mergeCounts(run.skipped, skipped),
+        finished: ended,
+      };
+      await saveRun(trx, next, nowIso());
+      return next;
+    });
+    malformedSeen = reader.malformed();
+    batching.report(run);
+  } while (!ended);
   return run;
 }
 
