@@ -1,0 +1,61 @@
+/** A fresh, migrated SQLite database holding the catalog entries the page and /go/ benchmarks use. */
+import { join } from 'node:path';
+import { openStore, type Store } from '../src/store/db.js';
+import { migrateToLatest } from '../src/store/migrate.js';
+import { addCatalogEntry } from '../test/support/factories.js';
+import { BROWSER_UA } from './harness.js';
+
+export const BENCH_ISBN = '9780141439518';
+
+export async function bookDatabase(dir: string): Promise<string> {
+  const url = `sqlite:${join(dir, 'bench.db')}`;
+  const store = openStore(url);
+  try {
+    await migrateToLatest(store);
+    await addCatalogEntry(store, {
+      isbn13: BENCH_ISBN,
+      isbn10: '0141439513',
+      title: 'Pride and Prejudice',
+      authors: ['Jane Austen'],
+      publishedDate: '2002-12-31',
+      publisher: 'Penguin Classics',
+      format: 'paperback',
+      coverUrl: `https://covers.openlibrary.org/b/isbn/${BENCH_ISBN}-L.jpg`,
+    });
+    // A Gutenberg edition, so the page carries the "free" group too: a typical full page.
+    await addCatalogEntry(store, {
+      source: 'gutenberg',
+      entryKey: 'gutenberg:1342',
+      title: 'Pride and Prejudice',
+      authors: ['Jane Austen'],
+      identifiers: { gutenberg: '1342' },
+    });
+  } finally {
+    await store.close();
+  }
+  return url;
+}
+
+/** Creates the book the way a reader does (a first visit to /isbn/) and answers its slug. */
+export async function createBook(baseUrl: string, isbn = BENCH_ISBN): Promise<string> {
+  const response = await fetch(`${baseUrl}/isbn/${isbn}`, {
+    redirect: 'manual',
+    headers: { 'user-agent': BROWSER_UA },
+  });
+  const location = response.headers.get('location');
+  if (response.status !== 302 || !location) throw new Error(`/isbn/${isbn} answered ${response.status}`);
+  return location.replace('/book/', '');
+}
+
+export async function countClicks(url: string): Promise<number> {
+  const store: Store = openStore(url);
+  try {
+    const row = await store.db
+      .selectFrom('clicks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Shared pieces of the HTTP benchmarks: servers in child processes (so the load generator never shares
+ * their event loop), autocannon runs with one set of settings, and a fresh SQLite database with a book.
+ * Everything listens on 127.0.0.1 and every run is bounded in time or in requests.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const BROWSER_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+/** `--name value` from the command line, or the fallback. */
+export function option(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
+  return value;
+}
+
+export function flag(name: string): boolean {
+  return process.argv.includes(`--${name}`);
+}
+
+export function machineFacts(): string {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+  return `node ${process.version}, ${cpus().length} × ${cpu}, load average ${load}`;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+export interface ChildServer {
+  url: string;
+  child: ChildProcess;
+  /** SIGTERM and wait; resolves to the exit code (a graceful shutdown answers 0). */
+  stop(): Promise<number | null>;
+}
+
+const running = new Set<ChildProcess>();
+// A benchmark that fails or is interrupted must not leave servers behind.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => process.exit(130));
+}
+
+/** Starts a server script in its own process and waits until `readyPath` answers. */
+async function startChild(args: string[], env: Record<string, string>, port: number, readyPath: string) {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    // Request logs go nowhere, as they would to a log shipper; errors stay visible.
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  running.add(child);
+  const exited = once(child, 'exit').finally(() => running.delete(child));
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
+    const ok = await fetch(`${url}${readyPath}`, { redirect: 'manual' }).then(
+      (response) => response.status < 500,
+      () => false,
+    );
+    if (ok) break;
+    if (attempt > 300) throw new Error(`${args.join(' ')} did not answer within 30 s`);
+    await delay(100);
+  }
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    const [code] = await exited;
+    return code as number | null;
+  };
+  return { url, child, stop };
+}
+
+/** Extra node flags for the app process, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof". */
+function nodeArgs(): string[] {
+  return (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+}
+
+/** `booklink serve` exactly as an operator runs it (request logging on, to a discarded stdout). */
+export async function startApp(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildServer> {
+  const port = await freePort();
+  const settings = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    BASE_URL: `http://127.0.0.1:${port}`,
+    PROVIDERS: 'local',
+    NODE_ENV: 'production',
+    ...env,
+  };
+  return startChild([...nodeArgs(), '--import', 'tsx', 'src/cli.ts', 'serve'], settings, port, '/healthz');
+}
+
+/** The bare `node:http` yardstick (bench/bare-server.ts): `page <file>` or `redirect <url>`. */
+export async function startBare(mode: 'page' | 'redirect', argument: string): Promise<ChildServer> {
+  const port = await freePort();
+  return startChild(['--import', 'tsx', 'bench/bare-server.ts', mode, argument, String(port)], {}, port, '/');
+}
+
+export interface LoadSettings {
+  connections: number;
+  /** Seconds, or a fixed number of requests when `amount` is set. */
+  duration?: number;
+  amount?: number;
+}
+
+export interface Measured {
+  result: autocannon.Result;
+  /** Requests per second over the wall-clock time of the run (autocannon's own `duration` is coarse). */
+  rate: number;
+  seconds: number;
+}
+
+export async function load(url: string, settings: LoadSettings): Promise<Measured> {
+  const started = performance.now();
+  const result = await autocannon({
+    url,
+    connections: settings.connections,
+    ...(settings.amount ? { amount: settings.amount } : { duration: settings.duration ?? 10 }),
+    headers: { 'user-agent': BROWSER_UA, accept: 'text/html' },
+  });
+  const seconds = (performance.now() - started) / 1000;
+  return { result, seconds, rate: result.requests.total / seconds };
+}
+
+export function summary(label: string, { result, rate, seconds }: Measured): string {
+  return (
+    `${label.padEnd(38)} ${Math.round(rate).toLocaleString('en-US').padStart(7)} req/s  ` +
+    `latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms  ` +
+    `(${result.requests.total.toLocaleString('en-US')} requests in ${seconds.toFixed(2)} s, ` +
+    `2xx ${result['2xx']}, 3xx ${result['3xx']}, other ${result.non2xx - result['3xx']}, errors ${result.errors})`
+  );
+}
+
+export function mean(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+/** A temporary directory removed when `body` ends, whatever happens. */
+export async function withTempDir<T>(body: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'booklink-bench-'));
+  try {
+    return await body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
