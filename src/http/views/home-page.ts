@@ -1,0 +1,63 @@
+import type { Book } from '../../store/books.js';
+import type { List } from '../../store/lists.js';
+import { joinNames, paletteIndex } from './book-format.js';
+import { html, type SafeHtml, safeUrl } from './html.js';
+import { renderLayout, searchForm } from './layout.js';
+import { listTitle } from './list-page.js';
+
+/** A featured list as the home page shows it: its address, size and the first few covers. */
+export interface FeaturedListView {
+  list: List;
+  href: string;
+  count: number;
+  books: readonly Book[];
+}
+
+/** How many covers a featured list shows, fanned like books on a shelf. */
+export const FEATURED_COVERS = 3;
+
+function thumb(book: Book): SafeHtml {
+  const src = safeUrl(book.coverUrl);
+  return src
+    ? html`<img class="featured-list__cover" src="${src}" alt="" width="80" height="120" loading="lazy">`
+    : html`<span class="featured-list__cover featured-list__cover--missing cover--ph${paletteIndex(book.title, 6)}" aria-hidden="true"><span>${book.title}</span></span>`;
+}
+
+function featuredCard(item: FeaturedListView): SafeHtml {
+  const names = joinNames(item.books.slice(0, 2).flatMap((book) => book.authors.slice(0, 1)));
+  return html`<li class="featured-list">
+  <a class="featured-list__link" href="${item.href}">
+    <span class="featured-list__covers" data-count="${Math.min(item.books.length, FEATURED_COVERS)}">${item.books.slice(0, FEATURED_COVERS).map(thumb)}</span>
+    <span class="featured-list__name">${listTitle(item.list)}</span>
+    <span class="featured-list__meta">${item.count} book${item.count === 1 ? '' : 's'}${names && html` · ${names}`}</span>
+  </a>
+</li>`;
+}
+
+/** The home page: the search box up front and the operator's featured lists as a grid of covers. */
+export function renderHome(featured: readonly FeaturedListView[], baseUrl: string): string {
+  const lists =
+    featured.length > 0
+      ? html`<section class="featured-lists" aria-labelledby="featured-title">
+  <h2 id="featured-title">Featured lists</h2>
+  <ul class="featured-lists__grid">${featured.map(featuredCard)}</ul>
+</section>`
+      : html``;
+  return renderLayout({
+    title: 'Booklink: one link for every book',
+    description:
+      'One stable link per book, listing every place to get it: new, used, ebook, audio, library, free.',
+    canonicalUrl: `${baseUrl}/`,
+    headerSearch: false,
+    bodyClass: 'page-home',
+    body: html`<main id="main" class="home">
+  <section class="home__hero">
+    <h1>One link for every book</h1>
+    <p class="home__lead">Find a book by title, author or ISBN and see every place to get it.</p>
+    ${searchForm(undefined, 'search search--home search--large', 'Search books')}
+  </section>
+  ${lists}
+  <p class="home__saved"><a href="/saved">Your saved books</a></p>
+</main>`,
+  });
+}
