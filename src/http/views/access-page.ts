@@ -10,6 +10,7 @@ function hours(count: number): string {
 function body(outcome: OpenOutcome): SafeHtml {
   if (outcome.kind === 'unknown') {
     return html`<main id="main" class="access access--unknown">
+  <span class="access__badge" aria-hidden="true"></span>
   <h1>Unknown access code</h1>
   <p>This access link is not valid. Nothing was unlocked. Check the link you were given.</p>
   <p><a href="/">Go to the home page</a></p>
@@ -17,6 +18,7 @@ function body(outcome: OpenOutcome): SafeHtml {
   }
   if (outcome.kind === 'inactive') {
     return html`<main id="main" class="access access--inactive">
+  <span class="access__badge" aria-hidden="true"></span>
   <h1>${outcome.code.displayName || 'This access code'} is not active</h1>
   <p>This access code is no longer active. Nothing was unlocked.</p>
   <p><a href="/">Go to the home page</a></p>
@@ -24,6 +26,7 @@ function body(outcome: OpenOutcome): SafeHtml {
   }
   const { code, unlocked } = outcome;
   return html`<main id="main" class="access access--opened" data-access-code="${code.slug}">
+  <span class="access__badge" aria-hidden="true"></span>
   <h1>Access unlocked: ${code.displayName || code.slug}</h1>
   ${code.description && html`<p class="access__description">${code.description}</p>`}
   ${

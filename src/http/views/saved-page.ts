@@ -41,19 +41,23 @@ function viewSwitch(view: SavedView, slugs: readonly string[] | null): SafeHtml 
 
 function sharedBody(model: SavedPageModel, books: Book[]): SafeHtml {
   return html`<main id="main" class="saved saved--shared" data-saved-shared="${model.sharedSlugs.join(',')}">
-  <h1>A shared collection</h1>
-  <p>${books.length === 0 ? 'None of these books could be found.' : `${books.length} book${books.length === 1 ? '' : 's'} someone saved for you.`}</p>
-  ${viewSwitch(model.view, model.sharedSlugs)}
+  <div class="saved__head">
+    <h1>A shared collection</h1>
+    ${viewSwitch(model.view, model.sharedSlugs)}
+  </div>
+  <p class="saved__intro">${books.length === 0 ? 'None of these books could be found.' : `${books.length} book${books.length === 1 ? '' : 's'} someone saved for you.`}</p>
   <ul class="saved-list saved-list--${model.view}" data-view="${model.view}">${books.map(savedItem)}</ul>
-  <p><button type="button" class="button" data-save-all hidden>Add all to my saved books</button> <a href="/saved">My saved books</a></p>
+  <p class="saved__actions"><button type="button" class="button" data-save-all hidden>Add all to my saved books</button> <a href="/saved">My saved books</a></p>
 </main>`;
 }
 
 function ownBody(model: SavedPageModel): SafeHtml {
   return html`<main id="main" class="saved" data-saved-app data-view="${model.view}">
-  <h1>Saved books</h1>
-  <noscript><p>Your saved books are kept in this browser; showing them needs JavaScript.</p></noscript>
-  ${viewSwitch(model.view, null)}
+  <div class="saved__head">
+    <h1>Saved books</h1>
+    ${viewSwitch(model.view, null)}
+  </div>
+  <noscript><p class="saved__intro">Your saved books are kept in this browser; showing them needs JavaScript.</p></noscript>
   <p class="saved-status" role="status" aria-live="polite"></p>
   <p class="saved-empty" hidden>Nothing saved yet. Use “Save” on any book page.</p>
   <ul class="saved-list saved-list--${model.view}" data-view="${model.view}"></ul>
@@ -85,6 +89,7 @@ export function readerTools(book: BookView): SafeHtml {
   <button type="button" class="button reader-tools__save" data-save aria-pressed="false">Save</button>
   <button type="button" class="button reader-tools__open" data-lists-toggle aria-expanded="false" aria-controls="reader-lists">Add to list</button>
   <div class="reader-tools__lists" id="reader-lists" data-lists hidden>
+    <p class="reader-tools__heading">Add this book to a list</p>
     <ul class="reader-tools__mine" data-lists-mine></ul>
     <form class="reader-tools__new" data-list-create>
       <input name="name" maxlength="200" placeholder="New list name" aria-label="New list name">

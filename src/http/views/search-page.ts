@@ -1,3 +1,4 @@
+import { paletteIndex } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { DEFAULT_SITE_NAME, renderLayout, searchForm } from './layout.js';
 
@@ -22,7 +23,7 @@ function resultItem(result: SearchResultView, position: number): SafeHtml {
   const cover = safeUrl(result.coverUrl);
   return html`<li class="search-result" data-position="${position}">
   <a class="search-result__link" href="${result.href}">
-    ${cover ? html`<img class="search-result__cover" src="${cover}" alt="" width="60" height="90" loading="lazy">` : html`<span class="search-result__cover search-result__cover--none" aria-hidden="true"></span>`}
+    ${cover ? html`<img class="search-result__cover" src="${cover}" alt="" width="60" height="90" loading="lazy">` : html`<span class="search-result__cover search-result__cover--none cover--ph${paletteIndex(result.title, 6)}" aria-hidden="true"></span>`}
     <span class="search-result__text">
       <span class="search-result__title">${result.title}</span>
       ${result.authors.length > 0 && html`<span class="search-result__authors">${result.authors.join(', ')}</span>`}
@@ -38,9 +39,10 @@ function missForm(model: SearchPageModel): SafeHtml {
   <input type="hidden" name="query" value="${model.query}">
   <input type="hidden" name="result_count" value="${model.results.length}">
   ${model.sfid !== null && html`<input type="hidden" name="sfid" value="${model.sfid}">`}
+  <h2 class="search-miss__title">Can't find your book?</h2>
   <label for="search-miss-details">Tell us what you were looking for (optional)</label>
   <textarea id="search-miss-details" name="details" maxlength="2000" rows="2"></textarea>
-  <button type="submit">I can't find my book</button>
+  <button type="submit" class="button">I can't find my book</button>
   <p class="search-miss__thanks" role="status" hidden>Thank you. We will look into it.</p>
 </form>`;
 }
