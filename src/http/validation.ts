@@ -152,6 +152,74 @@ function toIssue(
   }
 }
 
+/** Echoing the input must never fail: a value too deep or too large to serialise is left out. */
+function withSafeInput(issue: ValidationIssue): ValidationIssue {
+  if (!('input' in issue) || issue.input === null || typeof issue.input !== 'object') return issue;
+  try {
+    const text = JSON.stringify(issue.input);
+    if (text !== undefined && text.length <= 100_000) return issue;
+  } catch {
+    // Nested thousands of levels deep: JSON.stringify runs out of stack.
+  }
+  const { input: _input, ...rest } = issue;
+  return rest;
+}
+
+const INT_MAX = 2_147_483_647;
+
+/**
+ * What JSON Schema lets through but no database column can hold: NUL characters (PostgreSQL text
+ * refuses them) and numbers beyond a 32-bit integer (Infinity from "1e309", 1e308). Checked on the
+ * validated, coerced inputs so every route answers 422 instead of a database error.
+ */
+export function storableIssues(
+  location: string,
+  value: unknown,
+  loc: Array<string | number> = [],
+): ValidationIssue[] {
+  if (typeof value === 'string') {
+    return value.includes('\u0000')
+      ? [
+          {
+            type: 'string_pattern_mismatch',
+            loc: [location, ...loc],
+            msg: 'String should not contain NUL characters',
+            input: value,
+            ctx: { pattern: '^[^\\x00]*$' },
+          },
+        ]
+      : [];
+  }
+  if (typeof value === 'number') {
+    if (value > INT_MAX || Number.isNaN(value))
+      return [
+        {
+          type: 'less_than_equal',
+          loc: [location, ...loc],
+          msg: `Input should be less than or equal to ${INT_MAX}`,
+          input: Number.isFinite(value) ? value : String(value),
+          ctx: { le: INT_MAX },
+        },
+      ];
+    if (value < -INT_MAX - 1)
+      return [
+        {
+          type: 'greater_than_equal',
+          loc: [location, ...loc],
+          msg: `Input should be greater than or equal to ${-INT_MAX - 1}`,
+          input: Number.isFinite(value) ? value : String(value),
+          ctx: { ge: -INT_MAX - 1 },
+        },
+      ];
+    return [];
+  }
+  if (value === null || typeof value !== 'object' || loc.length > 64) return [];
+  const entries: Array<[string | number, unknown]> = Array.isArray(value)
+    ? value.map((item, index) => [index, item])
+    : Object.entries(value);
+  return entries.flatMap(([key, item]) => storableIssues(location, item, [...loc, key]));
+}
+
 export function validationIssues(
   errors: readonly FastifySchemaValidationError[],
   context: string,
@@ -160,7 +228,8 @@ export function validationIssues(
   const location = LOCATION[context] ?? context;
   const issues = errors
     .map((error) => toIssue(error, location, data))
-    .filter((issue): issue is ValidationIssue => issue !== null);
+    .filter((issue): issue is ValidationIssue => issue !== null)
+    .map(withSafeInput);
   // Union types report one "type" error per branch; keep one entry per location.
   const seen = new Set<string>();
   return issues.filter((issue) => {

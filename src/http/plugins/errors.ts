@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError, type ValidationIssue, ValidationProblem } from '../errors.js';
-import { validationIssues } from '../validation.js';
+import { storableIssues, validationIssues } from '../validation.js';
 import { renderErrorPage } from '../views/error-page.js';
 
 interface ErrorsOptions {
@@ -74,6 +74,15 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
       return page(request, reply, 500, 'An unexpected error occurred. It has been logged.');
     }
     return page(request, reply, status, error.message);
+  });
+
+  app.addHook('preHandler', async (request) => {
+    const issues = [
+      ...storableIssues('path', request.params),
+      ...storableIssues('query', request.query),
+      ...storableIssues('body', request.body),
+    ];
+    if (issues.length > 0) throw new ValidationProblem(issues);
   });
 
   app.setNotFoundHandler((request, reply) => page(request, reply, 404, 'There is nothing at this address.'));
