@@ -121,43 +121,52 @@ describeEachDialect('catalog import', (context) => {
     assert.equal(fox.pages, 96);
   });
 
-  it('resumes an interrupted import without duplicates, then reports it finished', async () => {
-    const file = copy('goodreads-books.csv');
-    let batches = 0;
-    const interrupted = importCatalogFile(context.store(), file, {
-      ...options,
-      batchSize: 3,
-      onProgress: () => {
-        if (++batches === 1) throw new Error('killed');
-      },
-    });
-    await assert.rejects(interrupted, /killed/);
-    assert.equal((await keys(context.store())).length, 3, 'the first batch of 3 rows committed');
+  for (const parseInWorker of [false, true]) {
+    const where = parseInWorker ? 'in a worker thread' : 'in this thread';
+    it(`resumes an interrupted import without duplicates, then reports it finished (parsing ${where})`, async () => {
+      const file = copy('goodreads-books.csv');
+      let batches = 0;
+      const interrupted = importCatalogFile(context.store(), file, {
+        ...options,
+        parseInWorker,
+        batchSize: 3,
+        onProgress: () => {
+          if (++batches === 1) throw new Error('killed');
+        },
+      });
+      await assert.rejects(interrupted, /killed/);
+      assert.equal((await keys(context.store())).length, 3, 'the first batch of 3 rows committed');
 
-    let resumedFrom = -1;
-    const resumed = await importCatalogFile(context.store(), file, {
-      ...options,
-      batchSize: 3,
-      onStart: (start) => {
-        resumedFrom = start.resumedFromRow;
-      },
-    });
-    assert.equal(resumedFrom, 3);
-    assert.equal(resumed.resumedFromRow, 3);
-    assert.equal(resumed.rowsThisRun, 4);
-    assert.equal(resumed.rowsRead, 7);
-    assert.equal(resumed.imported, 4);
-    assert.deepEqual(resumed.skipped, { no_valid_isbn: 2, missing_title: 1 });
-    assert.equal((await keys(context.store())).length, 4);
+      let resumedFrom = -1;
+      const resumed = await importCatalogFile(context.store(), file, {
+        ...options,
+        parseInWorker,
+        batchSize: 3,
+        onStart: (start) => {
+          resumedFrom = start.resumedFromRow;
+        },
+      });
+      assert.equal(resumedFrom, 3);
+      assert.equal(resumed.resumedFromRow, 3);
+      assert.equal(resumed.rowsThisRun, 4);
+      assert.equal(resumed.rowsRead, 7);
+      assert.equal(resumed.imported, 4);
+      assert.deepEqual(resumed.skipped, { no_valid_isbn: 2, missing_title: 1 });
+      assert.equal((await keys(context.store())).length, 4);
 
-    const again = await importCatalogFile(context.store(), file, options);
-    assert.equal(again.status, 'already_finished');
-    assert.match(formatImportSummary(again), /--restart/);
-    const restarted = await importCatalogFile(context.store(), file, { ...options, restart: true });
-    assert.equal(restarted.status, 'completed');
-    assert.equal(restarted.imported, 4);
-    assert.equal((await keys(context.store())).length, 4);
-  });
+      const again = await importCatalogFile(context.store(), file, { ...options, parseInWorker });
+      assert.equal(again.status, 'already_finished');
+      assert.match(formatImportSummary(again), /--restart/);
+      const restarted = await importCatalogFile(context.store(), file, {
+        ...options,
+        parseInWorker,
+        restart: true,
+      });
+      assert.equal(restarted.status, 'completed');
+      assert.equal(restarted.imported, 4);
+      assert.equal((await keys(context.store())).length, 4);
+    });
+  }
 
   it('keeps the search index in step across batches and re-imports', async () => {
     const file = copy('derived-books.csv');
@@ -173,6 +182,15 @@ describeEachDialect('catalog import', (context) => {
     await importCatalogFile(context.store(), renamed, options);
     assert.ok((await isbns(['zyxwv', 'quorble'])).includes('9780439023481'));
     assert.ok(!(await isbns(['hunger', 'games'])).includes('9780439023481'));
+  });
+
+  it('reports an unknown CSV header from the worker thread as an ImportError', async () => {
+    const file = join(scratch, 'no-title.csv');
+    writeFileSync(file, 'isbn13,authors\n9780439023481,Suzanne Collins\n');
+    await assert.rejects(importCatalogFile(context.store(), file, { ...options, parseInWorker: true }), {
+      name: 'ImportError',
+      code: 'unknown_format',
+    });
   });
 
   it('fails clearly on a missing file or an unknown format', async () => {

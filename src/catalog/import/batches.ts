@@ -1,7 +1,6 @@
 import { nowIso, type Store } from '../../store/db.js';
 import type { RowReader } from './rows.js';
 import { type RunState, saveRun } from './runs.js';
-import type { ParseResult } from './types.js';
 import { tuneForImport, upsertWriter } from './writer.js';
 
 export interface Batching {
@@ -9,30 +8,24 @@ export interface Batching {
   report: (run: RunState) => void;
 }
 
-/** Reads the rows after the resume point, committing entries and progress together every batch. */
+/** Reads the rows after the resume point (the reader starts there), committing entries and progress together every batch. */
 export async function importRows(store: Store, reader: RowReader, start: RunState, batching: Batching) {
   const restore = tuneForImport(store);
   try {
     return await readAndCommit(store, reader, start, batching);
   } finally {
+    // Also when a batch or the progress callback failed: stop the reader (and its worker thread).
+    await reader.close();
     restore();
   }
-}
-
-type Rows = AsyncIterator<() => ParseResult>;
-
-/** Skips the rows an earlier run committed; returns false when the file ended first. */
-async function skipDone(rows: Rows, done: number): Promise<boolean> {
-  for (let index = 0; index < done; index++) if ((await rows.next()).done) return false;
-  return true;
 }
 
 async function readAndCommit(store: Store, reader: RowReader, start: RunState, batching: Batching) {
   const rows = reader.rows[Symbol.asyncIterator]();
   let run = start;
-  let ended = !(await skipDone(rows, start.rowsDone));
+  let ended = false;
   // Malformed CSV records before the resume point were counted by the earlier run.
-  let malformedSeen = reader.malformed();
+  let malformedSeen: number | null = start.rowsDone === 0 ? 0 : null;
   do {
     // Rows are read and written inside the transaction, a statement's worth at a time, so a batch
     // never holds all its entries: holding 20,000 of them cost more in garbage collection than SQL.
@@ -47,6 +40,7 @@ async function readAndCommit(store: Store, reader: RowReader, start: RunState, b
           ended = true;
           break;
         }
+        malformedSeen ??= reader.malformed();
         read++;
         const result = next.value();
         if (result.ok) {
@@ -55,7 +49,7 @@ async function readAndCommit(store: Store, reader: RowReader, start: RunState, b
         } else skipped[result.reason] = (skipped[result.reason] ?? 0) + 1;
       }
       await writer.flush();
-      const malformed = reader.malformed() - malformedSeen;
+      const malformed = reader.malformed() - (malformedSeen ?? reader.malformed());
       if (malformed > 0) skipped.malformed_row = (skipped.malformed_row ?? 0) + malformed;
       const next: RunState = {
         ...run,

@@ -6,11 +6,13 @@ import { parseOpenLibraryLine } from './openlibrary.js';
 import { readCsv, readLines } from './source.js';
 import { ImportError, type ParseContext, type ParseResult } from './types.js';
 
-/** A file's data rows; each is parsed only when called, so rows skipped on resume cost no parsing. */
+/** A file's data rows after the resume point; each is parsed only when called. */
 export interface RowReader {
   rows: AsyncIterable<() => ParseResult>;
   bytesRead(): number;
   malformed(): number;
+  /** Stops reading early (an import that failed or was interrupted); safe to call after the end. */
+  close(): Promise<void>;
 }
 
 type RecordParser = (record: readonly string[]) => ParseResult;
@@ -37,13 +39,17 @@ async function* csvRows(
   records: AsyncIterable<string[]>,
   detected: DetectedFormat,
   context: ParseContext,
+  skip: number,
 ): AsyncGenerator<() => ParseResult> {
   let parse: RecordParser | undefined;
+  let index = 0;
   for await (const record of records) {
     if (!parse) {
       parse = headerParser(file, record, detected, context);
       continue;
     }
+    // Rows an earlier run committed are passed over unparsed.
+    if (index++ < skip) continue;
     const rowParser = parse;
     yield () => rowParser(record);
   }
@@ -53,21 +59,38 @@ async function* lineRows(
   lines: AsyncIterable<string>,
   parse: (line: string, context: ParseContext) => ParseResult,
   context: ParseContext,
+  skip: number,
 ): AsyncGenerator<() => ParseResult> {
-  for await (const line of lines) yield () => parse(line, context);
+  let index = 0;
+  for await (const line of lines) if (index++ >= skip) yield () => parse(line, context);
 }
 
+function closable(
+  source: Omit<RowReader, 'rows' | 'close'>,
+  rows: AsyncGenerator<() => ParseResult>,
+): RowReader {
+  return {
+    rows,
+    bytesRead: source.bytesRead,
+    malformed: source.malformed,
+    // Returning the generator ends the `for await` over the stream, which destroys it.
+    close: async () => void (await rows.return(undefined)),
+  };
+}
+
+/** Opens a file's rows in this thread; `skip` data rows (a resume point) are passed over unparsed. */
 export function openRows(
   file: string,
   gzip: boolean,
   detected: DetectedFormat,
   context: ParseContext,
+  skip = 0,
 ): RowReader {
   if (detected.format === 'openlibrary' || detected.format === 'jsonl') {
     const source = readLines(file, gzip);
     const parse = detected.format === 'openlibrary' ? parseOpenLibraryLine : parseJsonLine;
-    return { ...source, rows: lineRows(source.records, parse, context) };
+    return closable(source, lineRows(source.records, parse, context, skip));
   }
   const source = readCsv(file, gzip, detected.delimiter);
-  return { ...source, rows: csvRows(file, source.records, detected, context) };
+  return closable(source, csvRows(file, source.records, detected, context, skip));
 }

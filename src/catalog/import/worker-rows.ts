@@ -1,0 +1,88 @@
+import { Worker } from 'node:worker_threads';
+import type { DetectedFormat } from './detect.js';
+import type { RowReader } from './rows.js';
+import { ImportError, type ParseContext, type ParseResult } from './types.js';
+
+/** What the parse worker is asked to read. */
+export interface ReadRequest {
+  file: string;
+  gzip: boolean;
+  detected: DetectedFormat;
+  context: ParseContext;
+  /** Data rows an earlier run committed, passed over unparsed. */
+  skip: number;
+  chunkRows: number;
+  /** Chunks the worker may post ahead of the ones taken. */
+  window: number;
+}
+
+export type WorkerMessage =
+  | { kind: 'rows'; results: ParseResult[]; bytesRead: number; malformed: number }
+  | { kind: 'end'; bytesRead: number; malformed: number }
+  | { kind: 'error'; name: string; message: string; code: string | undefined };
+
+const RUNNING_TYPESCRIPT = import.meta.url.endsWith('.ts');
+const WORKER_URL = new URL(`./parse-worker.${RUNNING_TYPESCRIPT ? 'ts' : 'js'}`, import.meta.url);
+
+/**
+ * Built code starts the worker file directly. Under tsx (tests, `npm run booklink`) a worker thread does
+ * not inherit the TypeScript loader, so it registers tsx's before importing the `.ts` worker.
+ */
+function startWorker(workerData: ReadRequest): Worker {
+  if (!RUNNING_TYPESCRIPT) return new Worker(WORKER_URL, { workerData });
+  const bootstrap = `import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(import.meta.url)}))`;
+  return new Worker(bootstrap, { eval: true, workerData });
+}
+
+function rethrown(message: Extract<WorkerMessage, { kind: 'error' }>): Error {
+  if (message.name === 'ImportError') {
+    return new ImportError(message.code as ImportError['code'], message.message);
+  }
+  return Object.assign(new Error(message.message), { name: message.name });
+}
+
+/**
+ * The rows of a file parsed in a worker thread: the same rows, results and counts as `openRows`, but
+ * parsing runs on the second core while this thread writes. `bytesRead` and `malformed` are as of the
+ * latest chunk received, like the in-thread reader's, which also runs ahead of the rows taken.
+ */
+export function workerRows(request: Omit<ReadRequest, 'chunkRows' | 'window'>): RowReader {
+  const worker = startWorker({ ...request, chunkRows: 1000, window: 8 });
+  const queue: WorkerMessage[] = [];
+  let notify: (() => void) | null = null;
+  let failure: Error | null = null;
+  worker.on('message', (message: WorkerMessage) => {
+    queue.push(message);
+    notify?.();
+  });
+  worker.on('error', (error) => {
+    failure = error;
+    notify?.();
+  });
+  let bytesRead = 0;
+  let malformed = 0;
+  async function* rows(): AsyncGenerator<() => ParseResult> {
+    try {
+      for (;;) {
+        while (queue.length === 0 && !failure) await new Promise<void>((resolve) => (notify = resolve));
+        notify = null;
+        const message = queue.shift();
+        if (!message) throw failure ?? new Error('parse worker stopped');
+        if (message.kind === 'error') throw rethrown(message);
+        bytesRead = message.bytesRead;
+        malformed = message.malformed;
+        if (message.kind === 'end') return;
+        worker.postMessage('more');
+        for (const result of message.results) yield () => result;
+      }
+    } finally {
+      await worker.terminate();
+    }
+  }
+  return {
+    rows: rows(),
+    bytesRead: () => bytesRead,
+    malformed: () => malformed,
+    close: async () => void (await worker.terminate()),
+  };
+}
