@@ -1,8 +1,9 @@
 /**
- * Catalog import throughput: `npx tsx bench/import.ts [file.csv] [--copies N]`.
+ * Catalog import throughput: `npx tsx bench/import.ts [file.csv] [--copies N] [--runs N]`.
  * Repeats the CSV (default: the goodbooks-10k derived file, read in place, never copied into the repo)
  * with distinct synthetic ISBNs into a temporary file, imports it into a fresh SQLite database and,
- * when reachable, a fresh PostgreSQL database, and prints rows per second.
+ * when reachable, a fresh PostgreSQL database, and prints rows per second: every run, then the median,
+ * with the load average before each run (the host is shared; a loaded host says little).
  */
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -19,8 +20,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const copiesAt = args.indexOf('--copies');
 const copies = copiesAt >= 0 ? Number(args[copiesAt + 1]) : 20;
+const runsAt = args.indexOf('--runs');
+const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 3;
 const source = resolve(
-  args.find((arg, i) => !arg.startsWith('--') && i !== copiesAt + 1) ??
+  args.find((arg, i) => !arg.startsWith('--') && i !== copiesAt + 1 && i !== runsAt + 1) ??
     join(here, '../../shared/data/goodbooks-10k/books_isbn_derived.csv'),
 );
 
@@ -57,12 +60,38 @@ async function buildInput(dir: string): Promise<{ file: string; rows: number }> 
   return { file, rows: serial };
 }
 
-async function measure(label: string, store: Store, file: string): Promise<void> {
-  await migrateToLatest(store);
-  const summary = await importCatalogFile(store, file, { coversBaseUrl: 'https://covers.openlibrary.org' });
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
+const rate = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** One import into a fresh database; returns rows per second. */
+async function importOnce(label: string, open: () => Promise<Store>, file: string, parseInWorker: boolean) {
+  const before = load();
+  const store = await open();
+  try {
+    await migrateToLatest(store);
+    const summary = await importCatalogFile(store, file, {
+      coversBaseUrl: 'https://covers.openlibrary.org',
+      parseInWorker,
+    });
+    console.log(
+      `${label.padEnd(16)} ${summary.rowsRead.toLocaleString('en-US')} rows, ${summary.imported.toLocaleString('en-US')} imported ` +
+        `in ${(summary.elapsedMs / 1000).toFixed(2)} s: ${rate(summary.rowsPerSecond)} rows/s (load ${before})`,
+    );
+    return summary.rowsPerSecond;
+  } finally {
+    await store.close();
+  }
+}
+
+async function measure(label: string, open: () => Promise<Store>, file: string, parseInWorker: boolean) {
+  const rates: number[] = [];
+  for (let run = 0; run < runs; run++) rates.push(await importOnce(label, open, file, parseInWorker));
+  const sorted = [...rates].sort((a, b) => a - b);
   console.log(
-    `${label.padEnd(10)} ${summary.rowsRead.toLocaleString('en-US')} rows, ${summary.imported.toLocaleString('en-US')} imported ` +
-      `in ${(summary.elapsedMs / 1000).toFixed(2)} s: ${Math.round(summary.rowsPerSecond).toLocaleString('en-US')} rows/s`,
+    `${label.padEnd(16)} median of ${runs}: ${rate(sorted[Math.floor(sorted.length / 2)] ?? 0)} rows/s`,
   );
 }
 
@@ -82,21 +111,24 @@ const dir = mkdtempSync(join(tmpdir(), 'booklink-bench-'));
 try {
   const input = await buildInput(dir);
   console.log(`input: ${source} x ${copies} = ${input.rows.toLocaleString('en-US')} rows (${input.file})`);
-  console.log(
-    `host: ${cpus().length} CPUs, load average ${loadavg()
-      .map((n) => n.toFixed(1))
-      .join(' ')}`,
-  );
+  console.log(`host: ${cpus().length} CPUs, load average ${load()}`);
   await measureParsing(input.file);
-  const sqlite = openStore(`sqlite:${join(dir, 'bench.db')}`);
-  await measure('sqlite', sqlite, input.file).finally(() => sqlite.close());
+  let databases = 0;
+  const freshSqlite = async () => openStore(`sqlite:${join(dir, `bench-${++databases}.db`)}`);
+  await measure('sqlite', freshSqlite, input.file, true);
+  await measure('sqlite 1 thread', freshSqlite, input.file, false);
   if (await postgresAvailable()) {
-    const database = await createTestDatabase('postgres');
-    const postgres = openStore(database.url);
-    await measure('postgres', postgres, input.file).finally(async () => {
-      await postgres.close();
-      await database.drop();
-    });
+    const drops: Array<() => Promise<void>> = [];
+    const freshPostgres = async () => {
+      const database = await createTestDatabase('postgres');
+      drops.push(database.drop);
+      return openStore(database.url);
+    };
+    try {
+      await measure('postgres', freshPostgres, input.file, true);
+    } finally {
+      for (const drop of drops) await drop();
+    }
   } else {
     console.log('postgres   not reachable at postgres://postgres@127.0.0.1:5432/test: skipped');
   }

@@ -26,7 +26,11 @@ export interface EntryFields {
 /** Drops empty identifier values so the stored JSON only says what is known. */
 function compactIdentifiers(identifiers: EntryFields['identifiers']): Record<string, string> {
   const result: Record<string, string> = {};
-  for (const [scheme, value] of Object.entries(identifiers ?? {})) if (value) result[scheme] = value;
+  if (!identifiers) return result;
+  for (const scheme in identifiers) {
+    const value = identifiers[scheme];
+    if (value) result[scheme] = value;
+  }
   return result;
 }
 

@@ -4,9 +4,14 @@ import type { BookFormat } from '../types.js';
 /** Trims and collapses whitespace; empty strings become null so "" never lands in the catalog. */
 export function cleanText(value: unknown): string | null {
   if (typeof value !== 'string' && typeof value !== 'number') return null;
-  const text = String(value).replace(/\s+/g, ' ').trim();
+  const raw = String(value);
+  // Most cells hold only single spaces: testing is cheaper than building a replaced copy of each.
+  const text = (RUN_OR_ODD_SPACE.test(raw) ? raw.replace(/\s+/g, ' ') : raw).trim();
   return text === '' ? null : text;
 }
+
+/** Whitespace that collapsing would change: two in a row, or any but a plain space. */
+const RUN_OR_ODD_SPACE = /\s\s|[^\S ]/;
 
 /** A positive integer from "352", 352 or "2008.0"; anything else is null. */
 export function positiveInt(value: unknown): number | null {
