@@ -31,6 +31,8 @@ export interface LoadedBook {
   /** Editions of the book's work, the canonical one first. */
   editions: Book[];
   canonicalBookId: number | null;
+  /** `/go/` targets already resolved for this load, by destination slug and access (hot path). */
+  targets: Map<string, GoTarget>;
 }
 
 export interface GoTarget {
@@ -78,7 +80,15 @@ export class BookPages {
     const ordered = [...editions].sort(
       (a, b) => Number(b.id === canonicalBookId) - Number(a.id === canonicalBookId),
     );
-    return { book, identifiers, bookLinks, overrides, editions: ordered, canonicalBookId };
+    return {
+      book,
+      identifiers,
+      bookLinks,
+      overrides,
+      editions: ordered,
+      canonicalBookId,
+      targets: new Map(),
+    };
   }
 
   destinations(): Promise<Destination[]> {
@@ -122,16 +132,28 @@ export class BookPages {
   ): Promise<GoTarget | null> {
     const loaded = await this.load(slug);
     if (!loaded) return null;
+    const key = destinationSlug.toLowerCase();
+    // Building the URL costs more than the rest of a redirect; a load lives only seconds, so a
+    // resolved target is reused for it. Access is checked on every request, never cached.
+    const target = loaded.targets.get(key) ?? (await this.resolveTarget(loaded, key));
+    if (!target) return null;
+    if (!target.destination.isPublic && !access?.has(target.destination.id)) return null;
+    return target;
+  }
+
+  private async resolveTarget(loaded: LoadedBook, destinationSlug: string): Promise<GoTarget | null> {
     const destinations = await this.destinations();
     const destination =
-      destinations.find((item) => item.slug === destinationSlug.toLowerCase()) ??
+      destinations.find((item) => item.slug === destinationSlug) ??
       (await findDestination(this.db, destinationSlug));
     if (!destination?.isActive) return null;
-    if (!destination.isPublic && !access?.has(destination.id)) return null;
     const input = this.linkInput(loaded);
     const link = resolveLink(destination, input, { affiliateTags: this.config.affiliateTags });
     if (!link || !isAllowedRedirect(link.url, destination, explicitUrlsFor(destination, input))) return null;
-    return { book: loaded.book, destination, url: link.url };
+    const target = { book: loaded.book, destination, url: link.url };
+    // Only real targets are kept, so requests for made-up destinations cannot grow the map.
+    loaded.targets.set(destinationSlug, target);
+    return target;
   }
 
   invalidate(slug: string): void {
