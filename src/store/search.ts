@@ -91,10 +91,25 @@ function tsQuery(groups: Alternatives[], mode: 'and' | 'or', prefixLast: boolean
   return parts.filter(Boolean).join(mode === 'and' ? ' & ' : ' | ');
 }
 
+/** Rows by id, once each: the two orders of one match overlap. */
+function distinct<T extends { id: number }>(rows: T[]): T[] {
+  const seen = new Set<number>();
+  return rows.filter((row) => !seen.has(Number(row.id)) && seen.add(Number(row.id)));
+}
+
+// Text rank favours short titles ("Harry Potter Boxset"), so the most popular matches join them:
+// a famous book whose title merely starts with the query must still reach the ranking.
+const POPULAR_SHARE = 0.5;
+
 async function sqliteMatch(db: Kysely<Database>, match: string, limit: number): Promise<Retrieved> {
-  const entries = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_fts f
+  const byText = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_fts f
     join catalog_entries c on c.id = f.rowid
-    where catalog_fts match ${match} order by bm25(catalog_fts, 4.0, 1.0) limit ${limit}`.execute(db);
+    where catalog_fts match ${match} order by bm25(catalog_fts, 4.0, 1.0, 2.0) limit ${limit}`.execute(db);
+  const byPopularity = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_fts f
+    join catalog_entries c on c.id = f.rowid
+    where catalog_fts match ${match} order by c.popularity desc
+    limit ${Math.ceil(limit * POPULAR_SHARE)}`.execute(db);
+  const entries = { rows: distinct([...byText.rows, ...byPopularity.rows]) };
   const books = await sql<BookRow>`select ${BOOK_COLUMNS} from books_fts f
     join books b on b.id = f.rowid
     where books_fts match ${match} order by bm25(books_fts, 4.0, 1.0) limit ${limit}`.execute(db);
@@ -103,16 +118,20 @@ async function sqliteMatch(db: Kysely<Database>, match: string, limit: number): 
 
 async function postgresMatch(db: Kysely<Database>, query: string, limit: number): Promise<Retrieved> {
   const tsq = sql`to_tsquery('simple'::regconfig, ${query})`;
-  // Two connections of the pool, so the two lookups overlap.
-  const [entries, books] = await Promise.all([
+  // Separate connections of the pool, so the lookups overlap.
+  const [byText, byPopularity, books] = await Promise.all([
     sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
       where c.search_tsv @@ ${tsq} order by ts_rank(c.search_tsv, ${tsq}) desc, c.popularity desc limit ${limit}`.execute(
+      db,
+    ),
+    sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
+      where c.search_tsv @@ ${tsq} order by c.popularity desc limit ${Math.ceil(limit * POPULAR_SHARE)}`.execute(
       db,
     ),
     sql<BookRow>`select ${BOOK_COLUMNS} from books b
       where b.search_tsv @@ ${tsq} order by ts_rank(b.search_tsv, ${tsq}) desc limit ${limit}`.execute(db),
   ]);
-  return { books: books.rows, entries: entries.rows };
+  return { books: books.rows, entries: distinct([...byText.rows, ...byPopularity.rows]) };
 }
 
 function match(store: Store, groups: Alternatives[], mode: 'and' | 'or', limit: number): Promise<Retrieved> {
@@ -122,40 +141,59 @@ function match(store: Store, groups: Alternatives[], mode: 'and' | 'or', limit: 
     : postgresMatch(store.db, tsQuery(groups, mode, mode === 'and'), limit);
 }
 
-/**
- * Spelling corrections from the FTS5 vocabulary: indexed words sharing the first two letters (or
- * those two swapped) within two edits. Words the index already holds need none.
- */
-async function sqliteCorrections(db: Kysely<Database>, token: string): Promise<string[]> {
-  const present = await sql<{ n: number }>`select
-      (select count(*) from catalog_fts_vocab where term = ${token}) +
-      (select count(*) from books_fts_vocab where term = ${token}) as n`.execute(db);
-  if (Number(present.rows[0]?.n) > 0) return [token];
-  // A word no entry holds can only empty an AND query: drop it unless it has a correction.
-  if (token.length < 4 || /^\d+$/.test(token)) return [];
+/** Indexed words within `allowed` edits of a typed word, with how many rows hold each. */
+type Vocabulary = Map<string, number>;
+
+async function vocabularyNear(db: Kysely<Database>, token: string, allowed: number): Promise<Vocabulary> {
   const prefixes = [...new Set([token.slice(0, 2), `${token[1]}${token[0]}`])];
-  const allowed = token.length >= 8 ? 2 : 1;
-  const found = new Set<string>();
+  const found: Vocabulary = new Map();
+  const keep = (rows: Array<{ term: string; doc: number }>) => {
+    for (const { term, doc } of rows)
+      if (term !== token && editDistance(token, term, allowed) <= allowed)
+        found.set(term, (found.get(term) ?? 0) + Number(doc));
+  };
   for (const prefix of prefixes) {
     const upper = `${prefix.slice(0, -1)}${String.fromCodePoint(prefix.codePointAt(1)! + 1)}`;
-    const rows = await sql<{ term: string }>`
-      select term from catalog_fts_vocab where term >= ${prefix} and term < ${upper}
+    const rows = await sql<{ term: string; doc: number }>`
+      select term, doc from catalog_fts_vocab where term >= ${prefix} and term < ${upper}
         and length(term) between ${token.length - allowed} and ${token.length + allowed}
-      union select term from books_fts_vocab where term >= ${prefix} and term < ${upper}
+      union all select term, doc from books_fts_vocab where term >= ${prefix} and term < ${upper}
         and length(term) between ${token.length - allowed} and ${token.length + allowed}`.execute(db);
-    for (const { term } of rows.rows)
-      if (term === token || editDistance(token, term, allowed) <= allowed) found.add(term);
+    keep(rows.rows);
   }
   if (found.size === 0 && token.length >= 6) {
     // A typo in the second letter ("moddlesex"): scan the first letter's words, length-bounded.
     const first = token[0]!;
     const next = String.fromCodePoint(first.codePointAt(0)! + 1);
-    const rows = await sql<{ term: string }>`
-      select term from catalog_fts_vocab where term >= ${first} and term < ${next}
+    const rows = await sql<{ term: string; doc: number }>`
+      select term, doc from catalog_fts_vocab where term >= ${first} and term < ${next}
         and length(term) between ${token.length - 1} and ${token.length + 1}`.execute(db);
-    for (const { term } of rows.rows) if (editDistance(token, term, allowed) <= allowed) found.add(term);
+    keep(rows.rows);
   }
-  return [...[...found].sort((a, b) => editDistance(token, a) - editDistance(token, b)).slice(0, 4)];
+  return found;
+}
+
+/**
+ * Spelling corrections from the FTS5 vocabulary: indexed words sharing the first two letters (or
+ * those two swapped) within two edits, nearest and then most common first ("hary" → "harry" before
+ * "harp"). A word the index holds keeps itself first; it gains corrections only when `rareToo`
+ * and it is far rarer than a neighbour ("poter" may be an author's name, "potter" is the book).
+ */
+async function sqliteCorrections(db: Kysely<Database>, token: string, rareToo: boolean): Promise<string[]> {
+  const present = await sql<{ n: number }>`select
+      coalesce((select doc from catalog_fts_vocab where term = ${token}), 0) +
+      coalesce((select doc from books_fts_vocab where term = ${token}), 0) as n`.execute(db);
+  const count = Number(present.rows[0]?.n ?? 0);
+  if (token.length < 4 || /^\d+$/.test(token)) return count > 0 ? [token] : [];
+  if (count > 0 && !rareToo) return [token];
+  const near = await vocabularyNear(db, token, token.length >= 8 ? 2 : 1);
+  const ordered = [...near.entries()]
+    .filter(([, doc]) => count === 0 || doc >= 10 * count)
+    .sort((a, b) => editDistance(token, a[0]) - editDistance(token, b[0]) || b[1] - a[1])
+    .map(([term]) => term)
+    .slice(0, 4);
+  // A word no entry holds can only empty an AND query: it is dropped unless it has a correction.
+  return count > 0 ? [token, ...ordered] : ordered;
 }
 
 const trigrams = new WeakMap<Kysely<Database>, Promise<boolean>>();
@@ -205,7 +243,9 @@ const size = (r: Retrieved) => r.books.length + r.entries.length;
  * Duplicates are left for the caller, which merges by ISBN anyway.
  */
 export async function retrieveCandidates(store: Store, tokens: string[], limit = 40): Promise<Retrieved> {
-  const words = tokens.slice(0, 12);
+  // Small words need not be indexed as typed ("Angels & Demons" holds no "and").
+  const meaningful = tokens.filter((word) => !STOP.has(word));
+  const words = (meaningful.length > 0 ? meaningful : tokens).slice(0, 12);
   let found = await match(
     store,
     words.map((word) => [word]),
@@ -215,9 +255,13 @@ export async function retrieveCandidates(store: Store, tokens: string[], limit =
   if (size(found) >= 8) return found;
   const significant = words.filter((word) => !STOP.has(word) && word.length > 1);
   if (store.dialect === 'sqlite') {
-    const corrected = await Promise.all(words.map((word) => sqliteCorrections(store.db, word)));
+    const rareToo = size(found) === 0;
+    const corrected = await Promise.all(words.map((word) => sqliteCorrections(store.db, word, rareToo)));
     const usable = corrected.filter((alternatives) => alternatives.length > 0);
-    if (usable.length > 0 && corrected.some((alternatives, i) => alternatives[0] !== words[i])) {
+    if (
+      usable.length > 0 &&
+      corrected.some((alternatives, i) => alternatives.length !== 1 || alternatives[0] !== words[i])
+    ) {
       found = merge(found, await match(store, usable, 'and', limit));
     }
   } else if (size(found) === 0) {
