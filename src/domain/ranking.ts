@@ -1,5 +1,6 @@
 import type { QuerySplit, TextQuery } from './query.js';
-import { coreTitle, foldText, matchKey } from './text.js';
+import { foldText, matchKey } from './text.js';
+import { type TitleParts, type TitleSource, titleParts, withoutArticle } from './title-parts.js';
 
 /** What ranking needs to know about a candidate edition, whichever database or provider found it. */
 export interface RankInput {
@@ -15,6 +16,10 @@ export interface RankInput {
   /** Already a saved book with a slug. */
   saved: boolean;
   hasCover: boolean;
+  /** The catalog's series note ("The Hunger Games, #2") when the title no longer carries it. */
+  series?: string | null;
+  /** The work's original title ("Harry Potter and the Philosopher's Stone"), when different. */
+  originalTitle?: string | null;
 }
 
 export interface RankedGroup<T extends RankInput> {
@@ -59,7 +64,6 @@ const FORMAT_PENALTY: Record<string, number> = {
   other: 0.2,
 };
 const SITE_LANGUAGES = new Set(['en', 'eng']);
-const SERIES = /\(([^()]*?),?\s*#\s*(\d+)(?:[.-]\d+)?\)\s*$/;
 
 const EDITION_NOTE =
   /\s*[([][^()[\]]*\b(?:edition|print|audio\w*|unabridged|abridged|binding|prebound|narrated|cd|mp3|paperback|hardcover|kindle|ebook|translation|translated)\b[^()[\]]*[)\]]/gi;
@@ -70,28 +74,6 @@ const EDITION_NOTE =
  */
 export function workGroupKey(title: string, authors: readonly string[]): string | null {
   return matchKey(title.replace(EDITION_NOTE, ''), authors);
-}
-
-interface TitleParts {
-  core: string[];
-  all: Set<string>;
-  series: string[];
-  number: number | null;
-  coreText: string;
-}
-
-function titleParts(title: string): TitleParts {
-  const series = SERIES.exec(title);
-  const main = series ? title.slice(0, series.index) : title;
-  const seriesTokens = series
-    ? foldText(series[1] ?? '')
-        .split(' ')
-        .filter(Boolean)
-    : [];
-  const coreText = coreTitle(main);
-  const core = coreText.split(' ').filter(Boolean);
-  const all = new Set([...foldText(main).split(' '), ...seriesTokens].filter(Boolean));
-  return { core, all, series: seriesTokens, number: series ? Number(series[2]) : null, coreText };
 }
 
 /** Author words plus joined initials, so "jk rowling" meets "J.K. Rowling". */
@@ -146,24 +128,83 @@ function wordMatch(term: string, words: Iterable<string>, last: boolean): number
 
 const weight = (term: string) => (STOP.has(term) ? 0.25 : 1);
 
-/** Scores one reading of the query against one edition, 0..1. */
-function splitRelevance(split: QuerySplit, parts: TitleParts, authors: Set<string>): number {
+/** Significant words only, so "pride prejudice" reads as "Pride and Prejudice". */
+const significantText = (text: string) =>
+  text
+    .split(' ')
+    .filter((word) => word && !STOP.has(word))
+    .join(' ');
+
+/**
+ * How the words a reading matched relate to a title: the whole title 1 (.97 without its small
+ * words), the core title without subtitle .95 (`coreMatch`), else by the share of the title's
+ * words matched, with a little for a title that starts with the query. A subtitle-less match is
+ * what "Harry Potter: Film Wizardry" makes of "harry potter": popularity must still let the famous
+ * book that merely starts with the query ahead of it.
+ */
+function titleShape(matched: string, title: TitleText, coreMatch = 0.95): number {
+  const text = withoutArticle(matched);
+  if (!text) return 0;
+  if (text === title.fullText) return 1;
+  if (significantText(text) === significantText(title.fullText)) return 0.97;
+  if (text === title.coreText) return coreMatch;
+  const words = new Set(text.split(' '));
+  const significant = title.core.filter((word) => !STOP.has(word));
+  const precision = significant.length
+    ? significant.filter((word) => words.has(word)).length / significant.length
+    : 0;
+  const starts = title.fullText.startsWith(`${text} `) ? 0.05 : 0;
+  return Math.min(0.92, 0.7 + 0.2 * precision + starts);
+}
+
+type TitleText = Pick<TitleParts, 'core' | 'coreText' | 'fullText'>;
+
+/** The title word a query word matched, so "great gatsbby" compares as "great gatsby". */
+function matchedWord(term: string, words: Iterable<string>, last: boolean): string {
+  let best = term;
+  let bestScore = 0;
+  for (const word of words) {
+    const score = wordMatch(term, [word], last);
+    if (score > bestScore) [best, bestScore] = [word, score];
+  }
+  return best;
+}
+
+interface Reading {
+  /** Weighted share of the query's words found, 0..1. */
+  coverage: number;
+  /** The title words the reading matched, in query order. */
+  matched: string;
+}
+
+function readTitle(split: QuerySplit, parts: TitleParts, authors: Set<string>): Reading {
   const titleTerms = split.title.split(' ').filter(Boolean);
-  const matchedCore = new Set<string>();
+  const matched: string[] = [];
   let got = 0;
   let total = 0;
   titleTerms.forEach((term, i) => {
     const last = i === titleTerms.length - 1 && !split.author;
     const inTitle = wordMatch(term, parts.all, last);
     const inAuthor = split.author ? 0 : wordMatch(term, authors, last);
-    if (inTitle >= inAuthor && inTitle > 0) {
-      for (const word of parts.core)
-        if (word === term || wordMatch(term, [word], last) > 0) matchedCore.add(word);
-    }
+    // A word that names the author ("hobbit tolkien") leaves the title reading exact.
+    if (inTitle >= inAuthor && inTitle > 0) matched.push(matchedWord(term, parts.all, last));
+    else if (inAuthor === 0) matched.push(term);
     got += weight(term) * Math.max(inTitle, inAuthor);
     total += weight(term);
   });
-  let coverage = total > 0 ? got / total : 0;
+  return { coverage: total > 0 ? got / total : 0, matched: matched.join(' ') };
+}
+
+interface Scored {
+  value: number;
+  /** The reading names the whole title: a boxed set called what the reader typed is what they want. */
+  exact: boolean;
+}
+
+/** Scores one reading of the query against one edition, 0..1. */
+function splitRelevance(split: QuerySplit, parts: TitleParts, authors: Set<string>): Scored {
+  const reading = readTitle(split, parts, authors);
+  let coverage = reading.coverage;
   if (split.author) {
     const authorTerms = split.author.split(' ').filter(Boolean);
     const authorGot = authorTerms.reduce(
@@ -172,29 +213,68 @@ function splitRelevance(split: QuerySplit, parts: TitleParts, authors: Set<strin
     );
     coverage = 0.65 * coverage + 0.35 * (authorTerms.length ? authorGot / authorTerms.length : 0);
   }
-  const significant = parts.core.filter((word) => !STOP.has(word));
-  const precision = significant.length
-    ? significant.filter((word) => matchedCore.has(word)).length / significant.length
-    : 0;
-  return coverage * (0.7 + 0.3 * precision);
+  let shape = titleShape(reading.matched, parts);
+  // An original title's main part ("Dune" of "Dune: House Atreides") is not that book's name.
+  if (parts.original) shape = Math.max(shape, titleShape(reading.matched, parts.original, 0.85));
+  return { value: coverage * Math.max(shape, seriesShape(reading.matched, parts)), exact: shape >= 0.97 };
 }
 
-/** Series numbers: the volume asked for gains, another volume of the series loses. */
+/** Relevance of a volume when the query names its series ("harry potter", "discworld"): below any exact title. */
+const SERIES_VOLUME = 0.85;
+const SERIES_FIRST = 0.89;
+
+/**
+ * Whether the matched words name the candidate's series: each is a word of its name and they
+ * cover at least half of it ("percy jackson" names "Percy Jackson and the Olympians").
+ */
+function namesSeries(matched: string, parts: TitleParts): boolean {
+  const name = new Set(parts.series?.name.filter((word) => !STOP.has(word)) ?? []);
+  const words = matched.split(' ').filter((word) => word && !STOP.has(word));
+  return words.length > 0 && words.every((word) => name.has(word)) && words.length * 2 >= name.size;
+}
+
+/** A series named without a volume: its volumes rank by popularity, the first one ahead. */
+function seriesShape(matched: string, parts: TitleParts): number {
+  const series = parts.series;
+  if (!series || series.range || series.fractional || !namesSeries(matched, parts)) return 0;
+  return series.number === 1 ? SERIES_FIRST : SERIES_VOLUME;
+}
+
+/** Series numbers: the volume asked for gains, another volume or a boxed set of the series loses. */
 function seriesAdjustment(query: TextQuery, parts: TitleParts): number {
   const wanted = query.seriesNumber;
   if (wanted === null) return 0;
   if (parts.core.includes(String(wanted))) return 0.05;
-  const seriesNamed = parts.series.length > 0 && query.terms.some((term) => parts.series.includes(term));
-  if (parts.number === wanted) return seriesNamed ? 0.3 : 0.1;
-  return parts.number === null ? -0.1 : -0.25;
+  const series = parts.series;
+  if (!series || series.number === null) return -0.1;
+  const named = query.terms.some((term) => series.name.includes(term));
+  if (series.range) return series.range.from <= wanted && wanted <= series.range.to ? -0.15 : -0.25;
+  if (series.number === wanted && !series.fractional) return named ? 0.3 : 0.1;
+  return -0.25;
 }
 
-/** Text relevance of one edition: the best reading, then series and quoted-phrase rules. */
-export function relevance(query: TextQuery, candidate: Pick<RankInput, 'title' | 'authors'>): number {
-  const parts = titleParts(candidate.title);
+/** Companions, boxed sets and adaptations the query did not ask for rank below the work itself. */
+function companionPenalty(query: TextQuery, parts: TitleParts, exact: boolean): number {
+  const asked = ` ${query.key} `;
+  const unasked = parts.companion.filter((marker) => !asked.includes(` ${marker} `));
+  const bundle =
+    parts.series?.range &&
+    !exact &&
+    !/\b(?:box|boxed|boxset|set|collection|omnibus|complete)\b/.test(query.key);
+  if (unasked.length > 0 || bundle) return 0.12;
+  return parts.series?.fractional ? 0.05 : 0;
+}
+
+/** Text relevance of one edition: the best reading, then series, companion and quoted-phrase rules. */
+export function relevance(
+  query: TextQuery,
+  candidate: Pick<RankInput, 'title' | 'authors'> & TitleSource,
+): number {
+  const parts = titleParts(candidate);
   const authors = authorTokens(candidate.authors);
-  let best = Math.max(...query.splits.map((split) => splitRelevance(split, parts, authors)));
-  best += seriesAdjustment(query, parts);
+  const scored = query.splits.map((split) => splitRelevance(split, parts, authors));
+  const top = scored.reduce((a, b) => (b.value > a.value ? b : a));
+  let best = top.value + seriesAdjustment(query, parts) - companionPenalty(query, parts, top.exact);
   const haystack = `${foldText(candidate.title)} ${foldText(candidate.authors.join(' '))}`;
   if (query.phrases.some((phrase) => !haystack.includes(phrase))) best *= 0.5;
   return Math.max(0, best);
@@ -208,6 +288,13 @@ export function editionPenalty(candidate: Pick<RankInput, 'title' | 'format'>): 
 }
 
 const popularityNorm = (value: number) => Math.min(1, Math.log10(1 + Math.max(0, value)) / 6);
+
+/**
+ * Popularity's share of the order: each tenfold counts .05, up to seven (ten million ratings).
+ * Enough that among works matching the words about as well the famous one leads (4.6 million
+ * ratings against 45 thousand is .1), too little to lift a book over one that matches clearly better.
+ */
+export const popularityBoost = (value: number) => 0.05 * Math.min(7, Math.log10(1 + Math.max(0, value)));
 
 /**
  * The work's own language: the one most of its editions share (large print and audio editions
@@ -257,8 +344,7 @@ export function rankCandidates<T extends RankInput>(
       const popularity = Math.max(...editions.map((e) => e.popularity));
       const clicks = editions.reduce((sum, e) => sum + e.clicks, 0);
       const pinned = editions.some((e) => e.pinned);
-      const score =
-        rel + 0.08 * popularityNorm(popularity) + 0.04 * popularityNorm(clicks) + (pinned ? 10 : 0);
+      const score = rel + popularityBoost(popularity) + 0.04 * popularityNorm(clicks) + (pinned ? 10 : 0);
       return { best, editions, relevance: rel, score };
     })
     .sort((a, b) => b.score - a.score);

@@ -79,6 +79,8 @@ function candidate(
     pinned: false,
     saved: book !== null,
     hasCover: Boolean(record.coverUrl),
+    series: record.identifiers.series ?? null,
+    originalTitle: record.identifiers.original_title ?? null,
     relevance: 0,
   };
 }
