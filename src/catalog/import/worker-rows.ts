@@ -59,6 +59,11 @@ export function workerRows(request: Omit<ReadRequest, 'chunkRows' | 'window'>): 
     failure = error;
     notify?.();
   });
+  // A worker that dies without an error event (out of memory, killed) must not leave the import waiting.
+  worker.on('exit', (code) => {
+    failure ??= new Error(`parse worker exited (code ${code})`);
+    notify?.();
+  });
   let bytesRead = 0;
   let malformed = 0;
   async function* rows(): AsyncGenerator<() => ParseResult> {
