@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { splitSeries } from '../../src/catalog/import/csv.js';
 import { matchKey } from '../../src/domain/text.js';
 import type { Store } from '../../src/store/db.js';
 
@@ -16,6 +17,9 @@ export interface EvalEntry {
   popularity: number;
   cover_url: string | null;
   trade: boolean;
+  /** The series note when the title does not carry it ("Wren Hollow, #2"), as catalogs keep it. */
+  series?: string;
+  original_title?: string;
 }
 
 export interface EvalQuery {
@@ -40,15 +44,25 @@ export function readJsonl<T>(path: string): T[] {
     });
 }
 
+/**
+ * The title and identifiers the CSV importer would store: a "(Series, #2)" note leaves the title
+ * for `identifiers.series`, so the evaluation searches what a real import holds.
+ */
+function importedTitle(entry: EvalEntry): { title: string; identifiers: string } {
+  const { title, series } = splitSeries(entry.title);
+  const identifiers = { series: entry.series ?? series ?? undefined, original_title: entry.original_title };
+  return { title, identifiers: JSON.stringify(identifiers) };
+}
+
 /** Loads the catalog as an importer would: one `catalog_entries` row per edition. */
 export async function loadCatalog(store: Store, entries: readonly EvalEntry[]): Promise<void> {
   const now = new Date().toISOString();
   const rows = entries.map((entry) => ({
+    ...importedTitle(entry),
     entry_key: entry.isbn13 ? `isbn:${entry.isbn13}` : `eval:${entry.id}`,
     source: 'eval',
     isbn13: entry.isbn13,
     isbn10: entry.isbn10,
-    title: entry.title,
     subtitle: null,
     authors: JSON.stringify(entry.authors),
     published_date: entry.published_date,
@@ -58,8 +72,7 @@ export async function loadCatalog(store: Store, entries: readonly EvalEntry[]): 
     format: entry.format,
     pages: null,
     description: null,
-    identifiers: JSON.stringify({}),
-    match_key: matchKey(entry.title, entry.authors),
+    match_key: matchKey(splitSeries(entry.title).title, entry.authors),
     popularity: entry.popularity,
     updated_at: now,
   }));

@@ -4,16 +4,18 @@ import type { Engine } from './search.js';
 
 /**
  * A general-purpose baseline: MiniSearch with fuzzy and prefix matching over the same fields
- * (title boosted, authors, both ISBNs). It has no notion of confidence, so it never "redirects".
+ * (title boosted, authors, series and original title, both ISBNs). It has no notion of confidence,
+ * so it never "redirects".
  */
 export function miniSearchEngine(entries: readonly EvalEntry[]): Engine {
   const index = new MiniSearch<EvalEntry>({
-    fields: ['title', 'authorText', 'isbn13', 'isbn10'],
+    fields: ['title', 'authorText', 'seriesText', 'isbn13', 'isbn10'],
     storeFields: ['isbn13', 'work'],
-    extractField: (doc, field) =>
-      field === 'authorText'
-        ? doc.authors.join(' ')
-        : String((doc as unknown as Record<string, unknown>)[field] ?? ''),
+    extractField: (doc, field) => {
+      if (field === 'authorText') return doc.authors.join(' ');
+      if (field === 'seriesText') return `${doc.series ?? ''} ${doc.original_title ?? ''}`;
+      return String((doc as unknown as Record<string, unknown>)[field] ?? '');
+    },
     searchOptions: { boost: { title: 2 }, fuzzy: 0.2, prefix: true },
   });
   index.addAll(entries);
