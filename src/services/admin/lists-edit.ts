@@ -1,0 +1,151 @@
+import { writeAudit } from '../../store/audit.js';
+import { nowIso } from '../../store/db.js';
+import type { List } from '../../store/lists.js';
+import { type CommandContext, type FieldErrors, invalid, ok } from './commands.js';
+import { dateError, listKey, RANK_ERROR, wholeNumber } from './lists.js';
+
+export interface ListEditInput {
+  name: string;
+  description: string;
+  list_date: string;
+  is_featured: boolean;
+}
+
+/** Edits a list; a list with a source is re-keyed, so ingest and "book add list" still find it. */
+export async function updateListDetails(ctx: CommandContext, list: List, input: ListEditInput) {
+  const name = input.name.trim() || null;
+  const date = input.list_date.trim() || null;
+  const badDate = dateError(date ?? '');
+  if (badDate) return invalid({ list_date: badDate });
+  const key = list.source === null ? null : listKey(list.source, name, date);
+  if (key !== null) {
+    const other = await ctx.db
+      .selectFrom('lists')
+      .select('id')
+      .where('ingest_key', '=', key)
+      .where('id', '!=', list.id)
+      .executeTakeFirst();
+    if (other) return invalid({ name: 'Another list from this source has this name and date.' });
+  }
+  const after = {
+    name,
+    description: input.description.trim() || null,
+    listDate: date,
+    featured: input.is_featured,
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('lists')
+      .set({
+        name,
+        description: after.description,
+        list_date: date,
+        is_featured: input.is_featured ? 1 : 0,
+        ...(key === null ? {} : { ingest_key: key }),
+        updated_at: nowIso(),
+      })
+      .where('id', '=', list.id)
+      .execute();
+    const before = {
+      name: list.name,
+      description: list.description,
+      listDate: list.listDate,
+      featured: list.featured,
+    };
+    await writeAudit(trx, ctx.actor, {
+      action: 'list.update',
+      entityType: 'list',
+      entityId: list.id,
+      before,
+      after,
+    });
+  });
+  return ok(undefined);
+}
+
+export async function setListFeatured(ctx: CommandContext, list: List, featured: boolean): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('lists')
+      .set({ is_featured: featured ? 1 : 0, updated_at: nowIso() })
+      .where('id', '=', list.id)
+      .execute();
+    await writeAudit(trx, ctx.actor, {
+      action: featured ? 'list.feature' : 'list.unfeature',
+      entityType: 'list',
+      entityId: list.id,
+      before: { featured: list.featured },
+      after: { featured },
+    });
+  });
+}
+
+/** Deletes a list and its items; the audit keeps what it held, so it could be rebuilt by hand. */
+export async function deleteAdminList(ctx: CommandContext, list: List): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const items = await trx
+      .selectFrom('list_items')
+      .select(['book_id', 'rank'])
+      .where('list_id', '=', list.id)
+      .execute();
+    await trx.deleteFrom('list_items').where('list_id', '=', list.id).execute();
+    await trx.deleteFrom('lists').where('id', '=', list.id).execute();
+    const before = {
+      ...list,
+      editTokenHash: undefined,
+      items: items.map((i) => ({ bookId: Number(i.book_id), rank: i.rank })),
+    };
+    await writeAudit(trx, ctx.actor, {
+      action: 'list.delete',
+      entityType: 'list',
+      entityId: list.id,
+      before,
+    });
+  });
+}
+
+/**
+ * The reorder form: `books` names the items it showed (comma-separated ids) and `rank_{id}` holds each
+ * one's rank; an emptied rank means unranked. Items added since the page was loaded keep their rank.
+ */
+export function parseRanks(
+  body: Readonly<Record<string, string>>,
+): { ranks: Map<number, number | null> } | { errors: FieldErrors } {
+  const ranks = new Map<number, number | null>();
+  const errors: FieldErrors = {};
+  for (const id of (body.books ?? '').split(',').filter(Boolean)) {
+    const bookId = wholeNumber(id, Number.MAX_SAFE_INTEGER);
+    if (typeof bookId !== 'number') continue;
+    const rank = wholeNumber(body[`rank_${id}`] ?? '');
+    if (rank === 'invalid') errors[`rank_${id}`] = RANK_ERROR;
+    else ranks.set(bookId, rank);
+  }
+  return Object.keys(errors).length > 0 ? { errors } : { ranks };
+}
+
+export async function setRanks(ctx: CommandContext, list: List, ranks: ReadonlyMap<number, number | null>) {
+  await ctx.db.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom('list_items')
+      .select(['book_id', 'rank'])
+      .where('list_id', '=', list.id)
+      .execute();
+    for (const [bookId, rank] of ranks) {
+      await trx
+        .updateTable('list_items')
+        .set({ rank })
+        .where('list_id', '=', list.id)
+        .where('book_id', '=', bookId)
+        .execute();
+    }
+    await trx.updateTable('lists').set({ updated_at: nowIso() }).where('id', '=', list.id).execute();
+    const after = Object.fromEntries(ranks);
+    await writeAudit(trx, ctx.actor, {
+      action: 'list.reorder',
+      entityType: 'list',
+      entityId: list.id,
+      before,
+      after,
+    });
+  });
+}

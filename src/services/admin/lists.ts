@@ -1,0 +1,164 @@
+import { parseIsbn } from '../../domain/isbn.js';
+import { baseDb } from '../../store/admin-tables.js';
+import { writeAudit } from '../../store/audit.js';
+import { type Book, findBookBySlug } from '../../store/books.js';
+import { addListItem, removeListItem } from '../../store/list-items.js';
+import { insertList, type List, listRowToList } from '../../store/lists.js';
+import type { Services } from '../container.js';
+import { type CommandContext, type CommandResult, type FieldErrors, invalid, ok } from './commands.js';
+
+/** Must stay the key Ingest.run computes: source+name+date identify one list, whoever made it. */
+export const listKey = (source: string, name: string | null, date: string | null): string =>
+  JSON.stringify([source, name ?? '', date ?? '']);
+
+const DATE = /^\d{4}(-\d{2}(-\d{2})?)?$/;
+export const dateError = (date: string): string | null =>
+  date === '' || DATE.test(date) ? null : 'Use a date like 2025-01-31 (or 2025-01, or 2025).';
+
+/** SPEC's "book add list" is_featured is a string: "" means false. */
+export function parseFlag(value: string): boolean | null {
+  const text = value.trim().toLowerCase();
+  if (['', 'false', '0', 'off', 'no'].includes(text)) return false;
+  return ['true', '1', 'on', 'yes'].includes(text) ? true : null;
+}
+
+/**
+ * Form numbers (ranks, ids) stay text until here, so "12a" or 99999999999 gets a message beside its
+ * field instead of the raw 422 that schema coercion and the storable-number guard would answer.
+ */
+export function wholeNumber(text: string, max = 1_000_000): number | null | 'invalid' {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  const value = /^\d{1,16}$/.test(trimmed) ? Number(trimmed) : 0;
+  return value >= 1 && value <= max ? value : 'invalid';
+}
+export const RANK_ERROR = 'Enter a whole number from 1.';
+
+export type BookFinder = Pick<Services, 'creator' | 'resolver'>;
+
+/** A slug, an ISBN (created from the catalogs when new), this site's /book/ URL, or a retailer URL. */
+export async function findBookForList(ctx: CommandContext, finder: BookFinder, ref: string) {
+  const text = ref.trim();
+  if (!text) return null;
+  const db = baseDb(ctx.db);
+  const path = /^(?:https?:\/\/[^/]+)?\/(?:book|b)\/([^/?#\s]+)/i.exec(text)?.[1];
+  const own = path ? await findBookBySlug(db, safeDecode(path).toLowerCase()) : null;
+  if (own) return own;
+  const isbn = parseIsbn(text);
+  if (isbn) {
+    const outcome = await finder.creator.byIsbn(isbn, true);
+    return outcome.kind === 'existing' || outcome.kind === 'created' ? outcome.book : null;
+  }
+  const bySlug = /^[\w-]+$/.test(text) ? await findBookBySlug(db, text.toLowerCase()) : null;
+  if (bySlug) return bySlug;
+  const resolved = await finder.resolver.resolveUrl(text, true);
+  return resolved.status === 'found' ? resolved.book : null;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+async function hasItem(ctx: CommandContext, listId: number, bookId: number): Promise<boolean> {
+  const row = await ctx.db
+    .selectFrom('list_items')
+    .select('book_id')
+    .where('list_id', '=', listId)
+    .where('book_id', '=', bookId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Adds a book to a list picked in the Lists area. */
+export async function addBookToList(ctx: CommandContext, list: List, book: Book, rank: number | null) {
+  if (await hasItem(ctx, list.id, book.id)) return invalid({ book_ref: 'This book is already on the list.' });
+  await ctx.db.transaction().execute(async (trx) => {
+    await addListItem(baseDb(trx), list.id, book.id, rank);
+    const after = { bookId: book.id, slug: book.slug, rank };
+    await writeAudit(trx, ctx.actor, {
+      action: 'list.book.add',
+      entityType: 'list',
+      entityId: list.id,
+      after,
+    });
+  });
+  return ok(book);
+}
+
+export interface AddListInput {
+  list_name: string;
+  list_source: string;
+  rank: string;
+  list_date: string;
+  is_featured: string;
+}
+
+/** SPEC "book add list": the list with this source+name+date gets the book, else a new one is made. */
+export async function addBookToNamedList(
+  ctx: CommandContext,
+  book: Book,
+  input: AddListInput,
+): Promise<CommandResult<number>> {
+  const name = input.list_name.trim();
+  const source = input.list_source.trim() || 'admin';
+  const date = input.list_date.trim();
+  const featured = parseFlag(input.is_featured);
+  const rank = wholeNumber(input.rank);
+  const key = listKey(source, name || null, date || null);
+  const row = await ctx.db.selectFrom('lists').selectAll().where('ingest_key', '=', key).executeTakeFirst();
+  const found = row ? listRowToList(row) : null;
+  const errors: FieldErrors = {};
+  if (featured === null) errors.is_featured = 'Choose yes or no.';
+  if (rank === 'invalid') errors.rank = RANK_ERROR;
+  const badDate = dateError(date);
+  if (badDate) errors.list_date = badDate;
+  else if (!found && !name) errors.list_name = 'Name the new list (or match an existing one).';
+  if (found && (await hasItem(ctx, found.id, book.id)))
+    errors.list_name = 'This book is already on that list.';
+  if (Object.keys(errors).length > 0 || rank === 'invalid') return invalid(errors);
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const base = baseDb(trx);
+    const list =
+      found ??
+      (await insertList(base, { kind: 'admin', name, source, listDate: date || null, ingestKey: key }));
+    // "" leaves an existing list's flag alone: adding a book should not quietly unfeature a list.
+    if (featured && !list.featured)
+      await base.updateTable('lists').set({ is_featured: 1 }).where('id', '=', list.id).execute();
+    await addListItem(base, list.id, book.id, rank);
+    const after = { bookId: book.id, slug: book.slug, rank, created: !found, featured: !!featured };
+    await writeAudit(trx, ctx.actor, {
+      action: 'list.book.add',
+      entityType: 'list',
+      entityId: list.id,
+      after,
+    });
+    return list.id;
+  });
+  return ok(id);
+}
+
+/** SPEC "book remove list" and the Lists area's remove button; false when the book was not there. */
+export async function removeBookFromList(ctx: CommandContext, listId: number, bookId: number) {
+  const item = await ctx.db
+    .selectFrom('list_items')
+    .select(['rank', 'position'])
+    .where('list_id', '=', listId)
+    .where('book_id', '=', bookId)
+    .executeTakeFirst();
+  if (!item) return false;
+  await ctx.db.transaction().execute(async (trx) => {
+    await removeListItem(baseDb(trx), listId, bookId);
+    const before = { bookId, rank: item.rank, position: item.position };
+    await writeAudit(trx, ctx.actor, {
+      action: 'list.book.remove',
+      entityType: 'list',
+      entityId: listId,
+      before,
+    });
+  });
+  return true;
+}
