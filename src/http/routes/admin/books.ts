@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { parseIsbn } from '../../../domain/isbn.js';
 import { bookPageModel, findBook } from '../../../services/admin/book-page.js';
 import { updateBook } from '../../../services/admin/books.js';
+import { listsOfBook } from '../../../services/admin/lists-read.js';
 import type { Services } from '../../../services/container.js';
 import { findBooksForAdmin } from '../../../store/admin-books.js';
 import type { Book } from '../../../store/books.js';
@@ -30,6 +31,13 @@ export async function bookOr404(services: Services, request: FastifyRequest): Pr
   return book;
 }
 
+/** The admin book page's model: its curation, plus the lists that hold it. */
+async function fullModel(services: Services, book: Book) {
+  const db = dbOf(services);
+  const [model, lists] = await Promise.all([bookPageModel(db, book), listsOfBook(db, book.id)]);
+  return { ...model, lists };
+}
+
 /** The book page again, with one form refilled and its errors beside the fields (422, never a raw body). */
 export async function showFailedForm(
   services: Services,
@@ -38,7 +46,7 @@ export async function showFailedForm(
   book: Book,
   failed: { form: string; values: FormValues; errors: FormErrors },
 ): Promise<FastifyReply> {
-  const model = await bookPageModel(dbOf(services), book);
+  const model = await fullModel(services, book);
   return sendPage(reply, renderBookAdmin(viewerOf(request), { ...model, failed }), 422);
 }
 
@@ -68,7 +76,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
 
   app.get('/admin/books/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
     const book = await bookOr404(services, request);
-    const model = await bookPageModel(db, book);
+    const model = await fullModel(services, book);
     return sendPage(reply, renderBookAdmin(viewerOf(request), { ...model, notice: noticeOf(request) }));
   });
 

@@ -13,6 +13,8 @@ import { LOGIN_COOKIE, readCookie, SESSION_COOKIE } from './cookies.js';
 import { destinationRoutes } from './destinations.js';
 import { editionRoutes } from './editions.js';
 import { keyRoutes } from './keys.js';
+import { listItemRoutes } from './list-items.js';
+import { listRoutes } from './lists.js';
 import { pinRoutes } from './pins.js';
 import { userRoutes } from './users.js';
 
@@ -80,6 +82,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     editionRoutes,
     destinationRoutes,
     pinRoutes,
+    listRoutes,
+    listItemRoutes,
     accessCodeRoutes,
     keyRoutes,
     userRoutes,

@@ -1,4 +1,5 @@
 import type { Destination } from '../../../domain/links.js';
+import type { BookListRow } from '../../../services/admin/lists-read.js';
 import type { OverrideRecord } from '../../../store/admin-books.js';
 import type { LinkRecord } from '../../../store/admin-links.js';
 import type { PinRecord } from '../../../store/admin-pins.js';
@@ -7,6 +8,7 @@ import { html, type SafeHtml } from '../html.js';
 import { editionsSection, linksSection, overridesSection, pinsSection } from './book-sections.js';
 import { type FormErrors, type FormValues, field, formError, textarea } from './form.js';
 import { type AdminViewer, csrfField, renderAdminPage } from './layout.js';
+import { listsSection } from './lists-book.js';
 
 export interface BookPageModel {
   book: Book;
@@ -16,6 +18,8 @@ export interface BookPageModel {
   pins: PinRecord[];
   editions: Book[];
   canonicalId: number | null;
+  /** The lists holding the book (absent: the section shows none). */
+  lists?: readonly BookListRow[];
   /** The form that failed, with what was typed and the errors beside its fields. */
   failed?: { form: string; values: FormValues; errors: FormErrors };
   notice?: string | null;
@@ -68,6 +72,7 @@ export function renderBookAdmin(viewer: AdminViewer, model: BookPageModel): stri
   <div class="book-admin__side">
     ${pinsSection(viewer, model)}
     ${editionsSection(viewer, model)}
+    ${listsSection(viewer, model)}
   </div>
 </div>`;
   return renderAdminPage({ title: book.title, viewer, section: 'books', notice: model.notice ?? null, body });

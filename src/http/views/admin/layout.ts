@@ -22,6 +22,8 @@ const NAV: ReadonlyArray<{ key: string; href: string; label: string; adminOnly?:
   { key: 'books', href: '/admin/books', label: 'Books' },
   { key: 'destinations', href: '/admin/destinations', label: 'Destinations' },
   { key: 'pins', href: '/admin/pins', label: 'Search pins' },
+  { key: 'lists', href: '/admin/lists', label: 'Lists' },
+  { key: 'access-codes', href: '/admin/access-codes', label: 'Access codes' },
   { key: 'keys', href: '/admin/keys', label: 'API keys', adminOnly: true },
   { key: 'users', href: '/admin/users', label: 'Users', adminOnly: true },
   { key: 'audit', href: '/admin/audit', label: 'Audit log' },

@@ -1,0 +1,107 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import {
+  addBookToList,
+  addBookToNamedList,
+  findBookForList,
+  RANK_ERROR,
+  removeBookFromList,
+  wholeNumber,
+} from '../../../services/admin/lists.js';
+import { parseRanks, setRanks } from '../../../services/admin/lists-edit.js';
+import { bookOr404, showFailedForm } from './books.js';
+import { type AdminRouteOptions, commandContext, IdParams, seeOther } from './context.js';
+import { schemaErrors, submitted } from './form-errors.js';
+import { listOr404, showListPage } from './lists.js';
+
+// Numbers are taken as text and checked by the commands (see wholeNumber): errors beside the field.
+const rank = Type.String({ default: '', maxLength: 20 });
+const id = Type.String({ default: '', maxLength: 20 });
+const idOf = (text: string) => wholeNumber(text, Number.MAX_SAFE_INTEGER);
+
+/** SPEC 2.4 "book add list" (an empty rank is null) and "book remove list" (list_id required). */
+const BookAddListBody = Type.Object({
+  list_name: Type.String({ default: '', maxLength: 500 }),
+  list_source: Type.String({ default: 'admin', maxLength: 100 }),
+  rank,
+  list_date: Type.String({ default: '', maxLength: 20 }),
+  is_featured: Type.String({ default: '', maxLength: 10 }),
+});
+const BookRemoveListBody = Type.Object({ list_id: id });
+const AddBookBody = Type.Object({ book_ref: Type.String({ default: '', maxLength: 2000 }), rank });
+const RemoveBookBody = Type.Object({ book_id: id });
+/** `books` (the ids the form showed) and one `rank_{id}` per book; other fields are dropped. */
+const OrderBody = Type.Record(
+  Type.String({ pattern: '^(_csrf|books|rank_[0-9]{1,16})$' }),
+  Type.String({ maxLength: 20_000 }),
+);
+
+/** A list's books (Lists area) and a book's lists (book page): both ends of the same items. */
+export const listItemRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+  const withBody = <T>(body: T) => ({
+    attachValidation: true,
+    schema: { hide: true, params: IdParams, body },
+  });
+
+  app.post('/admin/lists/:id/books', withBody(AddBookBody), async (request, reply) => {
+    const list = await listOr404(services, request);
+    const values = submitted(request);
+    const fail = (errors: Record<string, string>) =>
+      showListPage(services, request, reply, list, { form: 'add', values, errors });
+    const errors = schemaErrors(request);
+    if (errors) return fail(errors);
+    const rank = wholeNumber(request.body.rank);
+    if (rank === 'invalid') return fail({ rank: RANK_ERROR });
+    const ctx = commandContext(request, services);
+    const book = await findBookForList(ctx, services, request.body.book_ref);
+    if (!book) return fail({ book_ref: 'No book found for this slug, ISBN or address.' });
+    const result = await addBookToList(ctx, list, book, rank);
+    if (!result.ok) return fail(result.errors);
+    return seeOther(reply, `/admin/lists/${list.id}?notice=created#books`);
+  });
+
+  app.post('/admin/lists/:id/books/remove', withBody(RemoveBookBody), async (request, reply) => {
+    const list = await listOr404(services, request);
+    const bookId = request.validationError ? null : idOf(request.body.book_id);
+    if (typeof bookId === 'number')
+      await removeBookFromList(commandContext(request, services), list.id, bookId);
+    return seeOther(reply, `/admin/lists/${list.id}?notice=deleted#books`);
+  });
+
+  app.post('/admin/lists/:id/order', withBody(OrderBody), async (request, reply) => {
+    const list = await listOr404(services, request);
+    const parsed = request.validationError ? { ranks: new Map() } : parseRanks(request.body);
+    if ('errors' in parsed)
+      return showListPage(services, request, reply, list, {
+        form: 'order',
+        values: submitted(request),
+        errors: parsed.errors,
+      });
+    if (parsed.ranks.size > 0) await setRanks(commandContext(request, services), list, parsed.ranks);
+    return seeOther(reply, `/admin/lists/${list.id}?notice=saved#books`);
+  });
+
+  app.post('/admin/books/:id/lists', withBody(BookAddListBody), async (request, reply) => {
+    const book = await bookOr404(services, request);
+    const values = submitted(request);
+    const errors = schemaErrors(request);
+    if (errors) return showFailedForm(services, request, reply, book, { form: 'list', values, errors });
+    const result = await addBookToNamedList(commandContext(request, services), book, request.body);
+    if (!result.ok)
+      return showFailedForm(services, request, reply, book, { form: 'list', values, errors: result.errors });
+    return seeOther(reply, `/admin/books/${book.id}?notice=created#lists`);
+  });
+
+  app.post('/admin/books/:id/lists/remove', withBody(BookRemoveListBody), async (request, reply) => {
+    const book = await bookOr404(services, request);
+    const listId = request.validationError ? null : idOf(request.body.list_id);
+    if (typeof listId !== 'number')
+      return showFailedForm(services, request, reply, book, {
+        form: 'list-remove',
+        values: submitted(request),
+        errors: { list_id: 'Choose a list to remove the book from.' },
+      });
+    await removeBookFromList(commandContext(request, services), listId, book.id);
+    return seeOther(reply, `/admin/books/${book.id}?notice=deleted#lists`);
+  });
+};

@@ -1,0 +1,132 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { deleteAdminList, setListFeatured, updateListDetails } from '../../../services/admin/lists-edit.js';
+import { findAdminList, findListsForAdmin } from '../../../services/admin/lists-read.js';
+import type { Services } from '../../../services/container.js';
+import { listPath } from '../../../services/lists.js';
+import { listItems } from '../../../store/list-items.js';
+import type { List } from '../../../store/lists.js';
+import { HttpError } from '../../errors.js';
+import { LISTS_PAGE_SIZE, renderListIndex } from '../../views/admin/lists.js';
+import { type ListAdminModel, renderListAdmin, renderListDelete } from '../../views/admin/lists-detail.js';
+import {
+  type AdminRouteOptions,
+  commandContext,
+  dbOf,
+  IdParams,
+  idParam,
+  noticeOf,
+  seeOther,
+  sendPage,
+  viewerOf,
+} from './context.js';
+import { schemaErrors, submitted } from './form-errors.js';
+
+export async function listOr404(services: Services, request: FastifyRequest): Promise<List> {
+  const list = await findAdminList(dbOf(services), idParam(request));
+  if (!list) throw new HttpError(404, 'list_not_found', 'There is no list with this id.');
+  return list;
+}
+
+/** The list's page, optionally with one form refilled and its errors beside the fields (then a 422). */
+export async function showListPage(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  list: List,
+  failed?: ListAdminModel['failed'],
+): Promise<FastifyReply> {
+  const items = await listItems(services.store.db, list.id);
+  const model = { list, items, path: listPath(list), failed, notice: failed ? null : noticeOf(request) };
+  return sendPage(reply, renderListAdmin(viewerOf(request), model), failed ? 422 : 200);
+}
+
+const IndexQuery = Type.Object({
+  q: Type.String({ default: '', maxLength: 200 }),
+  kind: Type.Union(
+    [Type.Literal(''), Type.Literal('admin'), Type.Literal('ingest'), Type.Literal('reader')],
+    {
+      default: '',
+    },
+  ),
+  page: Type.Integer({ default: 1, minimum: 1, maximum: 10_000 }),
+});
+const EditBody = Type.Object({
+  name: Type.String({ default: '', maxLength: 500 }),
+  description: Type.String({ default: '', maxLength: 2000 }),
+  list_date: Type.String({ default: '', maxLength: 20 }),
+  is_featured: Type.Boolean({ default: false }),
+});
+const FeatureBody = Type.Object({
+  featured: Type.Boolean(),
+  back: Type.Union([Type.Literal('index'), Type.Literal('list')], { default: 'list' }),
+});
+const DeleteBody = Type.Object({ confirm: Type.String({ default: '' }) });
+
+export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+  const db = dbOf(services);
+  const withBody = <T>(body: T) => ({
+    attachValidation: true,
+    schema: { hide: true, params: IdParams, body },
+  });
+
+  app.get(
+    '/admin/lists',
+    { attachValidation: true, schema: { hide: true, querystring: IndexQuery } },
+    async (request, reply) => {
+      // A hand-edited address with a bad filter shows the first page of everything, not an error.
+      const query = request.validationError ? { q: '', kind: '' as const, page: 1 } : request.query;
+      const filter = {
+        q: query.q,
+        kind: query.kind || null,
+        offset: (query.page - 1) * LISTS_PAGE_SIZE,
+        limit: LISTS_PAGE_SIZE,
+      };
+      const rows = await findListsForAdmin(db, filter);
+      return sendPage(reply, renderListIndex(viewerOf(request), rows, filter, noticeOf(request)));
+    },
+  );
+
+  // attachValidation: a mistyped id is a 404 page (listOr404), never a raw validation body.
+  const byId = { attachValidation: true, schema: { hide: true, params: IdParams } };
+  app.get('/admin/lists/:id', byId, async (request, reply) =>
+    showListPage(services, request, reply, await listOr404(services, request)),
+  );
+
+  app.post('/admin/lists/:id/edit', withBody(EditBody), async (request, reply) => {
+    const list = await listOr404(services, request);
+    const values = submitted(request);
+    const errors = schemaErrors(request);
+    if (errors) return showListPage(services, request, reply, list, { form: 'edit', values, errors });
+    const result = await updateListDetails(commandContext(request, services), list, request.body);
+    if (!result.ok)
+      return showListPage(services, request, reply, list, { form: 'edit', values, errors: result.errors });
+    return seeOther(reply, `/admin/lists/${list.id}?notice=saved`);
+  });
+
+  app.post('/admin/lists/:id/feature', withBody(FeatureBody), async (request, reply) => {
+    const list = await listOr404(services, request);
+    // Only the two buttons post here; anything else changes nothing and lands back on the list.
+    if (request.validationError) return seeOther(reply, `/admin/lists/${list.id}`);
+    await setListFeatured(commandContext(request, services), list, request.body.featured);
+    const back =
+      request.body.back === 'index' ? '/admin/lists?notice=saved' : `/admin/lists/${list.id}?notice=saved`;
+    return seeOther(reply, back);
+  });
+
+  app.get('/admin/lists/:id/delete', byId, async (request, reply) => {
+    const list = await listOr404(services, request);
+    const items = await listItems(services.store.db, list.id);
+    return sendPage(reply, renderListDelete(viewerOf(request), list, items.length));
+  });
+
+  app.post('/admin/lists/:id/delete', withBody(DeleteBody), async (request, reply) => {
+    const list = await listOr404(services, request);
+    // Without the confirmation page's field, ask first rather than delete.
+    if (request.validationError || request.body.confirm !== 'yes')
+      return seeOther(reply, `/admin/lists/${list.id}/delete`);
+    await deleteAdminList(commandContext(request, services), list);
+    return seeOther(reply, '/admin/lists?notice=deleted');
+  });
+};

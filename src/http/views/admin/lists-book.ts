@@ -1,0 +1,40 @@
+import { html, type SafeHtml } from '../html.js';
+import { listTitle } from '../list-page.js';
+import { type BookPageModel, formState } from './book.js';
+import { actionButton } from './book-sections.js';
+import { checkbox, field, formError } from './form.js';
+import { type AdminViewer, csrfField } from './layout.js';
+
+/** The book's lists, with SPEC 2.4 "book remove list" per list and the "book add list" form. */
+export function listsSection(viewer: AdminViewer, model: BookPageModel): SafeHtml {
+  const base = `/admin/books/${model.book.id}`;
+  const lists = model.lists ?? [];
+  const { values, errors } = formState(model, 'list', { list_source: 'admin' });
+  const removal = formState(model, 'list-remove', {}).errors;
+  return html`<section class="panel" id="lists" aria-labelledby="lists-title">
+  <header class="panel__head"><h2 id="lists-title">Lists</h2></header>
+  ${removal.list_id && html`<p class="form-error" role="alert">${removal.list_id}</p>`}
+  ${
+    lists.length === 0
+      ? html`<p class="muted">On no list.</p>`
+      : html`<ul class="plain-list">${lists.map(
+          ({ list, rank }) => html`<li><a href="/admin/lists/${list.id}">${listTitle(list)}</a>
+          <span class="muted small">${list.source ?? list.kind}${rank !== null ? ` · rank ${rank}` : ''}</span>
+          ${list.featured && html`<span class="tag">featured</span>`}
+          ${actionButton(viewer, `${base}/lists/remove`, 'list_id', list.id, 'Remove from list')}</li>`,
+        )}</ul>`
+  }
+  <details class="add"${model.failed?.form === 'list' ? html` open` : ''}><summary>Add to list</summary>
+  <p class="muted small">The list with the same source, name and date gets the book; otherwise a new list is made.</p>
+  ${formError(errors)}
+  <form method="post" action="${base}/lists" class="admin-form admin-form--stack">
+    ${csrfField(viewer)}
+    ${field('List name', 'list_name', values, errors, { maxlength: 500 })}
+    ${field('Source', 'list_source', values, errors, { maxlength: 100 })}
+    ${field('Date', 'list_date', values, errors, { placeholder: 'YYYY-MM-DD', maxlength: 20 })}
+    ${field('Rank', 'rank', values, errors, { type: 'number' })}
+    ${checkbox('Feature the list on the home page', 'is_featured', values, errors)}
+    <button type="submit" class="button">Add to list</button>
+  </form></details>
+</section>`;
+}
