@@ -46,6 +46,9 @@ export function openStore(databaseUrl: string): Store {
     return { db, dialect, sqlite, close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // An idle connection the server closes (a restart, a failover) must not crash the process: the pool
+  // drops it and opens a new one on the next query. Without a listener, pg rethrows it as uncaught.
+  pool.on('error', (error) => console.error(`postgres: idle connection lost: ${error.message}`));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect, close: () => db.destroy() };
 }
