@@ -48,6 +48,17 @@ describeEachDialect('search ranking', (context) => {
       authors: ['Jane Austen'],
       popularity: 2_000_000,
     });
+    // As the CSV importer stores a series: the note moved from the title into identifiers.
+    const wren = (isbn13: string, title: string, popularity: number, identifiers = {}) =>
+      addCatalogEntry(store, { isbn13, title, authors: ['Imogen Falkirk'], popularity, identifiers });
+    await wren('9798009002019', 'Wren Hollow and the Glass Key', 3_900_000, {
+      series: 'Wren Hollow, #1',
+      original_title: 'Wren Hollow and the Mirror Key',
+    });
+    await wren('9798009002026', 'Wren Hollow and the Salt Road', 1_600_000, { series: 'Wren Hollow, #2' });
+    await wren('9798009002033', 'Wren Hollow: Film Wizardry', 40_000);
+    await wren('9798009002040', 'Wren Hollow: A Pop-Up Book', 20_000);
+    await wren('9798009002057', 'Wren Hollow Boxset', 150_000, { series: 'Wren Hollow, #1-3' });
   });
   after(() => t.close());
 
@@ -84,6 +95,17 @@ describeEachDialect('search ranking', (context) => {
   it('finds the volume a series number asks for', async () => {
     assert.equal((await top('hunger games 2'))?.isbn13, '9780439023498');
     assert.equal((await top('hunger games #3'))?.isbn13, '9780439023511');
+  });
+
+  it('puts a famous book ahead of its companions and reads series numbers from series metadata', async () => {
+    const series = await t.services.search.search('wren hollow');
+    assert.equal(series.results[0]?.record.isbn13, '9798009002019');
+    assert.equal(series.confident, null, 'a series name is not one book: show results');
+    assert.equal((await top('wren hollow 2'))?.isbn13, '9798009002026');
+    assert.equal((await top('the mirror key'))?.isbn13, '9798009002019');
+    assert.equal((await top('wren hollow boxset'))?.isbn13, '9798009002057');
+    const full = await t.services.search.search('Wren Hollow and the Glass Key');
+    assert.equal(full.confident?.record.isbn13, '9798009002019');
   });
 
   it('is not confident about a book it does not have', async () => {

@@ -86,6 +86,44 @@ describe('rankCandidates', () => {
     assert.equal(top('mockingjy', books), 'hg3');
   });
 
+  it('ranks a famous book that starts with the query over companions whose core title equals it', () => {
+    const books = [
+      c('film', 'Wren Hollow: Film Wizardry', ['B. Lake'], { popularity: 45_000 }),
+      c('popup', 'Wren Hollow: A Pop-Up Book', ['K. Lucas'], { popularity: 22_000 }),
+      c('box', 'Wren Hollow Boxset', ['I. Falkirk'], { popularity: 190_000, series: 'Wren Hollow, #1-7' }),
+      c('other', 'Wren Hollow: Secrets of the Hall', ['P. Ashdown'], { popularity: 30_000 }),
+      c('wh2', 'Wren Hollow and the Salt Road', ['I. Falkirk'], {
+        popularity: 1_700_000,
+        series: 'Wren Hollow, #2',
+      }),
+      c('wh1', 'Wren Hollow and the Glass Key', ['I. Falkirk'], {
+        popularity: 4_600_000,
+        series: 'Wren Hollow, #1',
+      }),
+    ];
+    const groups = rankCandidates(q('wren hollow'), books);
+    assert.equal(groups[0]?.best.id, 'wh1');
+    assert.equal(isConfident(groups), false, 'a series name alone is ambiguous');
+    assert.equal(top('wren hollow 2', books), 'wh2');
+    assert.equal(top('wren hollow boxset', books), 'box');
+    assert.ok(isConfident(rankCandidates(q('wren hollow and the glass key'), books)));
+    // Without popularity the first volume of the named series still leads its marked companions
+    // (an unmarked "Wren Hollow: Secrets of the Hall" can only be told apart by popularity).
+    const unrated = books.filter((b) => b.id !== 'other').map((b) => ({ ...b, popularity: 0 }));
+    assert.equal(top('wren hollow', unrated), 'wh1');
+  });
+
+  it('reads the series from metadata when the title has no note', () => {
+    const books = [
+      c('g1', 'Brass Sparrow', ['T. Ridley'], { series: 'Gearhaven, #1' }),
+      c('g2', 'The Copper Tide', ['T. Ridley'], { series: 'Gearhaven, #2' }),
+      c('omni', 'Gearhaven Omnibus', ['T. Ridley'], { series: 'Gearhaven, #1-3' }),
+    ];
+    assert.equal(top('gearhaven', books), 'g1');
+    assert.equal(top('gearhaven book 2', books), 'g2');
+    assert.equal(isConfident(rankCandidates(q('gearhaven 9'), books)), false);
+  });
+
   it('lets a pin win and makes it confident', () => {
     const books = [...HG, c('pinned', 'Hunger', ['Knut Hamsun'], { pinned: true, popularity: 1 })];
     const groups = rankCandidates(q('hunger games'), books);
