@@ -92,6 +92,20 @@ const fromBookRow = (row: BookRow) => {
 const fromEntryRow = (row: CatalogEntryRow) =>
   candidate(catalogEntryToRecord(row), null, row.popularity, `entry:${row.id}`);
 
+/**
+ * A saved book standing for a catalog entry of its edition keeps what only the catalog knows:
+ * series note, original title and ratings. Creating the book must not demote it in search.
+ */
+function savedOverEntry(saved: Candidate, entry: Candidate): Candidate {
+  return {
+    ...saved,
+    pinned: saved.pinned || entry.pinned,
+    series: saved.series ?? entry.series,
+    originalTitle: saved.originalTitle ?? entry.originalTitle,
+    popularity: Math.max(saved.popularity, entry.popularity),
+  };
+}
+
 /** One candidate per ISBN (a saved book wins over a catalog entry of the same edition). */
 function dedupe(candidates: Candidate[]): Candidate[] {
   const byKey = new Map<string, Candidate>();
@@ -103,7 +117,8 @@ function dedupe(candidates: Candidate[]): Candidate[] {
         : `${c.groupKey}|${c.title}`;
     const seen = byKey.get(key);
     if (!seen) byKey.set(key, c);
-    else if (!seen.book && c.book) byKey.set(key, { ...c, pinned: c.pinned || seen.pinned });
+    else if (!seen.book && c.book) byKey.set(key, savedOverEntry(c, seen));
+    else if (seen.book && !c.book) byKey.set(key, savedOverEntry(seen, c));
     else if (c.pinned) seen.pinned = true;
   }
   return [...byKey.values()];
