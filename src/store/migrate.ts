@@ -6,6 +6,7 @@ import { searchMigration } from './migrations/0003-search.js';
 import { apiKeysMigration } from './migrations/0004-api-keys.js';
 import { adminMigration } from './migrations/0005-admin.js';
 import { readersMigration } from './migrations/0006-readers.js';
+import { analyticsRollupMigration } from './migrations/0007-analytics-rollup.js';
 import { searchSeriesMigration } from './migrations/0008-search-series.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
@@ -18,6 +19,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0004-api-keys', apiKeysMigration],
   ['0005-admin', adminMigration],
   ['0006-readers', readersMigration],
+  ['0007-analytics-rollup', analyticsRollupMigration],
   ['0008-search-series', searchSeriesMigration],
 ];
 

@@ -7,8 +7,8 @@ import {
   type Dimension,
   dayOf,
   type Range,
-  rollUpClicks,
 } from '../../store/analytics.js';
+import { firstClickDay, type RollupState, rollupState } from '../../store/analytics-rollup.js';
 import { listAllDestinations } from '../../store/destinations.js';
 
 export interface LabelledCount {
@@ -18,9 +18,44 @@ export interface LabelledCount {
   clicks: number;
 }
 
+/** A number of days up to today, or `all` (from the first click). */
+export type Period = number | 'all';
+
 export function rangeForDays(days: number, now = new Date()): Range {
   const today = dayOf(now);
   return { from: addDays(today, 1 - days), to: addDays(today, 1) };
+}
+
+interface Snapshot {
+  range: Range;
+  state: RollupState;
+  /** Set while the back-fill has not reached the oldest click: days before it are not counted yet. */
+  pendingBefore: string | null;
+}
+
+/**
+ * Reads the roll-up state and every count in one repeatable-read transaction: a roll-up step committed
+ * in between would otherwise count its day twice (in the monthly row and in the raw clicks).
+ */
+async function withSnapshot<T>(
+  db: AdminDb,
+  period: Period,
+  now: Date,
+  read: (trx: AdminDb, snapshot: Snapshot) => Promise<T>,
+): Promise<T> {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const state = await rollupState(trx);
+      const first = await firstClickDay(trx);
+      const range =
+        period === 'all'
+          ? { from: first ?? dayOf(now), to: addDays(dayOf(now), 1) }
+          : rangeForDays(period, now);
+      const behind = first !== null && (state.from === null || first < state.from);
+      return read(trx, { range, state, pendingBefore: behind ? (state.from ?? dayOf(now)) : null });
+    });
 }
 
 /** Every day of the range, zero where nothing was clicked, so the chart has no gaps. */
@@ -65,24 +100,29 @@ export const TOP_TITLES: Readonly<Record<Dimension, string>> = {
   referrer: 'By referring site',
 };
 
-export async function dashboard(db: AdminDb, days: number, now = new Date()) {
-  await rollUpClicks(db, now);
-  const range = rangeForDays(days, now);
-  const perDay = await clickCounts(db, 'day', range);
-  const tops = await Promise.all(
-    (Object.keys(TOP_TITLES) as Dimension[]).map(async (dimension) => ({
-      key: dimension,
-      title: TOP_TITLES[dimension],
-      rows: await labelled(db, dimension, await clickCounts(db, dimension, range, 10)),
-    })),
-  );
-  return {
-    days,
-    total: perDay.reduce((sum, count) => sum + count.clicks, 0),
-    series: dailySeries(range, perDay),
-    tops,
-    search: await searchStats(db, `${range.from}T00:00:00.000Z`),
-  };
+export async function dashboard(db: AdminDb, period: Period, now = new Date()) {
+  // Labels and search figures are read in the same transaction: on SQLite's single connection a page
+  // then waits at most once for a back-fill step, not once per query.
+  return withSnapshot(db, period, now, async (trx, { range, state, pendingBefore }) => {
+    const perDay = await clickCounts(trx, 'day', range, state, now);
+    const tops = [];
+    for (const dimension of Object.keys(TOP_TITLES) as Dimension[]) {
+      const counts = await clickCounts(trx, dimension, range, state, now, 10);
+      tops.push({
+        key: dimension,
+        title: TOP_TITLES[dimension],
+        rows: await labelled(trx, dimension, counts),
+      });
+    }
+    return {
+      period,
+      total: perDay.reduce((sum, count) => sum + count.clicks, 0),
+      series: dailySeries(range, perDay),
+      pendingBefore,
+      tops,
+      search: await searchStats(trx, `${range.from}T00:00:00.000Z`),
+    };
+  });
 }
 
 const csvCell = (value: string | number): string => {
@@ -95,16 +135,17 @@ const csvCell = (value: string | number): string => {
 export async function analyticsCsv(
   db: AdminDb,
   by: Dimension | 'day',
-  days: number,
+  period: Period,
   now = new Date(),
 ): Promise<string> {
-  await rollUpClicks(db, now);
-  const range = rangeForDays(days, now);
+  const { range, counts, rows } = await withSnapshot(db, period, now, async (trx, snapshot) => {
+    const counts = await clickCounts(trx, by, snapshot.range, snapshot.state, now, 100_000);
+    return { range: snapshot.range, counts, rows: by === 'day' ? [] : await labelled(trx, by, counts) };
+  });
   if (by === 'day') {
-    const series = dailySeries(range, await clickCounts(db, 'day', range));
+    const series = dailySeries(range, counts);
     return ['day,clicks', ...series.map((point) => `${point.day},${point.clicks}`)].join('\n') + '\n';
   }
-  const rows = await labelled(db, by, await clickCounts(db, by, range, 100_000));
   return (
     [
       `${by},label,clicks`,

@@ -1,15 +1,26 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { analyticsCsv, dashboard } from '../../../services/admin/analytics.js';
+import { type RollupWorker, startRollupWorker } from '../../../services/admin/analytics-rollup.js';
 import { PERIODS, renderDashboard } from '../../views/admin/dashboard.js';
 import { type AdminRouteOptions, dbOf, sendPage, viewerOf } from './context.js';
 
-const Days = Type.Optional(Type.Integer({ minimum: 1, maximum: 366, default: 30 }));
-const periodOf = (days: number | undefined) => PERIODS.find((period) => period === days) ?? 30;
+const Days = Type.Optional(
+  Type.Union([Type.Literal('all'), Type.Integer({ minimum: 1, maximum: 366 })], { default: 30 }),
+);
+const periodOf = (days: number | 'all' | undefined) => PERIODS.find((period) => period === days) ?? 30;
 
 /** `/admin`: clicks, searches and misses from our own tables (no third-party tracker), and CSV exports. */
 export const analyticsRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
   const db = dbOf(services);
+  let worker: RollupWorker | null = null;
+  // Roll-ups and their back-fill run beside the server, never inside a page request.
+  app.addHook('onReady', async () => {
+    worker = startRollupWorker(db, { logger: app.log });
+  });
+  app.addHook('onClose', async () => {
+    await worker?.stop();
+  });
 
   app.get(
     '/admin',

@@ -10,16 +10,22 @@ export interface TopRow {
 }
 
 export interface DashboardModel {
-  days: number;
+  /** Days up to today, or `all` from the first click. */
+  period: number | 'all';
+  /** While existing clicks are still being rolled up, the first day whose figures are complete. */
+  pendingBefore: string | null;
   total: number;
   series: Point[];
   tops: Array<{ key: string; title: string; rows: TopRow[] }>;
   search: SearchStats;
 }
 
-export const PERIODS = [7, 30, 90, 365] as const;
+export const PERIODS = [7, 30, 90, 365, 'all'] as const;
+const periodName = (period: number | 'all') => (period === 'all' ? 'All time' : `${period} days`);
+const periodPhrase = (period: number | 'all') =>
+  period === 'all' ? 'since the first click' : `last ${period} days`;
 
-function topTable(key: string, title: string, rows: TopRow[], days: number): SafeHtml {
+function topTable(key: string, title: string, rows: TopRow[], days: number | 'all'): SafeHtml {
   const max = rows[0]?.clicks ?? 0;
   return html`<section class="panel" aria-labelledby="top-${key}">
   <header class="panel__head"><h2 id="top-${key}">${title}</h2><a class="panel__link" href="/admin/analytics.csv?by=${key}&amp;days=${days}">CSV</a></header>
@@ -55,19 +61,19 @@ export function renderDashboard(viewer: AdminViewer, model: DashboardModel): str
   const body = html`<div class="page-head">
   <h1>Analytics</h1>
   <nav class="segmented" aria-label="Period">${PERIODS.map((days) =>
-    days === model.days
-      ? html`<a href="/admin?days=${days}" aria-current="true">${days} days</a>`
-      : html`<a href="/admin?days=${days}">${days} days</a>`,
+    days === model.period
+      ? html`<a href="/admin?days=${days}" aria-current="true">${periodName(days)}</a>`
+      : html`<a href="/admin?days=${days}">${periodName(days)}</a>`,
   )}</nav>
 </div>
 <section class="panel panel--chart">
   <header class="panel__head"><h2>Clicks over time</h2>
     <p class="stat"><strong>${model.total.toLocaleString('en')}</strong> clicks · <strong>${model.search.searches.toLocaleString('en')}</strong> searches</p>
-    <a class="panel__link" href="/admin/analytics.csv?by=day&amp;days=${model.days}">CSV</a></header>
-  ${dailyChart(model.series, `Clicks per day, last ${model.days} days`)}
+    <a class="panel__link" href="/admin/analytics.csv?by=day&amp;days=${model.period}">CSV</a></header>
+  ${dailyChart(model.series, `Clicks per day, ${periodPhrase(model.period)}`)}
 </section>
 <div class="grid-2">
-  ${model.tops.map((top) => topTable(top.key, top.title, top.rows, model.days))}
+  ${model.tops.map((top) => topTable(top.key, top.title, top.rows, model.period))}
 </div>
 <h2 class="section-title">Searches to fix</h2>
 <div class="grid-3">
@@ -75,5 +81,9 @@ export function renderDashboard(viewer: AdminViewer, model: DashboardModel): str
   ${queryList('"Can\u2019t find my book"', model.search.misses, 'Pin a book')}
   ${queryList('Results voted down', model.search.lowVoted, 'Pin a better book')}
 </div>`;
-  return renderAdminPage({ title: 'Analytics', viewer, section: 'dashboard', body });
+  // Shown only while a fresh roll-up back-fills existing clicks (minutes, once per deployment).
+  const notice = model.pendingBefore
+    ? `Existing clicks are still being counted in the background: figures before ${model.pendingBefore} are incomplete. Reload in a minute.`
+    : null;
+  return renderAdminPage({ title: 'Analytics', viewer, section: 'dashboard', notice, body });
 }
