@@ -1,23 +1,9 @@
 import type { AdminDb } from './admin-tables.js';
 import { nowIso } from './db.js';
+import type { DestinationTable } from './schema.js';
 
 /** Every editable column of a destination, in the store's own naming. */
-export interface DestinationColumns {
-  slug: string;
-  display_name: string;
-  short_name: string;
-  description: string;
-  group_name: string;
-  url_template: string;
-  base_url: string;
-  icon_url: string;
-  brand_color: string;
-  display_priority: number;
-  is_active: number;
-  is_public: number;
-  affiliate_param: string;
-  affiliate_tag: string;
-}
+export type DestinationColumns = Omit<DestinationTable, 'id' | 'created_at' | 'updated_at'>;
 
 export async function insertDestination(db: AdminDb, columns: DestinationColumns): Promise<number> {
   const now = nowIso();
