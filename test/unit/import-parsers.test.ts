@@ -86,28 +86,28 @@ describe('CSV rows', () => {
   it('reads the Goodreads quirks: short ISBN-10, float ISBN-13, series note, float year', () => {
     const row = entry(
       goodreadsRow([
-        '439554934',
-        '9.78043955493e+12',
-        'J.K. Rowling, Mary GrandPré',
+        '991273818',
+        '9.78099127381e+12',
+        'Rosalind Tarrant, Émile Danvers',
         '1997.0',
-        "Harry Potter and the Philosopher's Stone",
-        "Harry Potter and the Sorcerer's Stone (Harry Potter, #1)",
-        '4602479',
-        'https://images.gr-assets.com/books/1474154022m/3.jpg',
+        'Pemberton Finch and the Midnight Atlas',
+        'Pemberton Finch and the Moonlit Atlas (Pemberton Finch, #1)',
+        '2987113',
+        'https://covers.example.org/books/1474000002m/5100002.jpg',
       ]),
     );
-    assert.equal(row.entry_key, 'isbn:9780439554930');
-    assert.equal(row.title, "Harry Potter and the Sorcerer's Stone");
+    assert.equal(row.entry_key, 'isbn:9780991273812');
+    assert.equal(row.title, 'Pemberton Finch and the Moonlit Atlas');
     assert.equal(row.published_date, '1997');
-    assert.equal(row.popularity, 4602479);
-    assert.equal(row.authors, '["J.K. Rowling","Mary GrandPré"]');
+    assert.equal(row.popularity, 2987113);
+    assert.equal(row.authors, '["Rosalind Tarrant","Émile Danvers"]');
     const identifiers = JSON.parse(row.identifiers ?? '{}');
-    assert.equal(identifiers.series, 'Harry Potter, #1');
-    assert.equal(identifiers.original_title, "Harry Potter and the Philosopher's Stone");
+    assert.equal(identifiers.series, 'Pemberton Finch, #1');
+    assert.equal(identifiers.original_title, 'Pemberton Finch and the Midnight Atlas');
   });
   it('never uses the float ISBN-13 when the ISBN-10 is missing', () => {
     assert.equal(
-      reason(goodreadsRow(['', '9.78014242418e+12', 'John Green', '2012.0', '', 'TFIOS', '1', ''])),
+      reason(goodreadsRow(['', '9.78099127445e+12', 'Tamsin Hale', '2012.0', '', 'TWOSS', '1', ''])),
       'no_valid_isbn',
     );
   });
