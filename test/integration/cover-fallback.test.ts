@@ -31,7 +31,7 @@ describeEachDialect('/api/v1/cover-fallback', (context) => {
       isbn13: '9780261103573',
       title: 'The Fellowship of the Ring',
       authors: ['J.R.R. Tolkien'],
-      coverUrl: 'https://images.gr-assets.com/nophoto/book/111x148.png',
+      coverUrl: 'https://images.covers-example.org/nophoto/book/111x148.png',
     });
     const created = await t.get('/isbn/9780261103573');
     const slug = (created.headers.get('location') ?? '').replace('/book/', '');
