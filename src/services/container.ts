@@ -14,8 +14,8 @@ import { BookPages } from './book-pages.js';
 import { type ClickRecorder, createClickRecorder } from './click-recorder.js';
 import { CoverFallback } from './cover-fallback.js';
 import { closeRedis, createRedis, type Redis } from './redis.js';
-import type { Resolver } from './resolve.js';
 import { createResolver } from './resolve/wiring.js';
+import type { Resolver } from './resolve.js';
 import { SearchService, type TextSearchSource } from './search.js';
 
 /** Changes that cached pages must hear about: `book-changed` (slug) and `destinations-changed`. */

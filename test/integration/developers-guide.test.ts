@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { HUMAN_UA, startTestApp, type TestApp } from '../support/app.js';
 import { type DialectContext, describeEachDialect } from '../support/databases.js';
 import { type FakeProviders, startFakeProviders } from '../support/fake-providers.js';
-import { HUNGER_GAMES, seedRecords } from '../support/openapi-walk.js';
+import { seedRecords } from '../support/openapi-walk.js';
 
 const GUIDE_BASE = 'http://booklink.test';
 

@@ -52,7 +52,7 @@ export async function login(db: AdminDb, input: LoginInput, now = new Date()): P
   }
   const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
   await recordLoginAttempt(db, input.ip, input.email, valid && !!user?.isActive);
-  if (!user || !user.isActive) return { kind: 'invalid' };
+  if (!user?.isActive) return { kind: 'invalid' };
   if (!valid) {
     const lockUntil = new Date(now.getTime() + LOCK_MS).toISOString();
     await recordFailedLogin(db, user.id, ACCOUNT_FAILURE_LIMIT, lockUntil);
