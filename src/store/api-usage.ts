@@ -132,17 +132,14 @@ export class UsageRecorder {
   /** Never throws, never waits. */
   record(call: ApiCall): void {
     if (this.closed) return;
-    const row: UsageRow = {
-      day: call.at.toISOString().slice(0, 10),
-      keyId: call.keyId,
-      source: call.source,
-      route: call.route,
-      count: 1,
-    };
-    const id = JSON.stringify([row.day, row.keyId, row.source, row.route]);
+    // On the path of every API call: the key is a plain join (routes and days hold no NUL) and a
+    // new row object is made only for a combination not seen since the last flush.
+    const day = call.at.toISOString().slice(0, 10);
+    const id = `${day}\u0000${call.keyId ?? ''}\u0000${call.route}\u0000${call.source ?? ''}`;
     const existing = this.pending.get(id);
     if (existing) existing.count += 1;
-    else if (this.pending.size < this.maxPending) this.pending.set(id, row);
+    else if (this.pending.size < this.maxPending)
+      this.pending.set(id, { day, keyId: call.keyId, source: call.source, route: call.route, count: 1 });
     else return;
     this.counts.recorded += 1;
     if (call.keyId !== null) this.lastUsed.set(call.keyId, call.at.toISOString());

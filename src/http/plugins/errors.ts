@@ -4,6 +4,9 @@ import { HttpError, type ValidationIssue, ValidationProblem } from '../errors.js
 import { storableIssues, validationIssues } from '../validation.js';
 import { renderErrorPage } from '../views/error-page.js';
 
+/** What in a raw URL can decode to a NUL or to a number beyond a 32-bit integer. */
+const UNSTORABLE_IN_URL = /%00|\u0000|\d{10}|\d[eE]|%3\d/;
+
 interface ErrorsOptions {
   baseUrl: string;
 }
@@ -77,11 +80,13 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
   });
 
   app.addHook('preHandler', async (request) => {
-    const issues = [
-      ...storableIssues('path', request.params),
-      ...storableIssues('query', request.query),
-      ...storableIssues('body', request.body),
-    ];
+    // Path and query values come from the URL: only a NUL, a long or exponent number or a percent-encoded digit in it can make
+    // them unstorable, so the common URL skips the walk (it runs on every request).
+    const fromUrl = UNSTORABLE_IN_URL.test(request.url)
+      ? [...storableIssues('path', request.params), ...storableIssues('query', request.query)]
+      : [];
+    const issues =
+      request.body === undefined ? fromUrl : [...fromUrl, ...storableIssues('body', request.body)];
     if (issues.length > 0) throw new ValidationProblem(issues);
   });
 
