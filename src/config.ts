@@ -21,6 +21,7 @@ export interface Config {
   contactEmail: string | null;
   trustProxy: boolean;
   affiliateTags: Readonly<Record<string, string>>;
+  /** Signs access-code cookies; empty when COOKIE_SECRET is unset (the server then keeps its own). */
   cookieSecret: string;
   logLevel: string;
 }
@@ -100,6 +101,12 @@ function databaseUrl(env: Env): string {
   return raw;
 }
 
+function cookieSecret(env: Env): string {
+  const raw = env.COOKIE_SECRET ?? '';
+  if (raw !== '' && raw.length < 32) throw new ConfigError('COOKIE_SECRET must be at least 32 characters');
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const email = (key: string) => env[key]?.trim() || null;
@@ -122,7 +129,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     contactEmail: email('CONTACT_EMAIL'),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     affiliateTags: Object.freeze(affiliateTags(env)),
-    cookieSecret: env.COOKIE_SECRET || 'booklink-dev-secret-change-me-in-production',
+    cookieSecret: cookieSecret(env),
     logLevel: env.LOG_LEVEL || 'info',
   };
   return Object.freeze(config);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
@@ -6,6 +7,7 @@ import { createServices, type Services } from './services/container.js';
 import { adminDb } from './store/admin-tables.js';
 import { openStore } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
+import { settingOrCreate } from './store/settings.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -20,7 +22,12 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   await migrateToLatest(store);
   // The first admin from ADMIN_EMAIL/ADMIN_PASSWORD, only while no account exists.
   await ensureFirstAdmin(adminDb(store.db), config.adminEmail, config.adminPassword);
-  const services = createServices(config, store);
+  // Without COOKIE_SECRET, a random secret made once and kept in the database signs cookies, so a
+  // fresh install is never signed with a value anyone can read in the source.
+  const cookieSecret =
+    config.cookieSecret ||
+    (await settingOrCreate(store.db, 'cookie_secret', () => randomBytes(32).toString('base64url')));
+  const services = createServices(Object.freeze({ ...config, cookieSecret }), store);
   const app = await buildApp({ services, logger: true });
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ baseUrl: config.baseUrl, database: store.dialect }, `Booklink listening on ${address}`);

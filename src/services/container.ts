@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { ProviderChain } from '../catalog/chain.js';
 import type { HttpClient } from '../catalog/http-client.js';
@@ -107,7 +108,8 @@ export function createServices(
     search,
     resolver,
     pages,
-    access: new AccessCodes(store.db, config.cookieSecret),
+    // Tests and tools that build services directly get a secret for this process only.
+    access: new AccessCodes(store.db, config.cookieSecret || randomBytes(32).toString('base64url')),
     covers: new CoverFallback(store.db, providers.chain, (slug) => events.emit('book-changed', slug)),
     clicks,
     events,

@@ -8,6 +8,7 @@ import { adminMigration } from './migrations/0005-admin.js';
 import { readersMigration } from './migrations/0006-readers.js';
 import { analyticsRollupMigration } from './migrations/0007-analytics-rollup.js';
 import { searchSeriesMigration } from './migrations/0008-search-series.js';
+import { settingsMigration } from './migrations/0009-settings.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -21,6 +22,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0006-readers', readersMigration],
   ['0007-analytics-rollup', analyticsRollupMigration],
   ['0008-search-series', searchSeriesMigration],
+  ['0009-settings', settingsMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -141,6 +141,11 @@ export interface ImportRunTable {
   updated_at: string;
 }
 
+export interface SettingTable {
+  key: string;
+  value: string;
+}
+
 export interface Database {
   catalog_entries: CatalogEntryTable;
   works: WorkTable;
@@ -153,6 +158,7 @@ export interface Database {
   clicks: ClickTable;
   provider_misses: ProviderMissTable;
   import_runs: ImportRunTable;
+  settings: SettingTable;
 }
 
 export type BookRow = Selectable<BookTable>;

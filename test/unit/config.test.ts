@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('configuration', () => {
+  it('has working defaults for a single machine', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 8080);
+    assert.equal(config.baseUrl, 'http://localhost:8080');
+    assert.equal(config.databaseUrl, 'sqlite:./data/booklink.db');
+    assert.deepEqual(config.providers, ['local', 'openlibrary', 'googlebooks', 'itunes']);
+    assert.equal(config.rateLimitAnon, 20);
+    assert.equal(config.rateLimitKeyed, 120);
+    assert.equal(config.cookieSecret, '', 'no built-in secret: the server makes and keeps its own');
+    assert.ok(Object.isFrozen(config));
+  });
+
+  it('reads affiliate tags and trims trailing slashes from origins', () => {
+    const config = loadConfig({
+      AFFILIATE_TAGS: 'amazon=tag-20, bookshop=4242',
+      BASE_URL: 'https://books.example/',
+    });
+    assert.deepEqual({ ...config.affiliateTags }, { amazon: 'tag-20', bookshop: '4242' });
+    assert.equal(config.baseUrl, 'https://books.example');
+  });
+
+  it('stops with a clear message on bad values', () => {
+    const bad: Array<[Record<string, string>, RegExp]> = [
+      [{ PORT: 'eighty' }, /PORT must be an integer/],
+      [{ BASE_URL: 'ftp://x' }, /BASE_URL must use http or https/],
+      [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be sqlite/],
+      [{ PROVIDERS: 'local,amazon' }, /unknown provider "amazon"/],
+      [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY must be true or false/],
+      [{ AFFILIATE_TAGS: 'amazon' }, /AFFILIATE_TAGS/],
+      [{ COOKIE_SECRET: 'short' }, /COOKIE_SECRET must be at least 32 characters/],
+    ];
+    for (const [env, message] of bad) {
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => error instanceof ConfigError && message.test(error.message),
+      );
+    }
+  });
+});
