@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Services } from '../services/container.js';
 import apiKeys from './plugins/api-keys.js';
 import errors from './plugins/errors.js';
@@ -39,7 +39,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   const app = Fastify({
     logger: logger ? requestLogOptions(config.logLevel, logger === true ? undefined : logger) : false,
     // One log line per request, written when it completes (see below), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
