@@ -134,14 +134,21 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsSources) {
   if (sources.usage) registerRecorderMetrics(registry, 'booklink_api_usage', sources.usage);
   app.decorate('metrics', { registry, rateLimitRejections });
 
+  // prom-client hashes the label set on every call; a route sees few distinct label sets, so the
+  // bound children are kept (bounded by routes × methods × status classes).
+  const children = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
   app.addHook('onResponse', async (request, reply) => {
-    const labels = {
-      method: request.method,
-      route: routeOf(request),
-      status_class: statusClass(reply.statusCode),
-    };
-    requests.inc(labels);
-    latency.observe(labels, reply.elapsedTime / 1000);
+    const route = routeOf(request);
+    const status = statusClass(reply.statusCode);
+    const key = `${request.method} ${route} ${status}`;
+    let child = children.get(key);
+    if (!child) {
+      const labels = { method: request.method, route, status_class: status };
+      child = { count: requests.labels(labels), time: latency.labels(labels) };
+      children.set(key, child);
+    }
+    child.count.inc();
+    child.time.observe(reply.elapsedTime / 1000);
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>

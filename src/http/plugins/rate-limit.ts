@@ -22,7 +22,9 @@ const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Re
 
 /** The bucket a request is charged to: its key, or (without a valid one) its client IP. */
 function bucketOf(request: FastifyRequest): string {
-  return request.apiKey ? `key:${request.apiKey.id}` : `ip:${normalizeIP(request.ip)}`;
+  if (request.apiKey) return `key:${request.apiKey.id}`;
+  // Only IPv6 addresses need normalising (to their /64 and one spelling); IPv4 is the common case.
+  return `ip:${request.ip.includes(':') ? normalizeIP(request.ip) : request.ip}`;
 }
 
 function setHeaders(reply: FastifyReply, decision: Extract<Decision, { isAllowed: false }>): number {
