@@ -6,6 +6,7 @@ import { insertAccessCode, linkDestination } from '../../src/store/access-codes.
 import { startTestApp, type TestApp } from '../support/app.js';
 import { blockOutbound, browserAvailable, DESKTOP, launchChromium } from '../support/browser.js';
 import { describeEachDialect } from '../support/databases.js';
+import { addPrivateLibrary } from '../support/factories.js';
 
 const SUITE = 'readers in a browser: saved books, lists, access codes';
 const TITLES = ['Alpha Stories', 'Bravo Poems', 'Charlie Essays'];
@@ -36,30 +37,7 @@ async function makeBooks(t: TestApp): Promise<string[]> {
 }
 
 async function addPatronCode(t: TestApp): Promise<void> {
-  const now = new Date().toISOString();
-  const row = await t.services.store.db
-    .insertInto('destinations')
-    .values({
-      slug: 'springfield-library',
-      display_name: 'Borrow from Springfield Library',
-      group_name: 'library',
-      url_template: 'https://catalog.springfield.example/search?isbn={isbn13}',
-      base_url: 'https://catalog.springfield.example',
-      short_name: 'Springfield',
-      description: '',
-      icon_url: '',
-      brand_color: '',
-      display_priority: 0,
-      is_active: 1,
-      is_public: 0,
-      affiliate_param: '',
-      affiliate_tag: '',
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  t.services.events.emit('destinations-changed');
+  const destinationId = await addPrivateLibrary(t.services.store, t.services.events);
   const code = await insertAccessCode(t.services.store.db, {
     displayName: 'Springfield patrons',
     slug: 'springfield',
@@ -67,7 +45,7 @@ async function addPatronCode(t: TestApp): Promise<void> {
     cookieTtlHours: 24,
     isActive: true,
   });
-  await linkDestination(t.services.store.db, code.id, Number(row.id));
+  await linkDestination(t.services.store.db, code.id, destinationId);
 }
 
 async function savedEventTypes(t: TestApp): Promise<string[]> {

@@ -4,36 +4,7 @@ import { ACCESS_COOKIE } from '../../src/services/access-codes.js';
 import { insertAccessCode, linkDestination } from '../../src/store/access-codes.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
-import { addCatalogEntry } from '../support/factories.js';
-
-/** A library's private catalogue link: not public, so only patrons holding its code see it. */
-async function addPrivateLibrary(t: TestApp): Promise<number> {
-  const now = new Date().toISOString();
-  const row = await t.services.store.db
-    .insertInto('destinations')
-    .values({
-      slug: 'springfield-library',
-      display_name: 'Borrow from Springfield Library',
-      group_name: 'library',
-      url_template: 'https://catalog.springfield.example/search?isbn={isbn13}',
-      base_url: 'https://catalog.springfield.example',
-      short_name: 'Springfield',
-      description: '',
-      icon_url: '',
-      brand_color: '',
-      display_priority: 0,
-      is_active: 1,
-      is_public: 0,
-      affiliate_param: '',
-      affiliate_tag: '',
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  t.services.events.emit('destinations-changed');
-  return Number(row.id);
-}
+import { addCatalogEntry, addPrivateLibrary } from '../support/factories.js';
 
 function cookieOf(response: Response): string {
   const header = response.headers.get('set-cookie') ?? '';
@@ -45,7 +16,7 @@ describeEachDialect('access codes', (context) => {
   let slug = '';
   before(async () => {
     t = await startTestApp(context.store());
-    const destinationId = await addPrivateLibrary(t);
+    const destinationId = await addPrivateLibrary(t.services.store, t.services.events);
     const code = await insertAccessCode(t.services.store.db, {
       displayName: 'Springfield patrons',
       slug: 'springfield',

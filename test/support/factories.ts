@@ -45,3 +45,38 @@ export async function addCatalogEntry(store: Store, fixture: CatalogFixture): Pr
     })
     .execute();
 }
+
+/**
+ * A library's private catalogue link: not public, so only patrons holding an access code linked to it
+ * see it. Returns the destination id; caches of the app are told about the change.
+ */
+export async function addPrivateLibrary(
+  store: Store,
+  events: { emit(event: 'destinations-changed'): unknown },
+): Promise<number> {
+  const now = new Date().toISOString();
+  const row = await store.db
+    .insertInto('destinations')
+    .values({
+      slug: 'springfield-library',
+      display_name: 'Borrow from Springfield Library',
+      group_name: 'library',
+      url_template: 'https://catalog.springfield.example/search?isbn={isbn13}',
+      base_url: 'https://catalog.springfield.example',
+      short_name: 'Springfield',
+      description: '',
+      icon_url: '',
+      brand_color: '',
+      display_priority: 0,
+      is_active: 1,
+      is_public: 0,
+      affiliate_param: '',
+      affiliate_tag: '',
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  events.emit('destinations-changed');
+  return Number(row.id);
+}

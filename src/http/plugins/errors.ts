@@ -4,8 +4,8 @@ import { HttpError, type ValidationIssue, ValidationProblem } from '../errors.js
 import { storableIssues, validationIssues } from '../validation.js';
 import { renderErrorPage } from '../views/error-page.js';
 
-/** What in a raw URL can decode to a NUL or to a number beyond a 32-bit integer. */
-const UNSTORABLE_IN_URL = /%00|\u0000|\d{10}|\d[eE]|%3\d/;
+/** What in a raw URL can decode to a NUL or to a number beyond a 32-bit integer (the HTTP parser refuses a raw NUL). */
+const UNSTORABLE_IN_URL = /%00|\d{10}|\d[eE]|%3\d/;
 
 interface ErrorsOptions {
   baseUrl: string;
