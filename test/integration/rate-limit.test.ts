@@ -174,8 +174,8 @@ describeEachDialect('rate limits: configuration', (context) =>
       const api = await start({ RATE_LIMIT_ANON: '3', RATE_LIMIT_KEYED: '5' });
       const { key } = await createApiKey(context.store().db, { name: 'configured', scopes: [] });
       assert.deepEqual(statuses(await burst(api, 5, {})).sort(), [200, 200, 200, 429, 429]);
-      const keyed: Response[] = [];
-      for (let i = 0; i < 7; i++) keyed.push(await api.get('/api/v1/test/ping', { 'x-api-key': key }));
+      // At once: the seven share one key lookup and are checked in the same tick.
+      const keyed = await burst(api, 7, { 'x-api-key': key });
       assert.deepEqual(statuses(keyed).sort(), [200, 200, 200, 200, 200, 429, 429]);
     });
 

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Redis } from '../../services/redis.js';
 import { HttpError } from '../errors.js';
 import { isApiCall } from './api-keys.js';
+import { LocalRateStore } from './local-rate-store.js';
 
 interface RateLimitOptions {
   /** Requests per window per client IP without a key (SPEC 8: 20). */
@@ -52,9 +53,7 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions) 
     timeWindow: options.windowMs ?? 60_000,
     max: (request: FastifyRequest) => (request.apiKey ? options.keyed : options.anonymous),
     keyGenerator: bucketOf,
-    // Enough distinct clients per window for the in-memory LRU not to forget a live counter.
-    cache: 100_000,
-    ...(options.redis ? { redis: options.redis, nameSpace: 'rate-limit:' } : {}),
+    ...(options.redis ? { redis: options.redis, nameSpace: 'rate-limit:' } : { store: LocalRateStore }),
   });
   const decide = app.createRateLimit();
   let storeFailing = false;
