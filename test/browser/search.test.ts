@@ -35,6 +35,8 @@ if (browserAvailable(SUITE)) {
         authors: ['Jonathan Stroud'],
         publishedDate: '2010-11-02',
         popularity: 400,
+        // A cover host that is gone: the page must show the placeholder, not a broken image.
+        coverUrl: 'http://127.0.0.1:9/gone.jpg',
       });
       browser = await launchChromium();
     });
@@ -54,6 +56,8 @@ if (browserAvailable(SUITE)) {
       const titles = await page.locator('.search-result__title').allTextContents();
       assert.ok(titles.includes('The Fellowship of the Ring'), titles.join(' | '));
       assert.ok(titles.includes('The Ring of Solomon'), titles.join(' | '));
+      await page.waitForFunction(() => document.querySelectorAll('img.search-result__cover').length === 0);
+      assert.equal(await page.locator('.search-result__cover--none').count(), titles.length);
       await page.screenshot({ path: artifactPath(`search-results-${context.dialect}.png`), fullPage: true });
 
       const link = page.locator('.search-result__link', { hasText: 'The Ring of Solomon' });

@@ -19,7 +19,7 @@ export const FEATURED_COVERS = 3;
 function thumb(book: Book): SafeHtml {
   const src = safeUrl(book.coverUrl);
   return src
-    ? html`<img class="featured-list__cover" src="${src}" alt="" width="80" height="120" loading="lazy">`
+    ? html`<img class="featured-list__cover" src="${src}" alt="" width="80" height="120" loading="lazy" data-placeholder="featured-list__cover featured-list__cover--missing cover--ph${paletteIndex(book.title, 6)}">`
     : html`<span class="featured-list__cover featured-list__cover--missing cover--ph${paletteIndex(book.title, 6)}" aria-hidden="true"><span>${book.title}</span></span>`;
 }
 
@@ -50,6 +50,7 @@ export function renderHome(featured: readonly FeaturedListView[], baseUrl: strin
     canonicalUrl: `${baseUrl}/`,
     headerSearch: false,
     bodyClass: 'page-home',
+    scripts: ['cover-swap.js'],
     body: html`<main id="main" class="home">
   <section class="home__hero">
     <h1>One link for every book</h1>

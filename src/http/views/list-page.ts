@@ -19,7 +19,7 @@ export function listTitle(list: Pick<List, 'name' | 'source'>): string {
 function itemCover(item: ListItem): SafeHtml {
   const src = safeUrl(item.book.coverUrl);
   if (src)
-    return html`<img class="list-item__cover" src="${src}" alt="" width="80" height="120" loading="lazy">`;
+    return html`<img class="list-item__cover" src="${src}" alt="" width="80" height="120" loading="lazy" data-placeholder="list-item__cover list-item__cover--missing cover--ph${paletteIndex(item.book.title, 6)}">`;
   return html`<span class="list-item__cover list-item__cover--missing cover--ph${paletteIndex(item.book.title, 6)}" aria-hidden="true"></span>`;
 }
 
@@ -70,6 +70,7 @@ export function renderListPage(model: ListPageModel): string {
       { property: 'og:url', content: `${model.baseUrl}${model.path}` },
     ],
     bodyClass: 'page-list',
+    scripts: ['cover-swap.js'],
     body,
   });
 }

@@ -23,7 +23,7 @@ function resultItem(result: SearchResultView, position: number): SafeHtml {
   const cover = safeUrl(result.coverUrl);
   return html`<li class="search-result" data-position="${position}">
   <a class="search-result__link" href="${result.href}">
-    ${cover ? html`<img class="search-result__cover" src="${cover}" alt="" width="60" height="90" loading="lazy">` : html`<span class="search-result__cover search-result__cover--none cover--ph${paletteIndex(result.title, 6)}" aria-hidden="true"></span>`}
+    ${cover ? html`<img class="search-result__cover" src="${cover}" alt="" width="60" height="90" loading="lazy" data-placeholder="search-result__cover search-result__cover--none cover--ph${paletteIndex(result.title, 6)}">` : html`<span class="search-result__cover search-result__cover--none cover--ph${paletteIndex(result.title, 6)}" aria-hidden="true"></span>`}
     <span class="search-result__text">
       <span class="search-result__title">${result.title}</span>
       ${result.authors.length > 0 && html`<span class="search-result__authors">${result.authors.join(', ')}</span>`}
@@ -67,7 +67,7 @@ export function renderSearchPage(model: SearchPageModel): string {
     robots: 'noindex',
     bodyClass: 'page-search',
     searchQuery: model.query,
-    scripts: ['search.js'],
+    scripts: ['search.js', 'cover-swap.js'],
     siteName,
     body,
   });
