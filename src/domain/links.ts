@@ -25,6 +25,8 @@ export interface Destination {
   /** Query parameter carrying the affiliate tag (`tag` for Amazon); empty when the store has none. */
   affiliateParam: string;
   affiliateTag: string;
+  /** Set on a country storefront's copy (see storefronts.ts): only that storefront's tag applies. */
+  country?: string;
 }
 
 /** The facts of a book that links are built from (a `Book` from the store fits). */
@@ -207,6 +209,8 @@ export function fillTemplate(template: string, values: Readonly<Record<string, s
 // Affiliate tags and host allow-list
 
 export function affiliateTagFor(destination: Destination, options: LinkOptions = {}): string | null {
+  if (destination.country)
+    return options.affiliateTags?.[`${destination.slug}.${destination.country}`]?.trim() || null;
   return options.affiliateTags?.[destination.slug]?.trim() || destination.affiliateTag.trim() || null;
 }
 

@@ -11,6 +11,7 @@ import {
   type LinkOverride,
   resolveLink,
 } from '../domain/links.js';
+import { forCountry } from '../domain/storefronts.js';
 import { PageCache } from '../http/page-cache.js';
 import { type Book, bookIdentifiers, editionsOfWork, findBookBySlug } from '../store/books.js';
 import {
@@ -107,9 +108,10 @@ export class BookPages {
 
   async groups(
     loaded: LoadedBook,
-    options: { use?: string | null; top?: string[]; access?: ReadonlySet<number> },
+    options: { use?: string | null; top?: string[]; access?: ReadonlySet<number>; country?: string | null },
   ) {
-    const destinations = await this.destinations();
+    const country = options.country ?? null;
+    const destinations = (await this.destinations()).map((destination) => forCountry(destination, country));
     return buildLinkGroups(
       { ...this.linkInput(loaded), destinations },
       {
@@ -129,30 +131,38 @@ export class BookPages {
     slug: string,
     destinationSlug: string,
     access?: ReadonlySet<number>,
+    country: string | null = null,
   ): Promise<GoTarget | null> {
     const loaded = await this.load(slug);
     if (!loaded) return null;
-    const key = destinationSlug.toLowerCase();
+    const slugKey = destinationSlug.toLowerCase();
+    const key = country ? `${slugKey}|${country}` : slugKey;
     // Building the URL costs more than the rest of a redirect; a load lives only seconds, so a
     // resolved target is reused for it. Access is checked on every request, never cached.
-    const target = loaded.targets.get(key) ?? (await this.resolveTarget(loaded, key));
+    const target = loaded.targets.get(key) ?? (await this.resolveTarget(loaded, slugKey, country, key));
     if (!target) return null;
     if (!target.destination.isPublic && !access?.has(target.destination.id)) return null;
     return target;
   }
 
-  private async resolveTarget(loaded: LoadedBook, destinationSlug: string): Promise<GoTarget | null> {
+  private async resolveTarget(
+    loaded: LoadedBook,
+    destinationSlug: string,
+    country: string | null,
+    cacheKey: string,
+  ): Promise<GoTarget | null> {
     const destinations = await this.destinations();
-    const destination =
+    const found =
       destinations.find((item) => item.slug === destinationSlug) ??
       (await findDestination(this.db, destinationSlug));
-    if (!destination?.isActive) return null;
+    if (!found?.isActive) return null;
+    const destination = forCountry(found, country);
     const input = this.linkInput(loaded);
     const link = resolveLink(destination, input, { affiliateTags: this.config.affiliateTags });
     if (!link || !isAllowedRedirect(link.url, destination, explicitUrlsFor(destination, input))) return null;
     const target = { book: loaded.book, destination, url: link.url };
     // Only real targets are kept, so requests for made-up destinations cannot grow the map.
-    loaded.targets.set(destinationSlug, target);
+    loaded.targets.set(cacheKey, target);
     return target;
   }
 

@@ -170,4 +170,27 @@ describeEachDialect('book page and /go/ links', (context) => {
     );
     assert.match(editions, /Recommended edition/);
   });
+  it("shows the reader's country storefront and sends /go/ there with that storefront's tag", async () => {
+    const byQuery = goLinks(await (await t.get(`/book/${slug}?country=GB`)).text());
+    const amazon = byQuery.find((link) => link.destination === 'amazon');
+    assert.equal(amazon?.href, `/go/${slug}/amazon?country=GB`);
+    const worldcat = byQuery.find((link) => link.destination === 'worldcat');
+    assert.equal(worldcat?.href, `/go/${slug}/worldcat`, 'stores without storefronts keep plain links');
+    const go = await t.get(amazon?.href ?? '');
+    // Only amazon=booklinktest-20 is configured: a US tag earns nothing on amazon.co.uk, so none is added.
+    assert.equal(go.headers.get('location'), 'https://www.amazon.co.uk/dp/0141439513');
+    const byLanguage = goLinks(
+      await (await t.get(`/book/${slug}`, { 'accept-language': 'de-DE,de;q=0.9' })).text(),
+    );
+    assert.equal(
+      byLanguage.find((link) => link.destination === 'amazon')?.href,
+      `/go/${slug}/amazon?country=DE`,
+    );
+    const byCdn = await t.get(`/go/${slug}/kobo`, { 'cf-ipcountry': 'FR' });
+    assert.match(
+      byCdn.headers.get('location') ?? '',
+      /^https:\/\/www\.kobo\.com\/fr\/fr\/search\?query=9780141439518/,
+    );
+    assert.equal((await t.get(`/book/${slug}?country=GBR`)).status, 422);
+  });
 });

@@ -22,9 +22,15 @@ export function bookView(book: Book): BookView {
   };
 }
 
-export function goPath(slug: string, destinationSlug: string, sfid: number | null): string {
+export function goPath(
+  slug: string,
+  destinationSlug: string,
+  sfid: number | null,
+  country: string | null = null,
+): string {
   const path = `/go/${encodeURIComponent(slug)}/${encodeURIComponent(destinationSlug)}`;
-  return sfid === null ? path : `${path}?sfid=${sfid}`;
+  const query = [sfid === null ? '' : `sfid=${sfid}`, country ? `country=${country}` : ''].filter(Boolean);
+  return query.length > 0 ? `${path}?${query.join('&')}` : path;
 }
 
 function groupViews(slug: string, groups: readonly LinkGroup[], sfid: number | null): LinkGroupView[] {
@@ -35,7 +41,8 @@ function groupViews(slug: string, groups: readonly LinkGroup[], sfid: number | n
       destinationSlug: link.destination.slug,
       name: link.destination.displayName,
       group: link.destination.group,
-      href: goPath(slug, link.destination.slug, sfid),
+      // A country storefront's link names its country, so /go/ sends the reader to the store shown.
+      href: goPath(slug, link.destination.slug, sfid, link.destination.country ?? null),
       label: link.label,
       tagline: link.tagline,
       featured: link.featured,

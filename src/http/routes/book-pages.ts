@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { parseSlugList } from '../../domain/links.js';
 import { MAX_SLUG_LENGTH } from '../../domain/slug.js';
+import { readerCountry } from '../../domain/storefronts.js';
 import type { Services } from '../../services/container.js';
 import { HttpError } from '../errors.js';
 import { PageCache } from '../page-cache.js';
@@ -35,6 +36,15 @@ const template = Type.Optional(
   }),
 );
 
+const country = Type.Optional(
+  Type.String({
+    pattern: '^[A-Za-z]{2}$',
+    description:
+      'Storefront country (ISO 3166-1 alpha-2); without it, the CDN country header or the browser language decides',
+    examples: ['GB'],
+  }),
+);
+
 const TEMPLATES: readonly PageTemplate[] = ['default', 'compact', 'card'];
 const Html = Type.String({ description: 'HTML page' });
 
@@ -43,6 +53,7 @@ interface PageQuery {
   use?: string;
   top?: string;
   template?: string;
+  country?: string;
 }
 
 /** `/book/{slug}` and `/b/{slug}` (SPEC 4.1): the same full page, so short links unfurl too. */
@@ -55,18 +66,27 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   services.events.on('book-changed', (slug: string) => rendered.invalidate(slug));
   services.events.on('destinations-changed', () => rendered.clear());
 
-  async function render(slug: string, query: PageQuery, cookie: string | undefined, reply: FastifyReply) {
+  async function render(slug: string, query: PageQuery, request: FastifyRequest, reply: FastifyReply) {
     // Access codes unlock private destinations, so such a page is the visitor's own (see cache headers).
-    const access = await services.access.accessFor(cookie);
+    const access = await services.access.accessFor(request.headers.cookie);
+    const country = readerCountry(query.country, request.headers);
     const chosen = TEMPLATES.find((name) => name === query.template) ?? 'default';
     const useSlug = query.use?.trim().toLowerCase() || null;
     const topSlugs = parseSlugList(query.top);
-    const key = JSON.stringify([slug, chosen, useSlug, topSlugs, query.sfid ?? null, [...access].sort()]);
+    const key = JSON.stringify([
+      slug,
+      chosen,
+      useSlug,
+      topSlugs,
+      query.sfid ?? null,
+      [...access].sort(),
+      country,
+    ]);
     let page = rendered.get(key);
     if (!page) {
       const loaded = await services.pages.load(slug);
       if (!loaded) throw new HttpError(404, 'book_not_found', 'There is no book at this address.');
-      const groups = await services.pages.groups(loaded, { use: useSlug, top: topSlugs, access });
+      const groups = await services.pages.groups(loaded, { use: useSlug, top: topSlugs, access, country });
       const model = bookPageModel(loaded, groups, {
         baseUrl: services.config.baseUrl,
         template: chosen,
@@ -76,11 +96,14 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       page = Buffer.from(renderBookPage(model));
       rendered.set(key, slug, page);
     }
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', access.size > 0 ? 'private, no-cache' : 'public, max-age=300')
-      .header('vary', 'Cookie')
-      .send(page);
+    return (
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', access.size > 0 ? 'private, no-cache' : 'public, max-age=300')
+        // The storefronts shown follow the reader's language (and a CDN's country header, which the CDN keys on).
+        .header('vary', 'Cookie, Accept-Language')
+        .send(page)
+    );
   }
 
   app.get(
@@ -90,11 +113,11 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
         summary: 'The canonical book page with every place to get the book',
         tags: ['pages'],
         params: SlugParams,
-        querystring: Type.Object({ sfid, use, top, template }),
+        querystring: Type.Object({ sfid, use, top, template, country }),
         response: { 200: Html },
       },
     },
-    async (request, reply) => render(request.params.slug, request.query, request.headers.cookie, reply),
+    async (request, reply) => render(request.params.slug, request.query, request, reply),
   );
 
   app.get(
@@ -104,10 +127,10 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
         summary: 'Short form of the book page, rendered in full so link unfurling works',
         tags: ['pages'],
         params: SlugParams,
-        querystring: Type.Object({ sfid, use, top }),
+        querystring: Type.Object({ sfid, use, top, country }),
         response: { 200: Html },
       },
     },
-    async (request, reply) => render(request.params.slug, request.query, request.headers.cookie, reply),
+    async (request, reply) => render(request.params.slug, request.query, request, reply),
   );
 };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { MAX_SLUG_LENGTH } from '../../domain/slug.js';
+import { cdnCountry, readerCountry } from '../../domain/storefronts.js';
 import type { Services } from '../../services/container.js';
 import { HttpError } from '../errors.js';
 
@@ -29,21 +30,28 @@ export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async
           slug: Type.String({ minLength: 1, maxLength: MAX_SLUG_LENGTH }),
           destination: Type.String({ minLength: 1, maxLength: 100 }),
         }),
-        querystring: Type.Object({ sfid: Type.Optional(Type.Integer({ minimum: 1 })) }),
+        querystring: Type.Object({
+          sfid: Type.Optional(Type.Integer({ minimum: 1 })),
+          country: Type.Optional(
+            Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Storefront country (ISO 3166-1 alpha-2)' }),
+          ),
+        }),
         response: { 302: Type.Null({ description: 'Redirect to the destination' }) },
       },
     },
     async (request, reply) => {
       const access = await services.access.accessFor(request.headers.cookie);
       const { slug, destination } = request.params;
-      const target = await services.pages.goTarget(slug, destination, access);
+      // The same storefront the page showed: its links carry the country it chose.
+      const country = readerCountry(request.query.country, request.headers);
+      const target = await services.pages.goTarget(slug, destination, access, country);
       if (!target) throw new HttpError(404, 'link_not_found', 'This book has no link to that destination.');
       if (!request.isAutomated) {
         services.clicks.record({
           bookId: target.book.id,
           destinationId: target.destination.id,
           sfid: request.query.sfid ?? null,
-          country: countryOf(request.headers),
+          country: cdnCountry(request.headers) ?? country,
           referrerHost: referrerHost(request.headers.referer),
           at: new Date(),
         });
@@ -55,18 +63,3 @@ export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async
     },
   );
 };
-
-/** A CDN's country header when one is present (Cloudflare, CloudFront, Fastly, Vercel). */
-function countryOf(headers: Record<string, string | string[] | undefined>): string | null {
-  for (const name of [
-    'cf-ipcountry',
-    'cloudfront-viewer-country',
-    'fastly-geo-country',
-    'x-vercel-ip-country',
-    'x-country-code',
-  ]) {
-    const value = headers[name];
-    if (typeof value === 'string' && /^[A-Za-z]{2}$/.test(value)) return value.toUpperCase();
-  }
-  return null;
-}
