@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { readCookie, serializeCookie } from '../domain/cookies.js';
 import type { Destination } from '../domain/links.js';
 import {
   type AccessCode,
@@ -20,15 +21,6 @@ export type OpenOutcome =
   | { kind: 'unknown' }
   | { kind: 'inactive'; code: AccessCode }
   | { kind: 'opened'; code: AccessCode; unlocked: Destination[]; cookie: string; maxAgeSeconds: number };
-
-/** The value of one cookie in a `Cookie` header, or null. */
-export function readCookie(header: string | undefined, name: string): string | null {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return null;
-}
 
 /**
  * Access codes (a library's patron link): opening `/access/{slug}` grants, for the code's
@@ -118,12 +110,5 @@ export class AccessCodes {
 
 /** `Set-Cookie` for a grant: HttpOnly, SameSite=Lax (it must travel on links from a library's site). */
 export function accessCookieHeader(value: string, maxAgeSeconds: number, secure: boolean): string {
-  return [
-    `${ACCESS_COOKIE}=${value}`,
-    'Path=/',
-    `Max-Age=${maxAgeSeconds}`,
-    'HttpOnly',
-    'SameSite=Lax',
-    ...(secure ? ['Secure'] : []),
-  ].join('; ');
+  return serializeCookie(ACCESS_COOKIE, value, { path: '/', maxAgeSeconds, secure });
 }
