@@ -18,6 +18,21 @@ const TYPE_ERRORS: Record<string, [type: string, msg: string]> = {
   null: ['none_required', 'Input should be None'],
 };
 
+/** Ajv's single-limit keywords: the stable type, the ctx key and the message of each. */
+const LIMITS: Record<
+  'maxLength' | 'minLength' | 'minimum' | 'maximum',
+  [type: string, ctxKey: string, message: (limit: number) => string]
+> = {
+  maxLength: ['string_too_long', 'max_length', (n) => `String should have at most ${n} characters`],
+  minLength: [
+    'string_too_short',
+    'min_length',
+    (n) => `String should have at least ${n} character${n === 1 ? '' : 's'}`,
+  ],
+  minimum: ['greater_than_equal', 'ge', (n) => `Input should be greater than or equal to ${n}`],
+  maximum: ['less_than_equal', 'le', (n) => `Input should be less than or equal to ${n}`],
+};
+
 function pathSegments(instancePath: string): Array<string | number> {
   if (!instancePath) return [];
   return instancePath
@@ -58,37 +73,12 @@ function toIssue(
       return { type: 'missing', loc: [...loc, field], msg: 'Field required', input: input ?? null };
     }
     case 'maxLength':
-      return {
-        type: 'string_too_long',
-        loc,
-        msg: `String should have at most ${params.limit} characters`,
-        input,
-        ctx: { max_length: params.limit },
-      };
     case 'minLength':
-      return {
-        type: 'string_too_short',
-        loc,
-        msg: `String should have at least ${params.limit} character${params.limit === 1 ? '' : 's'}`,
-        input,
-        ctx: { min_length: params.limit },
-      };
     case 'minimum':
-      return {
-        type: 'greater_than_equal',
-        loc,
-        msg: `Input should be greater than or equal to ${params.limit}`,
-        input,
-        ctx: { ge: params.limit },
-      };
-    case 'maximum':
-      return {
-        type: 'less_than_equal',
-        loc,
-        msg: `Input should be less than or equal to ${params.limit}`,
-        input,
-        ctx: { le: params.limit },
-      };
+    case 'maximum': {
+      const [type, ctxKey, message] = LIMITS[error.keyword];
+      return { type, loc, msg: message(Number(params.limit)), input, ctx: { [ctxKey]: params.limit } };
+    }
     case 'maxItems':
       return {
         type: 'too_long',
