@@ -8,6 +8,8 @@ export interface Config {
   baseUrl: string;
   databaseUrl: string;
   redisUrl: string | null;
+  /** Prepended to every Redis key and channel, so several deployments can share one Redis. */
+  redisKeyPrefix: string;
   providers: readonly ProviderName[];
   openLibraryUrl: string;
   openLibraryCoversUrl: string;
@@ -101,6 +103,14 @@ function databaseUrl(env: Env): string {
   return raw;
 }
 
+function redisKeyPrefix(env: Env): string {
+  const raw = env.REDIS_KEY_PREFIX ?? 'booklink:';
+  if (!/^[\w.:-]{1,64}$/.test(raw)) {
+    throw new ConfigError(`REDIS_KEY_PREFIX must be 1 to 64 letters, digits or . : _ -, got "${raw}"`);
+  }
+  return raw;
+}
+
 function cookieSecret(env: Env): string {
   const raw = env.COOKIE_SECRET ?? '';
   if (raw !== '' && raw.length < 32) throw new ConfigError('COOKIE_SECRET must be at least 32 characters');
@@ -116,6 +126,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     baseUrl: url(env, 'BASE_URL', `http://localhost:${port}`),
     databaseUrl: databaseUrl(env),
     redisUrl: env.REDIS_URL || null,
+    redisKeyPrefix: redisKeyPrefix(env),
     providers: providers(env),
     openLibraryUrl: url(env, 'OPENLIBRARY_URL', 'https://openlibrary.org'),
     openLibraryCoversUrl: url(env, 'OPENLIBRARY_COVERS_URL', 'https://covers.openlibrary.org'),

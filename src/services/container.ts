@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import type { ProviderChain } from '../catalog/chain.js';
 import type { HttpClient } from '../catalog/http-client.js';
 import { LocalCatalogProvider } from '../catalog/local.js';
@@ -12,6 +11,8 @@ import { invalidateDestinationCache } from '../store/destinations.js';
 import { AccessCodes } from './access-codes.js';
 import { BookCreator, type IsbnLookup } from './book-creator.js';
 import { BookPages } from './book-pages.js';
+import { ChangeEvents } from './change-events.js';
+import { type ChangeRelay, relayChanges } from './change-relay.js';
 import { type ClickRecorder, createClickRecorder } from './click-recorder.js';
 import { CoverFallback } from './cover-fallback.js';
 import { closeRedis, createRedis, type Redis } from './redis.js';
@@ -19,8 +20,7 @@ import { createResolver } from './resolve/wiring.js';
 import type { Resolver } from './resolve.js';
 import { SearchService, type TextSearchSource } from './search.js';
 
-/** Changes that cached pages must hear about: `book-changed` (slug) and `destinations-changed`. */
-export type ChangeEvents = EventEmitter<{ 'book-changed': [slug: string]; 'destinations-changed': [] }>;
+export { ChangeEvents } from './change-events.js';
 
 /** Everything the routes need, built once per process and closed on shutdown. */
 export interface Services {
@@ -38,7 +38,10 @@ export interface Services {
   access: AccessCodes;
   covers: CoverFallback;
   clicks: ClickRecorder;
+  /** Cache-invalidating changes; relayed to every instance through Redis when `REDIS_URL` is set. */
   events: ChangeEvents;
+  /** The cross-instance relay of `events`, or null without Redis. */
+  changeRelay: ChangeRelay | null;
   /** Shared counters (rate limits) when `REDIS_URL` is set; null means per-process state. */
   redis: Redis | null;
   /** Cached API key lookups; `revoke` here takes effect at once in this process. */
@@ -73,7 +76,7 @@ export function createServices(
   const providers = createProviderChain(config, store.db);
   const remote = overrides.remote === undefined ? providers.chain : overrides.remote;
   const pages = new BookPages(store.db, config);
-  const events: ChangeEvents = new EventEmitter();
+  const events = new ChangeEvents();
   events.on('book-changed', (slug) => pages.invalidate(slug));
   events.on('destinations-changed', () => {
     invalidateDestinationCache(store.db);
@@ -85,8 +88,14 @@ export function createServices(
   // A client made from REDIS_URL is closed with the services; an injected one belongs to the caller.
   const ownsRedis = overrides.redis === undefined && config.redisUrl !== null;
   const redis =
-    overrides.redis !== undefined ? overrides.redis : config.redisUrl ? createRedis(config.redisUrl) : null;
+    overrides.redis !== undefined
+      ? overrides.redis
+      : config.redisUrl
+        ? createRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix })
+        : null;
   const apiKeys = new ApiKeyDirectory(store.db, { ttlMs: overrides.apiKeyCacheMs });
+  events.on('api-keys-changed', () => apiKeys.clear());
+  const changeRelay = redis ? relayChanges(events, redis, `${redis.options.keyPrefix ?? ''}changes`) : null;
   const usage = new UsageRecorder(store.db, { flushIntervalMs: overrides.usageFlushIntervalMs });
   const search = new SearchService(store, local, creator, textSearch, {
     remoteTimeoutMs: Math.min(config.providerTimeoutMs, 1500),
@@ -99,6 +108,9 @@ export function createServices(
     timeoutMs: config.providerTimeoutMs,
     shortLinkHosts: overrides.shortLinkHosts,
   });
+  // Tests and tools that build services directly get a secret for this process only.
+  const access = new AccessCodes(store.db, config.cookieSecret || randomBytes(32).toString('base64url'));
+  events.on('access-codes-changed', () => access.invalidate());
   return {
     config,
     store,
@@ -108,11 +120,11 @@ export function createServices(
     search,
     resolver,
     pages,
-    // Tests and tools that build services directly get a secret for this process only.
-    access: new AccessCodes(store.db, config.cookieSecret || randomBytes(32).toString('base64url')),
+    access,
     covers: new CoverFallback(store.db, providers.chain, (slug) => events.emit('book-changed', slug)),
     clicks,
     events,
+    changeRelay,
     redis,
     apiKeys,
     usage,
@@ -120,6 +132,7 @@ export function createServices(
     close: async () => {
       await clicks.close();
       await usage.close();
+      await changeRelay?.close();
       if (redis && ownsRedis) await closeRedis(redis);
       await providers.client.close();
       await resolver.close();

@@ -11,7 +11,8 @@ export class AdminClient {
   private cookies = new Map<string, string>();
   csrf = '';
 
-  constructor(readonly t: TestApp) {}
+  /** `t` may be changed to another instance: the same browser, another server. */
+  constructor(public t: Pick<TestApp, 'baseUrl'>) {}
 
   private cookieHeader(): string {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');

@@ -49,6 +49,7 @@ export async function createKey(
 export async function revokeKey(ctx: CommandContext, id: number): Promise<boolean> {
   const outcome = await revokeApiKey(baseDb(ctx.db), String(id));
   if (outcome.kind !== 'revoked') return false;
+  ctx.events.emit('api-keys-changed');
   await writeAudit(ctx.db, ctx.actor, {
     action: 'apikey.revoke',
     entityType: 'api_key',

@@ -42,7 +42,7 @@ export const accessCodeRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = as
   const { db } = services.store;
   const audit = (request: FastifyRequest, action: string, id: number, after: unknown) =>
     writeAudit(dbOf(services), actorOf(request), { action, entityType: 'access_code', entityId: id, after });
-  const changed = () => services.access.invalidate();
+  const changed = () => services.events.emit('access-codes-changed');
 
   async function page(
     request: FastifyRequest,
