@@ -116,10 +116,7 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
       const issues = validationIssues(error.validation, context, value);
       // A NUL elsewhere in the same input is reported with the schema's problems, not on the next try.
       const seen = new Set(issues.map((issue) => JSON.stringify(issue.loc)));
-      const unstorable = storableIssues(
-        issues[0]?.loc[0] === undefined ? context : String(issues[0].loc[0]),
-        value,
-      );
+      const unstorable = storableIssues(locationOf(context), value);
       return sendValidation(request, reply, [
         ...issues,
         ...unstorable.filter((issue) => !seen.has(JSON.stringify(issue.loc))),
