@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /**
  * Runtime configuration, read once from the environment, validated, typed and frozen.
  * Every variable is documented in README.md; a bad value stops the process with a clear message.
@@ -21,12 +23,17 @@ export interface Config {
   adminEmail: string | null;
   adminPassword: string | null;
   contactEmail: string | null;
-  trustProxy: boolean;
+  /** false, a number of proxy hops, or the proxies' addresses and CIDR ranges (Fastify's trustProxy). */
+  trustProxy: TrustProxy;
   affiliateTags: Readonly<Record<string, string>>;
   /** Signs access-code cookies; empty when COOKIE_SECRET is unset (the server then keeps its own). */
   cookieSecret: string;
+  /** METRICS_TOKEN: Bearer token for /metrics; null: /metrics answers only local, unproxied scrapes. */
+  metricsToken: string | null;
   logLevel: string;
 }
+
+export type TrustProxy = false | number | readonly string[];
 
 export const PROVIDER_NAMES = ['local', 'openlibrary', 'googlebooks', 'itunes'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
@@ -67,6 +74,49 @@ function boolean(env: Env, key: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(`${key} must be true or false, got "${env[key]}"`);
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+const PRIVATE_PROXIES: readonly string[] = Object.freeze([...PROXY_NAMES]);
+
+function proxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: whom to believe about the client's address in X-Forwarded-For. `false` (default):
+ * nobody, the socket's address is the client. A number N: N proxies stand in front, so the client is
+ * the N-th address from the right (the left-most ones are whatever the client sent). A list of
+ * addresses or CIDR ranges (and `loopback`, `linklocal`, `uniquelocal`): those proxies are skipped from
+ * the right and the first other address is the client. `true` is that list for every private network
+ * (`loopback,linklocal,uniquelocal`): a proxy on the same host or network is believed, while whatever
+ * a public client writes to the left of its own address is not.
+ */
+function trustProxy(env: Env): TrustProxy {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  const lower = raw.toLowerCase();
+  if (['', '0', 'false', 'no', 'off'].includes(lower)) return false;
+  if (['true', 'yes', 'on'].includes(lower)) return PRIVATE_PROXIES;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 20) throw new ConfigError(`TRUST_PROXY: at most 20 proxy hops, got "${raw}"`);
+    return hops;
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    if (!proxyAddress(entry)) {
+      throw new ConfigError(
+        `TRUST_PROXY must be true or false, a hop count, or proxy addresses/CIDRs separated by commas; "${entry}" is none of these`,
+      );
+    }
+  }
+  return Object.freeze(entries);
 }
 
 function providers(env: Env): ProviderName[] {
@@ -117,6 +167,15 @@ function cookieSecret(env: Env): string {
   return raw;
 }
 
+function metricsToken(env: Env): string | null {
+  const raw = env.METRICS_TOKEN ?? '';
+  if (raw === '') return null;
+  if (raw.length < 16 || /\s/.test(raw)) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters, without spaces');
+  }
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const email = (key: string) => env[key]?.trim() || null;
@@ -138,9 +197,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     adminEmail: email('ADMIN_EMAIL'),
     adminPassword: env.ADMIN_PASSWORD || null,
     contactEmail: email('CONTACT_EMAIL'),
-    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env),
     affiliateTags: Object.freeze(affiliateTags(env)),
     cookieSecret: cookieSecret(env),
+    metricsToken: metricsToken(env),
     logLevel: env.LOG_LEVEL || 'info',
   };
   return Object.freeze(config);

@@ -1,8 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { TrustProxy } from '../config.js';
 import type { Services } from '../services/container.js';
 import apiKeys from './plugins/api-keys.js';
-import errors from './plugins/errors.js';
+import errors, { clientErrorResponder, frameworkErrorResponder } from './plugins/errors.js';
 import guards from './plugins/guards.js';
 import metrics, { type LogStream, requestLogOptions } from './plugins/metrics.js';
 import openapi from './plugins/openapi.js';
@@ -26,11 +27,19 @@ import { savedRoutes } from './routes/saved.js';
 import { searchFeedbackRoutes } from './routes/search-feedback.js';
 import { searchPageRoutes } from './routes/search-page.js';
 import { staticRoutes } from './routes/static.js';
+import { int32Keyword } from './validation.js';
 
 export interface AppOptions {
   services: Services;
   /** true: JSON request logs on stdout; a stream: the same logs there (tests). */
   logger?: boolean | LogStream;
+}
+
+/** TRUST_PROXY as Fastify takes it: a hop count becomes "the first N hops are proxies", as Fastify does. */
+function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false) return false;
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return [...trust];
 }
 
 /** Builds the whole application as a Fastify instance; `server.ts` only listens and shuts down. */
@@ -40,9 +49,14 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     logger: logger ? requestLogOptions(config.logLevel, logger === true ? undefined : logger) : false,
     // One log line per request, written when it completes (see below), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
+    clientErrorHandler: clientErrorResponder(config.baseUrl),
+    frameworkErrors: frameworkErrorResponder(config.baseUrl),
+    ajv: {
+      customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false },
+      plugins: [int32Keyword],
+    },
     routerOptions: { maxParamLength: 2100 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -60,6 +74,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     providers: () => services.providers.client.stats(),
     clicks: () => services.clicks.stats(),
     usage: () => services.usage.stats(),
+    token: config.metricsToken,
   });
   await app.register(apiKeys, { apiKeys: services.apiKeys, usage: services.usage });
   const limits = { anonymous: config.rateLimitAnon, keyed: config.rateLimitKeyed };

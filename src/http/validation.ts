@@ -1,5 +1,38 @@
+import type { Ajv } from 'ajv';
 import type { FastifySchemaValidationError } from 'fastify';
+import { type TInteger, type TNumberOptions, Type } from 'typebox';
 import type { ValidationIssue } from './errors.js';
+
+const INT_MAX = 2_147_483_647;
+const INT_MIN = -INT_MAX - 1;
+
+/**
+ * The keyword behind `Integer`: a finite whole number a 32-bit database column holds. Ajv's own
+ * `integer` lets the strings "Infinity" and "1e309" through when it coerces a query or path value (its
+ * later `minimum`/`maximum` checks skip non-finite numbers), so this runs on the coerced value.
+ */
+export const INT32_KEYWORD = 'x-int32';
+
+const isInt32 = (value: unknown): boolean =>
+  typeof value !== 'number' || (Number.isInteger(value) && value >= INT_MIN && value <= INT_MAX);
+
+/** Ajv plugin (Fastify's `ajv.plugins`) that defines `x-int32`. */
+export function int32Keyword(ajv: Ajv): Ajv {
+  ajv.addKeyword({
+    keyword: INT32_KEYWORD,
+    schemaType: 'boolean',
+    errors: false,
+    validate: (enabled: boolean, value: unknown) => !enabled || isInt32(value),
+  });
+  return ajv;
+}
+
+/**
+ * The integer of every request schema (query, path and body): refuses `Infinity`, `-Infinity`, `NaN`
+ * and anything beyond 32 bits with SPEC 7's 422, whatever the route.
+ */
+export const Integer = (options: TNumberOptions = {}): TInteger =>
+  Type.Integer({ format: 'int32', ...options, [INT32_KEYWORD]: true });
 
 const LOCATION: Record<string, string> = {
   querystring: 'query',
@@ -7,6 +40,9 @@ const LOCATION: Record<string, string> = {
   body: 'body',
   headers: 'header',
 };
+
+/** SPEC 7's name of a Fastify validation context: querystring → query, params → path. */
+export const locationOf = (context: string): string => LOCATION[context] ?? context;
 
 const TYPE_ERRORS: Record<string, [type: string, msg: string]> = {
   integer: ['int_parsing', 'Input should be a valid integer, unable to parse string as an integer'],
@@ -32,6 +68,17 @@ const LIMITS: Record<
   minimum: ['greater_than_equal', 'ge', (n) => `Input should be greater than or equal to ${n}`],
   maximum: ['less_than_equal', 'le', (n) => `Input should be less than or equal to ${n}`],
 };
+
+/** The `x-int32` refusal: not a number at all (Infinity, NaN), or beyond a 32-bit integer. */
+function int32Issue(loc: Array<string | number>, input: unknown): ValidationIssue {
+  if (typeof input !== 'number' || !Number.isFinite(input)) {
+    const [type, msg] = TYPE_ERRORS.integer ?? ['int_parsing', 'Invalid integer'];
+    return { type, loc, msg, input: String(input) };
+  }
+  const [type, ctxKey, message] = input > INT_MAX ? LIMITS.maximum : LIMITS.minimum;
+  const limit = input > INT_MAX ? INT_MAX : INT_MIN;
+  return { type, loc, msg: message(limit), input, ctx: { [ctxKey]: limit } };
+}
 
 function pathSegments(instancePath: string): Array<string | number> {
   if (!instancePath) return [];
@@ -127,6 +174,12 @@ function toIssue(
       const [type, msg] = TYPE_ERRORS[names[0] ?? 'string'] ?? ['value_error', 'Invalid value'];
       return { type, loc, msg, input };
     }
+    case INT32_KEYWORD:
+      return int32Issue(loc, input);
+    case 'format':
+      // `format: int32` documents `Integer` in the OpenAPI document; `x-int32` reports the problem.
+      if (params.format === 'int32') return null;
+      return { type: 'value_error', loc, msg: error.message ?? 'Invalid value', input };
     case 'anyOf':
     case 'oneOf':
       // The branch errors (usually "type") already describe the problem.
@@ -154,8 +207,6 @@ function withSafeInput(issue: ValidationIssue): ValidationIssue {
   const { input: _input, ...rest } = issue;
   return rest;
 }
-
-const INT_MAX = 2_147_483_647;
 
 /**
  * What JSON Schema lets through but no database column can hold: NUL characters (PostgreSQL text
@@ -215,7 +266,7 @@ export function validationIssues(
   context: string,
   data: unknown,
 ): ValidationIssue[] {
-  const location = LOCATION[context] ?? context;
+  const location = locationOf(context);
   const issues = errors
     .map((error) => toIssue(error, location, data))
     .filter((issue): issue is ValidationIssue => issue !== null)

@@ -32,6 +32,8 @@ export type AdminTables = {
     success: number;
     created_at: string;
   };
+  /** Migration 0010: failed sign-ins per `account:<email>` and `ip:<address>` in a 15-minute window. */
+  admin_login_throttle: { key: string; failures: number; window_started_at: string };
   audit_log: {
     id: Generated<number>;
     user_id: number | null;

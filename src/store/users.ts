@@ -102,27 +102,9 @@ export async function updateUser(
     .execute();
 }
 
-/** One more wrong password; at `limit` the account locks until `lockUntil` and the count restarts. */
-export async function recordFailedLogin(
-  db: AdminDb,
-  id: number,
-  limit: number,
-  lockUntil: string,
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('admin_users')
-      .select('failed_attempts')
-      .where('id', '=', id)
-      .executeTakeFirst();
-    const failures = Number(row?.failed_attempts ?? 0) + 1;
-    const locked = failures >= limit;
-    await trx
-      .updateTable('admin_users')
-      .set({ failed_attempts: locked ? 0 : failures, ...(locked && { locked_until: lockUntil }) })
-      .where('id', '=', id)
-      .execute();
-  });
+/** Marks an account locked until `until` (shown on the Users page; sign-ins are refused by the throttle). */
+export async function markUserLocked(db: AdminDb, id: number, until: string): Promise<void> {
+  await db.updateTable('admin_users').set({ locked_until: until }).where('id', '=', id).execute();
 }
 
 export async function recordSuccessfulLogin(db: AdminDb, id: number): Promise<void> {
@@ -148,15 +130,4 @@ export async function recordLoginAttempt(
       created_at: nowIso(),
     })
     .execute();
-}
-
-export async function recentFailuresFromIp(db: AdminDb, ip: string, since: string): Promise<number> {
-  const row = await db
-    .selectFrom('admin_login_attempts')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('ip', '=', ip)
-    .where('success', '=', 0)
-    .where('created_at', '>=', since)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }

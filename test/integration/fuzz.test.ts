@@ -10,13 +10,19 @@ import { type FakeProviders, startFakeProviders } from '../support/fake-provider
 import {
   bodySchema,
   type Endpoint,
+  effective,
   endpoints,
+  fillPath,
+  type JsonSchema,
+  type Loc,
   type OpenApiDocument,
   operationKey,
   type SeededRecords,
+  sampleValue,
   seedRecords,
   spec7Problems,
   tableCounts,
+  withValueAt,
 } from '../support/openapi-walk.js';
 
 /**
@@ -70,6 +76,11 @@ const HOSTILE_STRINGS = [
   ' ',
   'null',
   'NaN',
+  'Infinity',
+  '-Infinity',
+  '+Infinity',
+  '1e999',
+  '\u0000',
   '[]',
   '{}',
   '-1',
@@ -524,6 +535,85 @@ const LOG_TABLES = new Set([
   'provider_misses',
 ]);
 
+/** Values an integer must refuse: not finite, not a number, or beyond 32 bits (URL text). */
+const NON_FINITE_IN_URL = ['Infinity', '-Infinity', '%2BInfinity', 'NaN', '1e309', '-1e309', '99999999999'];
+/** The same in a JSON body, where only an overflowing literal can be non-finite. */
+const NON_FINITE_IN_JSON = ['1e309', '-1e309', '99999999999'];
+const schemaType = (schema: JsonSchema) => {
+  const own = effective(schema);
+  return Array.isArray(own.type) ? own.type.find((type) => type !== 'null') : own.type;
+};
+
+/** Every integer and string leaf of a body schema, with its location (arrays at their first item). */
+function leaves(schema: JsonSchema, loc: Loc): Array<{ loc: Loc; type: string }> {
+  const own = effective(schema);
+  const type = schemaType(own);
+  if (type === 'object')
+    return Object.entries(own.properties ?? {}).flatMap(([name, child]) => leaves(child, [...loc, name]));
+  if (type === 'array') return own.items ? leaves(own.items, [...loc, 0]) : [];
+  if (type === 'integer' || (type === 'string' && !own.enum && own.const === undefined && !own.pattern))
+    return [{ loc, type }];
+  return [];
+}
+
+interface SweepCase {
+  label: string;
+  loc: Loc;
+  method: string;
+  target: string;
+  body?: string;
+}
+
+/** Each non-finite value in each integer, and a NUL in each free string, of every operation. */
+function hostileNumberCases(endpoint: Endpoint): SweepCase[] {
+  const parameters = (endpoint.operation.parameters ?? []).filter(
+    (parameter) => parameter.in === 'query' || parameter.in === 'path',
+  );
+  const pathValues = Object.fromEntries(
+    parameters.filter((p) => p.in === 'path').map((p) => [p.name, sampleValue(p.schema)]),
+  );
+  const schema = bodySchema(endpoint.operation);
+  const baseBody = schema ? sampleValue(schema) : undefined;
+  const bodyText = baseBody === undefined ? undefined : JSON.stringify(baseBody);
+  const cases: SweepCase[] = [];
+  const urlWith = (name: string, where: 'query' | 'path', raw: string) => {
+    const path = fillPath(endpoint.path, where === 'path' ? { ...pathValues, [name]: '\u0001' } : pathValues);
+    const target = where === 'path' ? path.replace('%01', raw) : `${path}?${name}=${raw}`;
+    return target;
+  };
+  for (const parameter of parameters) {
+    const type = schemaType(parameter.schema);
+    const where = parameter.in as 'query' | 'path';
+    const values = type === 'integer' ? NON_FINITE_IN_URL : type === 'string' ? ['a%00b'] : [];
+    for (const raw of values) {
+      cases.push({
+        label: `${operationKey(endpoint)} ${where}.${parameter.name}=${raw}`,
+        loc: [where, parameter.name],
+        method: endpoint.method,
+        target: urlWith(parameter.name, where, raw),
+        body: bodyText,
+      });
+    }
+  }
+  if (schema && baseBody !== undefined) {
+    const target = fillPath(endpoint.path, pathValues);
+    for (const leaf of leaves(schema, [])) {
+      const marked = JSON.stringify(withValueAt(baseBody, leaf.loc, '__HOSTILE__'));
+      const values = leaf.type === 'integer' ? NON_FINITE_IN_JSON : ['"a\\u0000b"'];
+      for (const raw of values) {
+        cases.push({
+          label: `${operationKey(endpoint)} body.${leaf.loc.join('.')}=${raw}`,
+          loc: ['body', ...leaf.loc],
+          method: endpoint.method,
+          target,
+          body: marked.replace('"__HOSTILE__"', raw),
+        });
+      }
+    }
+  }
+  return cases;
+}
+
 function fuzzSuite(context: DialectContext, total: number, seed: number): void {
   let t: TestApp;
   let fake: FakeProviders;
@@ -549,6 +639,35 @@ function fuzzSuite(context: DialectContext, total: number, seed: number): void {
   after(async () => {
     await close();
     await fake?.close();
+  });
+
+  it('refuses non-finite integers and NUL characters in every parameter and body field with a 422', async () => {
+    const port = Number(new URL(t.baseUrl).port);
+    const failures: string[] = [];
+    let checked = 0;
+    for (const endpoint of operations) {
+      for (const sweep of hostileNumberCases(endpoint)) {
+        const response = await sendRaw(port, {
+          op: operationKey(endpoint),
+          method: sweep.method,
+          target: sweep.target,
+          headers: {
+            'User-Agent': HUMAN_UA,
+            'X-API-Key': seeded.ingestKey,
+            'X-Edit-Token': seeded.editToken,
+            ...(sweep.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          },
+          body: sweep.body === undefined ? undefined : Buffer.from(sweep.body),
+        });
+        checked += 1;
+        const body = parseJson(response.body) as { detail?: Array<{ loc: unknown }> } | null;
+        const at = body?.detail?.some?.((issue) => JSON.stringify(issue.loc) === JSON.stringify(sweep.loc));
+        if (response.status !== 422 || spec7Problems(body).length > 0 || !at)
+          failures.push(`${sweep.label}: ${response.status} ${response.body.slice(0, 200)}`);
+      }
+    }
+    assert.ok(checked > 50, `only ${checked} cases`);
+    assert.deepEqual(failures, []);
   });
 
   it(`answers ${total} random and hostile requests without a 5xx, a hang or an unaccounted write`, async (test) => {

@@ -41,4 +41,23 @@ describe('configuration', () => {
       );
     }
   });
+
+  it('takes TRUST_PROXY as false, true (private networks), a hop count or proxy addresses', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, [
+      'loopback',
+      'linklocal',
+      'uniquelocal',
+    ]);
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.1, ::1' }).trustProxy, [
+      '10.0.0.0/8',
+      '192.0.2.1',
+      '::1',
+    ]);
+    for (const bad of ['10.0.0.0/33', '999.1.1.1', 'proxy.example', '10.0.0.1/8/2', '::1/129', '21']) {
+      assert.throws(() => loadConfig({ TRUST_PROXY: bad }), ConfigError, bad);
+    }
+  });
 });

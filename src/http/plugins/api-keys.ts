@@ -20,9 +20,28 @@ declare module 'fastify' {
 
 export const API_KEY_HEADER = 'x-api-key';
 
-/** The JSON API: keys, limits and usage apply here and nowhere else; CORS preflights are exempt. */
+/**
+ * The path a request was routed on: the matched route's pattern, else the path of the target. Never
+ * the raw target: an absolute-form target (`GET http://host/api/v1/search HTTP/1.1`) is routed like
+ * `/api/v1/search` and must be treated like it.
+ */
+export function routedPath(request: FastifyRequest): string {
+  const route = request.routeOptions.url;
+  if (route !== undefined) return route;
+  if (request.url.startsWith('/')) return request.url;
+  try {
+    return new URL(request.url).pathname;
+  } catch {
+    return request.url;
+  }
+}
+
+/**
+ * The one decision of what is an API call: keys, limits, usage and JSON errors follow it. CORS
+ * preflights are exempt.
+ */
 export function isApiCall(request: FastifyRequest): boolean {
-  return request.url.startsWith('/api/') && request.method !== 'OPTIONS';
+  return routedPath(request).startsWith('/api/') && request.method !== 'OPTIONS';
 }
 
 /**

@@ -1,8 +1,11 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError, type ValidationIssue, ValidationProblem } from '../errors.js';
-import { storableIssues, validationIssues } from '../validation.js';
+import { locationOf, storableIssues, validationIssues } from '../validation.js';
 import { renderErrorPage } from '../views/error-page.js';
+import { routedPath } from './api-keys.js';
 
 /** What in a raw URL can decode to a NUL or to a number beyond a 32-bit integer (the HTTP parser refuses a raw NUL). */
 const UNSTORABLE_IN_URL = /%00|\d{10}|\d[eE]|%3\d/;
@@ -25,12 +28,46 @@ const TITLES: Record<number, string> = {
   503: 'Service unavailable',
 };
 
-export function wantsJson(request: FastifyRequest): boolean {
-  return request.url.startsWith('/api/') || request.url === '/openapi.json';
+/** The q-value the Accept header gives the first of `types` it names; null when it names none. */
+function acceptQuality(accept: string, types: readonly string[]): { q: number; at: number } | null {
+  let found: { q: number; at: number } | null = null;
+  accept.split(',').forEach((entry, at) => {
+    const [type = '', ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
+    if (!types.includes(type)) return;
+    const q = Number(params.find((param) => param.startsWith('q='))?.slice(2) ?? 1);
+    const quality = Number.isFinite(q) ? q : 0;
+    if (!found || quality > found.q) found = { q: quality, at };
+  });
+  return found;
 }
 
-function sendValidation(reply: FastifyReply, issues: ValidationIssue[]) {
-  return reply.code(422).type('application/json; charset=utf-8').send({ detail: issues });
+/** What the client's Accept prefers of HTML and JSON; null when it names neither (a wildcard, no header). */
+function acceptedFormat(request: FastifyRequest): 'html' | 'json' | null {
+  const accept = request.headers.accept ?? '';
+  const html = acceptQuality(accept, ['text/html', 'application/xhtml+xml']);
+  const json = acceptQuality(accept, ['application/json', 'application/problem+json']);
+  if (html && html.q > 0 && (!json || html.q > json.q || (html.q === json.q && html.at < json.at)))
+    return 'html';
+  return json && json.q > 0 ? 'json' : null;
+}
+
+/** JSON under /api/ and for /openapi.json, whatever the Accept; elsewhere unless the client asks for HTML. */
+function isJsonRoute(request: FastifyRequest): boolean {
+  const path = routedPath(request);
+  return path.startsWith('/api/') || path === '/openapi.json';
+}
+
+/** Errors other than 422: JSON on the API and to a client that asks for JSON, else an HTML page. */
+export function wantsJson(request: FastifyRequest): boolean {
+  return isJsonRoute(request) || acceptedFormat(request) === 'json';
+}
+
+/**
+ * A 422 is SPEC 7's JSON body, except to a client that asks for HTML before JSON (a browser) on a
+ * page route: it gets a page saying what was wrong, with the same entries inside it as JSON.
+ */
+function wantsValidationPage(request: FastifyRequest): boolean {
+  return !isJsonRoute(request) && acceptedFormat(request) === 'html';
 }
 
 /**
@@ -38,6 +75,25 @@ function sendValidation(reply: FastifyReply, issues: ValidationIssue[]) {
  * /api/ and an HTML page elsewhere; 5xx never leak internals.
  */
 async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
+  const sendValidation = (request: FastifyRequest, reply: FastifyReply, issues: ValidationIssue[]) => {
+    if (!wantsValidationPage(request)) {
+      return reply.code(422).type('application/json; charset=utf-8').send({ detail: issues });
+    }
+    const query = request.query as Record<string, unknown> | undefined;
+    const params = request.params as Record<string, unknown> | undefined;
+    const typed = query?.q ?? params?.isbn;
+    return reply
+      .code(422)
+      .type('text/html; charset=utf-8')
+      .send(
+        renderErrorPage({
+          status: 422,
+          baseUrl: options.baseUrl,
+          problems: issues,
+          searchQuery: typeof typed === 'string' ? typed.slice(0, 500) : undefined,
+        }),
+      );
+  };
   const page = (request: FastifyRequest, reply: FastifyReply, status: number, message: string) => {
     if (wantsJson(request)) return reply.code(status).send({ detail: message });
     const title = TITLES[status] ?? 'Error';
@@ -56,18 +112,23 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
         headers: request.headers,
       };
       const context = error.validationContext ?? 'body';
-      return sendValidation(
-        reply,
-        validationIssues(error.validation, context, data[context as keyof typeof data]),
-      );
+      const value = data[context as keyof typeof data];
+      const issues = validationIssues(error.validation, context, value);
+      // A NUL elsewhere in the same input is reported with the schema's problems, not on the next try.
+      const seen = new Set(issues.map((issue) => JSON.stringify(issue.loc)));
+      const unstorable = storableIssues(locationOf(context), value);
+      return sendValidation(request, reply, [
+        ...issues,
+        ...unstorable.filter((issue) => !seen.has(JSON.stringify(issue.loc))),
+      ]);
     }
-    if (error instanceof ValidationProblem) return sendValidation(reply, error.issues);
+    if (error instanceof ValidationProblem) return sendValidation(request, reply, error.issues);
     if (error instanceof HttpError) {
       if (error.report) request.log.error({ err: error }, error.message);
       return page(request, reply, error.status, error.message);
     }
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
-      return sendValidation(reply, [
+      return sendValidation(request, reply, [
         { type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', ctx: { error: 'Invalid JSON' } },
       ]);
     }
@@ -91,6 +152,73 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
   });
 
   app.setNotFoundHandler((request, reply) => page(request, reply, 404, 'There is nothing at this address.'));
+}
+
+/**
+ * Fastify's `frameworkErrors`: a target that does not decode (`/book/%E0%A4%A`) is refused before
+ * routing, outside the error handler; it answers in the same format.
+ */
+export function frameworkErrorResponder(baseUrl: string) {
+  return (_error: Error, request: FastifyRequest, reply: FastifyReply): void => {
+    const message = 'The address is not valid: part of it does not decode.';
+    if (wantsJson(request)) {
+      reply.code(400).send({ detail: message });
+      return;
+    }
+    reply
+      .code(400)
+      .type('text/html; charset=utf-8')
+      .send(renderErrorPage({ status: 400, title: TITLES[400], message, baseUrl }));
+  };
+}
+
+/** A request line longer than this in a header overflow is a URI too long (414), not big headers (431). */
+const LONG_REQUEST_LINE = 8 * 1024;
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before any route runs (a malformed
+ * request, a URI too long, headers too large) answers like every other error: JSON `{detail}` when
+ * the request line names an /api/ path, an HTML page in the site's layout otherwise.
+ */
+export function clientErrorResponder(baseUrl: string) {
+  return (error: ConnectionError, socket: Socket): void => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    // Typed as a JSON-ified buffer, handed over as the Buffer it is.
+    const packet: unknown = error.rawPacket;
+    const head = Buffer.isBuffer(packet) ? packet.toString('latin1', 0, 64 * 1024) : '';
+    const lineEnd = head.indexOf('\r\n');
+    const line = lineEnd === -1 ? head : head.slice(0, lineEnd);
+    let status = 400;
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') status = 408;
+    else if (error.code === 'HPE_HEADER_OVERFLOW')
+      status = lineEnd === -1 || line.length > LONG_REQUEST_LINE ? 414 : 431;
+    const target = line.split(' ')[1] ?? '';
+    const api = /^(https?:\/\/[^/]*)?\/api\//i.test(target);
+    const message = {
+      400: 'The request is malformed.',
+      408: 'The request took too long to arrive.',
+      414: 'The address is too long.',
+      431: 'The request headers are too large.',
+    }[status];
+    const body = api
+      ? JSON.stringify({ detail: message })
+      : renderErrorPage({ status, title: STATUS_CODES[status], message, baseUrl });
+    const type = api ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8';
+    socket.end(
+      [
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+        `Content-Type: ${type}`,
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'X-Content-Type-Options: nosniff',
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
+  };
 }
 
 export default fp(errorsPlugin, { name: 'booklink-errors' });

@@ -4,10 +4,16 @@ import fp from 'fastify-plugin';
 import { isbot } from 'isbot';
 import { HttpError } from '../errors.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../views/layout.js';
+import { routedPath } from './api-keys.js';
 
 interface GuardsOptions {
   baseUrl: string;
 }
+
+/** Pages may not be framed by other sites (clickjacking) unless a route says who may frame it. */
+const DEFAULT_FRAME_ANCESTORS = "'none'";
+/** HTTPS only, for a year; sent only when BASE_URL is https (browsers ignore it over plain HTTP). */
+const HSTS = 'max-age=31536000';
 
 const SELF_DESCRIBED_BOTS = /crawler|spider|scraper/i;
 
@@ -24,6 +30,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     isAutomated: boolean;
   }
+  interface FastifyContextConfig {
+    /**
+     * Who may frame this route's pages: the CSP `frame-ancestors` sources (`*` for an embed meant for
+     * any site). Default `'none'`, with `X-Frame-Options: DENY` for older browsers.
+     */
+    frameAncestors?: string;
+  }
 }
 
 /**
@@ -32,6 +45,7 @@ declare module 'fastify' {
  */
 async function guardsPlugin(app: FastifyInstance, options: GuardsOptions) {
   const origin = new URL(options.baseUrl).origin;
+  const https = origin.startsWith('https:');
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'] });
   app.decorateRequest('isAutomated', false);
   app.addHook('onRequest', async (request: FastifyRequest) => {
@@ -44,16 +58,23 @@ async function guardsPlugin(app: FastifyInstance, options: GuardsOptions) {
     }
     request.isAutomated = isAutomatedClient(request.headers['user-agent']);
   });
-  // Our pages run only our own scripts; /docs (Swagger UI) sets its own policy.
+  // Our pages run only our own scripts and are framed only where a route allows it; /docs (Swagger
+  // UI) sets its own policy, and so may any route that sets a Content-Security-Policy itself.
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
+    if (https) reply.header('strict-transport-security', HSTS);
     const type = String(reply.getHeader('content-type') ?? '');
     if (
       type.startsWith('text/html') &&
-      !request.url.startsWith('/docs') &&
+      !routedPath(request).startsWith('/docs') &&
       !reply.hasHeader('content-security-policy')
     ) {
-      reply.header('content-security-policy', PAGE_CONTENT_SECURITY_POLICY);
+      const frameAncestors = request.routeOptions.config?.frameAncestors ?? DEFAULT_FRAME_ANCESTORS;
+      reply.header(
+        'content-security-policy',
+        `${PAGE_CONTENT_SECURITY_POLICY}; frame-ancestors ${frameAncestors}`,
+      );
+      if (frameAncestors === DEFAULT_FRAME_ANCESTORS) reply.header('x-frame-options', 'DENY');
       reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     }
     return payload;

@@ -1,9 +1,11 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ProviderCounters } from '../../catalog/http-client.js';
 import type { ClickRecorderStats } from '../../services/click-recorder.js';
 import type { UsageRecorderStats } from '../../store/api-usage.js';
+import { HttpError } from '../errors.js';
 
 export interface AppMetrics {
   registry: Registry;
@@ -18,6 +20,11 @@ export interface MetricsSources {
   clicks?: () => ClickRecorderStats;
   /** API usage recorder totals (`services.usage.stats`). */
   usage?: () => UsageRecorderStats;
+}
+
+interface MetricsOptions extends MetricsSources {
+  /** METRICS_TOKEN: `/metrics` answers only `Authorization: Bearer <token>`; null: only local scrapes. */
+  token?: string | null;
 }
 
 /** Every field a running total, except `pending` (the backlog). */
@@ -106,7 +113,30 @@ const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatc
  * rate-limit rejections, provider calls, recorder backlogs and the process's own metrics. Each app
  * has its own registry, so several apps in one process (tests) do not mix their numbers.
  */
-async function metricsPlugin(app: FastifyInstance, sources: MetricsSources) {
+const digest = (text: string) => createHash('sha256').update(text).digest();
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const;
+
+/**
+ * Who may read `/metrics`. With a token: whoever sends it as a Bearer token (compared in constant
+ * time). Without one: only a scraper on this host talking to the server directly, that is from a
+ * loopback socket with no forwarding header (a reverse proxy on the same host adds one).
+ */
+export function metricsAccess(token: string | null) {
+  const expected = token ? digest(token) : null;
+  return (request: FastifyRequest): boolean => {
+    if (expected) {
+      const header = request.headers.authorization ?? '';
+      const sent = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+      return sent !== '' && timingSafeEqual(digest(sent), expected);
+    }
+    const local = LOOPBACK.test(request.socket.remoteAddress ?? '');
+    return local && FORWARDING_HEADERS.every((name) => request.headers[name] === undefined);
+  };
+}
+
+async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
+  const mayRead = metricsAccess(sources.token ?? null);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status_class'] as const;
@@ -151,12 +181,20 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsSources) {
     child.time.observe(reply.elapsedTime / 1000);
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
-    reply
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!mayRead(request)) {
+      if (sources.token) {
+        reply.header('www-authenticate', 'Bearer realm="metrics"');
+        throw new HttpError(401, 'metrics_token', 'The metrics need an Authorization: Bearer token.');
+      }
+      // Without a token the endpoint does not exist for anyone but a local scraper.
+      throw new HttpError(404, 'not_found', 'There is nothing at this address.');
+    }
+    return reply
       .type(registry.contentType)
       .header('cache-control', 'no-store')
-      .send(await registry.metrics()),
-  );
+      .send(await registry.metrics());
+  });
 }
 
 export default fp(metricsPlugin, { name: 'booklink-metrics' });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../services/container.js';
+import { Integer } from '../validation.js';
 
 const SearchQuerystring = Type.Object({
   q: Type.String({
@@ -9,7 +10,7 @@ const SearchQuerystring = Type.Object({
     description: 'Title, author or ISBN (free text: "title by author", "author: title", series numbers)',
     examples: ['the hobbit by tolkien', '978-0-439-02348-1', 'hunger games 2'],
   }),
-  limit: Type.Integer({ minimum: 1, maximum: 20, default: 5, description: 'Candidates to return, 1 to 20' }),
+  limit: Integer({ minimum: 1, maximum: 20, default: 5, description: 'Candidates to return, 1 to 20' }),
   source: Type.Optional(
     Type.String({
       maxLength: 50,

@@ -8,6 +8,7 @@ import type { Services } from '../../services/container.js';
 import { HttpError } from '../errors.js';
 import { PageCache } from '../page-cache.js';
 import { bookPageModel } from '../presenters/book-page.js';
+import { Integer } from '../validation.js';
 import { renderBookPage } from '../views/book-page.js';
 import type { PageTemplate } from '../views/models.js';
 
@@ -20,9 +21,7 @@ const SlugParams = Type.Object({
   }),
 });
 
-const sfid = Type.Optional(
-  Type.Integer({ minimum: 1, description: 'The logged search this visit came from' }),
-);
+const sfid = Type.Optional(Integer({ minimum: 1, description: 'The logged search this visit came from' }));
 const use = Type.Optional(
   Type.String({ maxLength: 100, description: 'Destination slug to highlight first' }),
 );

@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import { projectRoot } from '../../paths.js';
 import type { Services } from '../../services/container.js';
 import { escapeXml, sitemapXml } from '../presenters/sitemap.js';
+import { Integer } from '../validation.js';
 
 /** Fills the guide's placeholders with this deployment's origin and contact. */
 function fillTemplate(text: string, baseUrl: string, contactEmail: string | null): string {
@@ -52,7 +53,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       schema: {
         summary: 'Every book page, newest changes first (a sitemap index beyond 50,000 books)',
         tags: ['discovery'],
-        querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })) }),
+        querystring: Type.Object({ page: Type.Optional(Integer({ minimum: 1, maximum: 10_000 })) }),
         response: { 200: Type.String() },
       },
     },

@@ -4,6 +4,7 @@ import { MAX_SLUG_LENGTH } from '../../domain/slug.js';
 import { cdnCountry, readerCountry } from '../../domain/storefronts.js';
 import type { Services } from '../../services/container.js';
 import { HttpError } from '../errors.js';
+import { Integer } from '../validation.js';
 
 function referrerHost(referer: string | undefined): string | null {
   if (!referer) return null;
@@ -31,7 +32,7 @@ export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async
           destination: Type.String({ minLength: 1, maxLength: 100 }),
         }),
         querystring: Type.Object({
-          sfid: Type.Optional(Type.Integer({ minimum: 1 })),
+          sfid: Type.Optional(Integer({ minimum: 1 })),
           country: Type.Optional(
             Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Storefront country (ISO 3166-1 alpha-2)' }),
           ),

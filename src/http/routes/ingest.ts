@@ -6,6 +6,7 @@ import { listPath } from '../../services/lists.js';
 import { findDestination } from '../../store/destinations.js';
 import { ValidationProblem } from '../errors.js';
 import { requireScope } from '../plugins/api-keys.js';
+import { Integer } from '../validation.js';
 
 const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 
@@ -16,7 +17,7 @@ const IngestBookRequest = Type.Object(
     title: nullable(Type.String()),
     author: nullable(Type.String()),
     url: nullable(Type.String()),
-    rank: nullable(Type.Integer()),
+    rank: nullable(Integer()),
   },
   { description: 'SPEC 2.4 IngestBookRequest: isbn_13, isbn_10, title with author, or a retailer url' },
 );
@@ -44,10 +45,10 @@ const IngestListRequest = Type.Object(
 );
 
 const RowResult = Type.Object({
-  row: Type.Integer({ description: '0-based index in books' }),
-  rank: Type.Union([Type.Integer(), Type.Null()]),
+  row: Integer({ description: '0-based index in books' }),
+  rank: Type.Union([Integer(), Type.Null()]),
   status: Type.Union([Type.Literal('found'), Type.Literal('not_found')]),
-  book_id: Type.Optional(Type.Integer()),
+  book_id: Type.Optional(Integer()),
   slug: Type.Optional(Type.String()),
   booklink_url: Type.Optional(Type.String()),
   reason: Type.Optional(Type.String()),
@@ -55,10 +56,10 @@ const RowResult = Type.Object({
 });
 
 const IngestResult = Type.Object({
-  list_id: Type.Integer(),
+  list_id: Integer(),
   url: Type.String(),
-  resolved: Type.Integer(),
-  unresolved: Type.Integer(),
+  resolved: Integer(),
+  unresolved: Integer(),
   rows: Type.Array(RowResult),
 });
 

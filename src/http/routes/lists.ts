@@ -4,9 +4,10 @@ import type { Services } from '../../services/container.js';
 import { type BookChange, Lists, listPath } from '../../services/lists.js';
 import { HttpError, notFound, ValidationProblem } from '../errors.js';
 import { CreatedListBody, ListBody, listJson, MyListsBody } from '../presenters/list.js';
+import { Integer } from '../validation.js';
 
 const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
-const ListId = Type.Integer({ minimum: 1, description: 'The list id' });
+const ListId = Integer({ minimum: 1, description: 'The list id' });
 const EditToken = Type.Object({
   'x-edit-token': Type.Optional(
     Type.String({ maxLength: 64, description: 'The token returned at creation' }),
@@ -14,7 +15,7 @@ const EditToken = Type.Object({
 });
 
 const CreateListRequest = Type.Object(
-  { name: nullable(Type.String({ maxLength: 200 })), book_id: nullable(Type.Integer()) },
+  { name: nullable(Type.String({ maxLength: 200 })), book_id: nullable(Integer()) },
   { description: 'SPEC 2.4 CreateListRequest', examples: [{ name: 'Summer reading', book_id: 1 }] },
 );
 const UpdateListRequest = Type.Object(
@@ -24,11 +25,11 @@ const UpdateListRequest = Type.Object(
   },
   { description: 'SPEC 2.4 UpdateListRequest' },
 );
-const AddBookRequest = Type.Object({ book_id: Type.Integer() }, { description: 'SPEC 2.4 AddBookRequest' });
+const AddBookRequest = Type.Object({ book_id: Integer() }, { description: 'SPEC 2.4 AddBookRequest' });
 const MyListsRequest = Type.Object(
   {
     edit_tokens: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 }),
-    book_id: nullable(Type.Integer()),
+    book_id: nullable(Integer()),
   },
   { description: 'SPEC 2.4 MyListsRequest' },
 );
@@ -145,7 +146,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
       schema: {
         summary: 'Remove a book from a list',
         tags,
-        params: Type.Object({ id: ListId, book_id: Type.Integer() }),
+        params: Type.Object({ id: ListId, book_id: Integer() }),
         headers: EditToken,
         response: { 204: Type.Null(), 403: Detail, 404: Detail },
       },

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Services } from '../../services/container.js';
 import { type Book, findBookBySlug } from '../../store/books.js';
 import { insertSavedEvent } from '../../store/saved-events.js';
+import { Integer } from '../validation.js';
 import { renderSavedPage, SAVED_VIEWS, type SavedView } from '../views/saved-page.js';
 
 const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
@@ -19,7 +20,7 @@ export const SAVED_EVENT_TYPES = [
 const SavedEventRequest = Type.Object(
   {
     event_type: Type.Enum([...SAVED_EVENT_TYPES]),
-    collection_size: Type.Integer({ minimum: 0, description: 'Books in the collection after the event' }),
+    collection_size: Integer({ minimum: 0, description: 'Books in the collection after the event' }),
     book_slug: nullable(Type.String({ maxLength: 200 })),
     view_mode: nullable(Type.String({ pattern: '^(list|cover|card)$' })),
     client_token: nullable(Type.String({ maxLength: 36, description: 'A random id the browser keeps' })),

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Services } from '../../services/container.js';
 import { logFeedback, logMiss, logVote, searchExists } from '../../store/search.js';
 import { notFound } from '../errors.js';
+import { Integer } from '../validation.js';
 
 const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 
@@ -11,13 +12,13 @@ const SearchFeedbackRequest = Type.Object(
     query: Type.String({ maxLength: 500, description: 'The query as typed' }),
     parsed_title: nullable(Type.String({ maxLength: 500 })),
     parsed_author: nullable(Type.String({ maxLength: 300 })),
-    result_count: Type.Integer({ minimum: 0 }),
-    clicked_position: Type.Integer({ minimum: 1, description: '1-based position of the clicked result' }),
-    clicked_book_id: nullable(Type.Integer()),
-    clicked_score: nullable(Type.Integer()),
-    clicked_relevance: nullable(Type.Integer()),
+    result_count: Integer({ minimum: 0 }),
+    clicked_position: Integer({ minimum: 1, description: '1-based position of the clicked result' }),
+    clicked_book_id: nullable(Integer()),
+    clicked_score: nullable(Integer()),
+    clicked_relevance: nullable(Integer()),
     top_results_json: nullable(Type.String()),
-    source_sfid: nullable(Type.Integer()),
+    source_sfid: nullable(Integer()),
   },
   {
     description: 'A click on a search result (SPEC 2.4 SearchFeedbackRequest)',
@@ -28,8 +29,8 @@ const SearchFeedbackRequest = Type.Object(
 const SearchMissRequest = Type.Object(
   {
     query: Type.String({ maxLength: 500 }),
-    result_count: Type.Integer({ minimum: 0 }),
-    sfid: nullable(Type.Integer()),
+    result_count: Integer({ minimum: 0 }),
+    sfid: nullable(Integer()),
     details: nullable(Type.String({ maxLength: 2000, description: 'What the reader was looking for' })),
   },
   {
@@ -111,7 +112,7 @@ export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Service
         summary: 'Vote on a logged search',
         tags: ['api'],
         params: Type.Object({
-          sfid: Type.Integer({ minimum: 1, description: 'The search id result links carry' }),
+          sfid: Integer({ minimum: 1, description: 'The search id result links carry' }),
         }),
         body: VoteRequest,
         response: created,

@@ -5,14 +5,15 @@ import type { Services } from '../../services/container.js';
 import type { Candidate, SearchOutcome } from '../../services/search.js';
 import { logMiss } from '../../store/search.js';
 import { HttpError } from '../errors.js';
+import { Integer } from '../validation.js';
 import { renderMissThanks, renderSearchPage, type SearchResultView } from '../views/search-page.js';
 
 const SearchPageQuery = Type.Object({
   q: Type.Optional(
     Type.String({ maxLength: 500, description: 'Title, author or ISBN', examples: ['hunger games'] }),
   ),
-  pick: Type.Optional(Type.Integer({ minimum: 1, description: 'Go to result N of this search (1-based)' })),
-  sfid: Type.Optional(Type.Integer({ minimum: 1, description: 'The logged search this link came from' })),
+  pick: Type.Optional(Integer({ minimum: 1, description: 'Go to result N of this search (1-based)' })),
+  sfid: Type.Optional(Integer({ minimum: 1, description: 'The logged search this link came from' })),
   human: Type.Optional(
     Type.String({ maxLength: 5, description: 'Append `human=1` when building links on a server' }),
   ),
@@ -21,8 +22,8 @@ const SearchPageQuery = Type.Object({
 
 const MissForm = Type.Object({
   query: Type.String({ maxLength: 500 }),
-  result_count: Type.Integer({ minimum: 0 }),
-  sfid: Type.Optional(Type.Integer({ minimum: 1 })),
+  result_count: Integer({ minimum: 0 }),
+  sfid: Type.Optional(Integer({ minimum: 1 })),
   details: Type.Optional(Type.String({ maxLength: 2000 })),
 });
 

@@ -1,4 +1,5 @@
-import { html } from './html.js';
+import type { ValidationIssue } from '../errors.js';
+import { html, jsonForScript } from './html.js';
 import { DEFAULT_SITE_NAME, renderLayout, searchForm } from './layout.js';
 
 export interface ErrorPageOptions {
@@ -11,6 +12,19 @@ export interface ErrorPageOptions {
   /** Prefills the search box (an unknown ISBN, the slug that was not found). */
   searchQuery?: string;
   siteName?: string;
+  /** A 422's SPEC 7 entries: listed for the reader and embedded as JSON (`#validation-errors`). */
+  problems?: readonly ValidationIssue[];
+}
+
+/** `["query","q"]` reads as "q"; the location is in the JSON for those who need it. */
+const fieldOf = (issue: ValidationIssue) => issue.loc.slice(1).join('.') || String(issue.loc[0] ?? '');
+
+function problemList(problems: readonly ValidationIssue[] | undefined) {
+  if (!problems?.length) return '';
+  return html`<ul class="error__problems">
+    ${problems.map((issue) => html`<li><code>${fieldOf(issue)}</code>: ${issue.msg}</li>`)}
+  </ul>
+  <script type="application/json" id="validation-errors">${jsonForScript({ detail: problems })}</script>`;
 }
 
 const DEFAULTS: Readonly<Record<number, { title: string; message: string }>> = {
@@ -46,6 +60,7 @@ export function renderErrorPage(options: ErrorPageOptions): string {
   <p class="error__status">${options.status}</p>
   <h1 class="error__title">${title}</h1>
   <p class="error__message">${message}</p>
+  ${problemList(options.problems)}
   ${searchForm(options.searchQuery, 'search search--large', 'Search for a book')}
   <p class="error__home"><a href="${options.baseUrl}/">Go to the home page</a></p>
 </main>`;

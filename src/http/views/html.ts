@@ -23,8 +23,13 @@ const ESCAPES: Readonly<Record<string, string>> = {
   '`': '&#96;',
 };
 
+// C0 controls but tab, line feed and carriage return; DEL and the C1 controls. A browser shows them
+// as nothing or garbage (a title with a bell or an escape sequence); they become U+FFFD, visibly.
+const CONTROL_CHARACTERS = /[^\P{Cc}\t\n\r]/gu;
+
+/** Text safe between tags and inside quoted attributes: markup escaped, control characters replaced. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (char) => ESCAPES[char] ?? char);
+  return text.replace(/[&<>"'`]/g, (char) => ESCAPES[char] ?? char).replace(CONTROL_CHARACTERS, '\ufffd');
 }
 
 function render(value: HtmlValue): string {

@@ -1,6 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AdminDb } from '../../store/admin-tables.js';
 import {
+  clearLoginAttempts,
+  pruneLoginAttempts,
+  releaseLoginAttempt,
+  reserveLoginAttempt,
+} from '../../store/login-throttle.js';
+import {
   type AdminSession,
   deleteExpiredSessions,
   deleteSession,
@@ -9,8 +15,8 @@ import {
 } from '../../store/sessions.js';
 import {
   findUserByEmail,
-  recentFailuresFromIp,
-  recordFailedLogin,
+  markUserLocked,
+  normaliseEmail,
   recordLoginAttempt,
   recordSuccessfulLogin,
 } from '../../store/users.js';
@@ -39,25 +45,41 @@ export interface LoginInput {
 }
 
 /**
- * Checks the password and opens a session. Unknown emails verify against a decoy hash, so the
- * answer takes as long as for a real account and the same "invalid" comes back.
+ * Checks the password and opens a session. Each attempt first reserves a failure slot for its IP and
+ * for the email (one atomic upsert each, in the database), and only an attempt within both limits
+ * runs scrypt: a burst of parallel guesses is cut off at the limit on every instance, and a right
+ * password arriving after the limit is refused like a wrong one. The email's counter exists whether
+ * or not the account does, and unknown emails verify against a decoy hash, so neither the answer,
+ * the lock nor the time taken tells which emails have accounts.
  */
 export async function login(db: AdminDb, input: LoginInput, now = new Date()): Promise<LoginResult> {
+  const at = now.toISOString();
   const since = new Date(now.getTime() - LOCK_MS).toISOString();
-  if ((await recentFailuresFromIp(db, input.ip, since)) >= IP_FAILURE_LIMIT) return { kind: 'ip_limited' };
-  const user = await findUserByEmail(db, input.email);
-  if (user?.lockedUntil && user.lockedUntil > now.toISOString()) {
+  const ipKey = `ip:${input.ip}`;
+  const accountKey = `account:${normaliseEmail(input.email)}`;
+  await pruneLoginAttempts(db, since);
+  if ((await reserveLoginAttempt(db, ipKey, IP_FAILURE_LIMIT, at, since)) > IP_FAILURE_LIMIT) {
+    await recordLoginAttempt(db, input.ip, input.email, false);
+    return { kind: 'ip_limited' };
+  }
+  const attempt = await reserveLoginAttempt(db, accountKey, ACCOUNT_FAILURE_LIMIT, at, since);
+  if (attempt > ACCOUNT_FAILURE_LIMIT) {
     await recordLoginAttempt(db, input.ip, input.email, false);
     return { kind: 'locked' };
   }
+  const user = await findUserByEmail(db, input.email);
   const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
-  await recordLoginAttempt(db, input.ip, input.email, valid && !!user?.isActive);
-  if (!user?.isActive) return { kind: 'invalid' };
-  if (!valid) {
-    const lockUntil = new Date(now.getTime() + LOCK_MS).toISOString();
-    await recordFailedLogin(db, user.id, ACCOUNT_FAILURE_LIMIT, lockUntil);
+  const accepted = valid && user?.isActive === true;
+  await recordLoginAttempt(db, input.ip, input.email, accepted);
+  if (!user || !accepted) {
+    // The reserved slots stay: this was a failure.
+    if (user && attempt === ACCOUNT_FAILURE_LIMIT) {
+      await markUserLocked(db, user.id, new Date(now.getTime() + LOCK_MS).toISOString());
+    }
     return { kind: 'invalid' };
   }
+  await releaseLoginAttempt(db, ipKey);
+  await clearLoginAttempts(db, accountKey);
   await recordSuccessfulLogin(db, user.id);
   await deleteExpiredSessions(db, now.toISOString());
   const token = randomToken();

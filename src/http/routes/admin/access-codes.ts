@@ -5,6 +5,7 @@ import * as codes from '../../../store/access-codes.js';
 import { writeAudit } from '../../../store/audit.js';
 import { listAllDestinations } from '../../../store/destinations.js';
 import { isUniqueViolation } from '../../../store/errors.js';
+import { Integer } from '../../validation.js';
 import { checkbox, type FormErrors, type FormValues, field, formError } from '../../views/admin/form.js';
 import { csrfField, renderAdminPage } from '../../views/admin/layout.js';
 import { html } from '../../views/html.js';
@@ -26,16 +27,16 @@ const CreateBody = Type.Object({
   display_name: Type.String({ default: '', maxLength: 200 }),
   slug: Type.String({ default: '', maxLength: 100, pattern: '^$|^[a-z0-9][a-z0-9-]*$' }),
   description: Type.String({ default: '', maxLength: 2000 }),
-  cookie_ttl_hours: Type.Integer({ default: 24, minimum: 1, maximum: 8760 }),
+  cookie_ttl_hours: Integer({ default: 24, minimum: 1, maximum: 8760 }),
   is_active: Type.Boolean({ default: true }),
 });
 const UpdateBody = Type.Object({
   display_name: Type.String({ default: '', maxLength: 200 }),
   description: Type.String({ default: '', maxLength: 2000 }),
-  cookie_ttl_hours: Type.Integer({ default: 24, minimum: 1, maximum: 8760 }),
+  cookie_ttl_hours: Integer({ default: 24, minimum: 1, maximum: 8760 }),
   is_active: Type.Boolean({ default: true }),
 });
-const DestinationBody = Type.Object({ destination_id: Type.Integer({ default: 0 }) });
+const DestinationBody = Type.Object({ destination_id: Integer({ default: 0 }) });
 
 /** Access codes: patron links that unlock non-public destinations (a library's catalogue). */
 export const accessCodeRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {

@@ -2,11 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { analyticsCsv, dashboard } from '../../../services/admin/analytics.js';
 import { type RollupWorker, startRollupWorker } from '../../../services/admin/analytics-rollup.js';
+import { Integer } from '../../validation.js';
 import { PERIODS, renderDashboard } from '../../views/admin/dashboard.js';
 import { type AdminRouteOptions, dbOf, sendPage, viewerOf } from './context.js';
 
 const Days = Type.Optional(
-  Type.Union([Type.Literal('all'), Type.Integer({ minimum: 1, maximum: 366 })], { default: 30 }),
+  Type.Union([Type.Literal('all'), Integer({ minimum: 1, maximum: 366 })], { default: 30 }),
 );
 const periodOf = (days: number | 'all' | undefined) => PERIODS.find((period) => period === days) ?? 30;
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { listAudit } from '../../../store/audit.js';
+import { Integer } from '../../validation.js';
 import { renderAudit } from '../../views/admin/audit.js';
 import { type AdminRouteOptions, dbOf, sendPage, viewerOf } from './context.js';
 
@@ -13,7 +14,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     {
       schema: {
         hide: true,
-        querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000 })) }),
+        querystring: Type.Object({ page: Type.Optional(Integer({ minimum: 1, maximum: 100000 })) }),
       },
     },
     async (request, reply) => {

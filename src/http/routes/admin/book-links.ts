@@ -7,12 +7,13 @@ import {
   removeOverride,
 } from '../../../services/admin/books.js';
 import { createPin, removePin } from '../../../services/admin/pins.js';
+import { Integer } from '../../validation.js';
 import { bookOr404, showFailedForm } from './books.js';
 import { type AdminRouteOptions, commandContext, IdParams, seeOther } from './context.js';
 import { schemaErrors, submitted } from './form-errors.js';
 
 const text = (max: number) => Type.String({ default: '', maxLength: max });
-const int = Type.Integer({ default: 0 });
+const int = Integer({ default: 0 });
 
 /** SPEC 2.4 "book add destination", with its defaults. */
 const AddLinkBody = Type.Object({

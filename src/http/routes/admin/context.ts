@@ -7,6 +7,7 @@ import { type AdminDb, adminDb } from '../../../store/admin-tables.js';
 import type { AuditActor } from '../../../store/audit.js';
 import type { AdminSession } from '../../../store/sessions.js';
 import { HttpError } from '../../errors.js';
+import { Integer } from '../../validation.js';
 import type { AdminViewer } from '../../views/admin/layout.js';
 
 declare module 'fastify' {
@@ -80,7 +81,7 @@ export function commandContext(request: FastifyRequest, services: Services): Com
   return { db: dbOf(services), actor: actorOf(request), events: services.events };
 }
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const IdParams = Type.Object({ id: Integer({ minimum: 1 }) });
 
 /** The `:id` of a route, or a 404 when it is not a positive integer (validation errors are attached). */
 export function idParam(request: FastifyRequest): number {

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { Integer } from '../../validation.js';
 
 const text = (max: number) => Type.String({ default: '', maxLength: max });
 const common = {
@@ -7,7 +8,7 @@ const common = {
   icon_url: text(2000),
   base_url: text(2000),
   short_name: text(50),
-  display_priority: Type.Integer({ default: 0, minimum: -100000, maximum: 100000 }),
+  display_priority: Integer({ default: 0, minimum: -100000, maximum: 100000 }),
   brand_color: text(7),
   url_template: text(4000),
   is_public: Type.Boolean({ default: false }),
@@ -26,16 +27,16 @@ export const UpdateBody = Type.Object({
 });
 /** SPEC 2.4 "destination update link". */
 export const UpdateLinkBody = Type.Object({
-  link_id: Type.Integer({ default: 0 }),
+  link_id: Integer({ default: 0 }),
   url: text(2000),
   label: text(100),
   tagline: text(200),
   is_featured: Type.Boolean({ default: true }),
-  display_priority: Type.Integer({ default: 0 }),
+  display_priority: Integer({ default: 0 }),
   active_from: text(40),
   active_until: text(40),
 });
-export const RemoveBookBody = Type.Object({ link_id: Type.Integer({ default: 0 }) });
+export const RemoveBookBody = Type.Object({ link_id: Integer({ default: 0 }) });
 export const PreviewQuery = Type.Object({
   template: Type.Optional(text(4000)),
   group: Type.Optional(text(20)),

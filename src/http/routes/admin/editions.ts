@@ -1,15 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { linkEdition, setCanonicalEdition, unlinkEdition } from '../../../services/admin/editions.js';
+import { Integer } from '../../validation.js';
 import { bookOr404, showFailedForm } from './books.js';
 import { type AdminRouteOptions, commandContext, IdParams, seeOther } from './context.js';
 import { schemaErrors, submitted } from './form-errors.js';
 
 /** SPEC 2.4 "book link edition", "book unlink edition", "book set canonical". */
-const LinkBody = Type.Object({ target_book_id: Type.Integer() });
-const UnlinkBody = Type.Object({ target_book_id: Type.Optional(Type.Union([Type.Integer(), Type.Null()])) });
+const LinkBody = Type.Object({ target_book_id: Integer() });
+const UnlinkBody = Type.Object({ target_book_id: Type.Optional(Type.Union([Integer(), Type.Null()])) });
 const CanonicalBody = Type.Object({
-  new_canonical_id: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  new_canonical_id: Type.Optional(Type.Union([Integer(), Type.Null()])),
 });
 
 export const editionRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {

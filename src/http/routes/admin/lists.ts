@@ -8,6 +8,7 @@ import { listPath } from '../../../services/lists.js';
 import { listItems } from '../../../store/list-items.js';
 import type { List } from '../../../store/lists.js';
 import { HttpError } from '../../errors.js';
+import { Integer } from '../../validation.js';
 import { LISTS_PAGE_SIZE, renderListIndex } from '../../views/admin/lists.js';
 import { type ListAdminModel, renderListAdmin, renderListDelete } from '../../views/admin/lists-detail.js';
 import {
@@ -50,7 +51,7 @@ const IndexQuery = Type.Object({
       default: '',
     },
   ),
-  page: Type.Integer({ default: 1, minimum: 1, maximum: 10_000 }),
+  page: Integer({ default: 1, minimum: 1, maximum: 10_000 }),
 });
 const EditBody = Type.Object({
   name: Type.String({ default: '', maxLength: 500 }),

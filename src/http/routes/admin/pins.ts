@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { createPin, removePin, resolveBookRef } from '../../../services/admin/pins.js';
 import { listPins } from '../../../store/admin-pins.js';
+import { Integer } from '../../validation.js';
 import type { FormErrors, FormValues } from '../../views/admin/form.js';
 import { renderPins } from '../../views/admin/pins.js';
 import {
@@ -22,7 +23,7 @@ const PinBody = Type.Object({
   book_ref: Type.String({ default: '', maxLength: 2000 }),
   notes: Type.String({ default: '', maxLength: 500 }),
 });
-const DeleteBody = Type.Object({ pin_id: Type.Integer({ default: 0 }) });
+const DeleteBody = Type.Object({ pin_id: Integer({ default: 0 }) });
 
 export const pinRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
   const db = dbOf(services);
