@@ -24,6 +24,8 @@ export interface Config {
   /** Signs access-code cookies; empty when COOKIE_SECRET is unset (the server then keeps its own). */
   cookieSecret: string;
   logLevel: string;
+  /** The clicks' write-ahead journal directory (`CLICK_WAL_DIR`); null: clicks are buffered in memory only. */
+  clickWalDir: string | null;
 }
 
 export const PROVIDER_NAMES = ['local', 'openlibrary', 'googlebooks', 'itunes'] as const;
@@ -101,6 +103,18 @@ function databaseUrl(env: Env): string {
   return raw;
 }
 
+/** Next to the SQLite file, `./data` on PostgreSQL; none for an in-memory database; `off` disables it. */
+function clickWalDir(env: Env, database: string): string | null {
+  const raw = env.CLICK_WAL_DIR?.trim();
+  if (raw === 'off') return null;
+  if (raw) return raw;
+  if (!database.startsWith('sqlite:')) return './data/click-wal';
+  const file = database.slice('sqlite:'.length);
+  if (file === '' || file === ':memory:') return null;
+  const slash = file.lastIndexOf('/');
+  return `${slash >= 0 ? file.slice(0, slash) : '.'}/click-wal`;
+}
+
 function cookieSecret(env: Env): string {
   const raw = env.COOKIE_SECRET ?? '';
   if (raw !== '' && raw.length < 32) throw new ConfigError('COOKIE_SECRET must be at least 32 characters');
@@ -110,11 +124,12 @@ function cookieSecret(env: Env): string {
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const email = (key: string) => env[key]?.trim() || null;
+  const database = databaseUrl(env);
   const config: Config = {
     port,
     host: env.HOST || '0.0.0.0',
     baseUrl: url(env, 'BASE_URL', `http://localhost:${port}`),
-    databaseUrl: databaseUrl(env),
+    databaseUrl: database,
     redisUrl: env.REDIS_URL || null,
     providers: providers(env),
     openLibraryUrl: url(env, 'OPENLIBRARY_URL', 'https://openlibrary.org'),
@@ -131,6 +146,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     affiliateTags: Object.freeze(affiliateTags(env)),
     cookieSecret: cookieSecret(env),
     logLevel: env.LOG_LEVEL || 'info',
+    clickWalDir: clickWalDir(env, database),
   };
   return Object.freeze(config);
 }
