@@ -26,6 +26,8 @@ export interface Config {
   logLevel: string;
   /** The clicks' write-ahead journal directory (`CLICK_WAL_DIR`); null: clicks are buffered in memory only. */
   clickWalDir: string | null;
+  /** `interval`: the journal is fsynced every 100 ms; `always`: before each redirect is answered. */
+  clickWalFsync: 'always' | 'interval';
 }
 
 export const PROVIDER_NAMES = ['local', 'openlibrary', 'googlebooks', 'itunes'] as const;
@@ -115,6 +117,14 @@ function clickWalDir(env: Env, database: string): string | null {
   return `${slash >= 0 ? file.slice(0, slash) : '.'}/click-wal`;
 }
 
+function clickWalFsync(env: Env): 'always' | 'interval' {
+  const raw = env.CLICK_WAL_FSYNC?.trim() || 'interval';
+  if (raw !== 'always' && raw !== 'interval') {
+    throw new ConfigError(`CLICK_WAL_FSYNC must be always or interval, got "${raw}"`);
+  }
+  return raw;
+}
+
 function cookieSecret(env: Env): string {
   const raw = env.COOKIE_SECRET ?? '';
   if (raw !== '' && raw.length < 32) throw new ConfigError('COOKIE_SECRET must be at least 32 characters');
@@ -147,6 +157,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     cookieSecret: cookieSecret(env),
     logLevel: env.LOG_LEVEL || 'info',
     clickWalDir: clickWalDir(env, database),
+    clickWalFsync: clickWalFsync(env),
   };
   return Object.freeze(config);
 }

@@ -43,7 +43,7 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
     if (replay.journals > 0) {
       console.log(`click journal: ${replay.replayed} clicks replayed from ${replay.journals} journal(s)`);
     }
-    clickJournal = await openClickJournal(dir);
+    clickJournal = await openClickJournal(dir, config.clickWalFsync);
   }
   const services = createServices(Object.freeze({ ...config, cookieSecret }), store, { clickJournal });
   const app = await buildApp({ services, logger: true });

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { type ClickRecord, forgetJournalMark, insertClicks, journalMark } from '../store/click-writes.js';
 import { isDatabaseUnavailable } from '../store/errors.js';
 import type { Database } from '../store/schema.js';
-import { ClickJournal, claimOrphanJournals, readJournal } from './click-journal.js';
+import { ClickJournal, claimOrphanJournals, type JournalSync, readJournal } from './click-journal.js';
 
 /**
  * Records outbound clicks off the request path: `/go/` pushes into memory and a timer writes the buffer
@@ -336,8 +336,12 @@ export async function replayClickJournals(
 }
 
 /** This process's journal under `dir`, for `ClickRecorderOptions.journal`. */
-export function openClickJournal(dir: string, logger: ClickRecorderLogger = consoleLogger) {
-  return ClickJournal.open<Click>(dir, (click) => click, logger);
+export function openClickJournal(
+  dir: string,
+  sync: JournalSync = 'interval',
+  logger: ClickRecorderLogger = consoleLogger,
+) {
+  return ClickJournal.open<Click>(dir, (click) => click, logger, sync);
 }
 
 export function createClickRecorder(db: Kysely<Database>, options: ClickRecorderOptions = {}): ClickRecorder {
