@@ -43,7 +43,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     void exit.then(() => reject(new Error(`server exited before listening:\n${output}`)));
-    setTimeout(() => reject(new Error(`server did not listen within 90 s:\n${output}`)), 30_000).unref();
+    setTimeout(() => reject(new Error(`server did not listen within 90 s:\n${output}`)), 90_000).unref();
   });
   const baseUrl = await listening;
   return {
