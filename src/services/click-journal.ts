@@ -78,9 +78,7 @@ export class ClickJournal<Record> {
     logger: JournalLogger,
     sync: JournalSync = 'interval',
   ): Promise<ClickJournal<Record>> {
-    const id = randomBytes(8)
-      .toString('hex')
-      .replace(/[^a-z0-9]/g, '');
+    const id = randomBytes(8).toString('hex');
     const path = join(dir, `${process.pid}-${id}`);
     await mkdir(path, { recursive: true });
     const journal = new ClickJournal(id, path, serialize, logger, sync);
@@ -90,7 +88,7 @@ export class ClickJournal<Record> {
     return journal;
   }
 
-  /** Numbers the record now; the promise resolves once its line is on disk (never rejects). */
+  /** Numbers the record now; the promise resolves once its line is written (never rejects). */
   append(record: Record): { seq: number; durable: Promise<void> } {
     this.seq += 1;
     const seq = this.seq;
@@ -118,12 +116,13 @@ export class ClickJournal<Record> {
     if (remove) await rm(this.path, { recursive: true, force: true });
   }
 
-  private async openSegment(number: number): Promise<void> {
+  private async openSegment(number: number): Promise<Segment> {
     const handle = await open(join(this.path, `${number}.log`), 'a');
     this.current = { number, handle, bytes: 0, lastSeq: this.seq };
+    return this.current;
   }
 
-  /** One write and one fsync for everything queued; repeated while appends keep arriving. */
+  /** One write (and with `always` one fsync) for everything queued; repeated while appends keep arriving. */
   private async writeLoop(): Promise<void> {
     while (this.queued.length > 0) {
       const lines = this.queued;
@@ -168,8 +167,7 @@ export class ClickJournal<Record> {
     await current.handle.datasync();
     await current.handle.close();
     this.older.push({ number: current.number, lastSeq: current.lastSeq });
-    await this.openSegment(current.number + 1);
-    return this.current as unknown as Segment;
+    return this.openSegment(current.number + 1);
   }
 }
 

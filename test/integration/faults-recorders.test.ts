@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, beforeEach, it } from 'node:test';
 import { sql } from 'kysely';
-import { type Click, ClickRecorder } from '../../src/services/click-recorder.js';
+import { type Click, ClickRecorder, replayClickJournals } from '../../src/services/click-recorder.js';
 import { listUsage, UsageRecorder, usageSource } from '../../src/store/api-usage.js';
 import { startTestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
@@ -109,5 +110,43 @@ describeEachDialect('refused rows are set aside, the rest is written', (context)
     } finally {
       await api.close();
     }
+  });
+
+  it('replays an orphan journal once: skips what its mark says was written and a torn last line, leaves live ones', async () => {
+    const { db } = context.store();
+    const walDir = join(dir, 'replay');
+    // A process id that is certainly gone, and one that is certainly alive (this test's parent).
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+    const orphan = join(walDir, `${deadPid}-0a1b`);
+    const live = join(walDir, `${process.ppid}-0c2d`);
+    mkdirSync(orphan, { recursive: true });
+    mkdirSync(live, { recursive: true });
+    const line = (seq: number) =>
+      `${JSON.stringify({ s: seq, c: { ...click(500 + seq), at: '2025-06-01T12:00:00.000Z' } })}\n`;
+    writeFileSync(join(orphan, '1.log'), `${line(1)}${line(2)}`);
+    writeFileSync(join(orphan, '2.log'), `${line(3)}{"s":4,"c":{"bookId"`);
+    writeFileSync(join(live, '1.log'), line(9));
+    // The dead process had written seq 1 (and recorded so in the same transaction).
+    await db.insertInto('settings').values({ key: 'click-journal:0a1b', value: '1' }).execute();
+    const result = await replayClickJournals(db, { dir: walDir, deadLetterFile: null, logger: silent });
+    assert.deepEqual(result, { journals: 1, replayed: 2 });
+    const rows = await db.selectFrom('clicks').select('sfid').orderBy('sfid').execute();
+    assert.deepEqual(
+      rows.map((row) => Number(row.sfid)),
+      [502, 503],
+    );
+    assert.equal(existsSync(orphan), false, 'a replayed journal is deleted');
+    assert.equal(existsSync(live), true, "a live process's journal is left alone");
+    const mark = await db
+      .selectFrom('settings')
+      .select('key')
+      .where('key', '=', 'click-journal:0a1b')
+      .execute();
+    assert.deepEqual(mark, []);
+    // A second start finds nothing more to replay.
+    assert.deepEqual(await replayClickJournals(db, { dir: walDir, deadLetterFile: null, logger: silent }), {
+      journals: 0,
+      replayed: 0,
+    });
   });
 });
