@@ -31,6 +31,10 @@ export interface Config {
   /** METRICS_TOKEN: Bearer token for /metrics; null: /metrics answers only local, unproxied scrapes. */
   metricsToken: string | null;
   logLevel: string;
+  /** The clicks' write-ahead journal directory (`CLICK_WAL_DIR`); null: clicks are buffered in memory only. */
+  clickWalDir: string | null;
+  /** `interval`: the journal is fsynced every 100 ms; `always`: before each redirect is answered. */
+  clickWalFsync: 'always' | 'interval';
 }
 
 export type TrustProxy = false | number | readonly string[];
@@ -161,6 +165,26 @@ function redisKeyPrefix(env: Env): string {
   return raw;
 }
 
+/** Next to the SQLite file, `./data` on PostgreSQL; none for an in-memory database; `off` disables it. */
+function clickWalDir(env: Env, database: string): string | null {
+  const raw = env.CLICK_WAL_DIR?.trim();
+  if (raw === 'off') return null;
+  if (raw) return raw;
+  if (!database.startsWith('sqlite:')) return './data/click-wal';
+  const file = database.slice('sqlite:'.length);
+  if (file === '' || file === ':memory:') return null;
+  const slash = file.lastIndexOf('/');
+  return `${slash >= 0 ? file.slice(0, slash) : '.'}/click-wal`;
+}
+
+function clickWalFsync(env: Env): 'always' | 'interval' {
+  const raw = env.CLICK_WAL_FSYNC?.trim() || 'interval';
+  if (raw !== 'always' && raw !== 'interval') {
+    throw new ConfigError(`CLICK_WAL_FSYNC must be always or interval, got "${raw}"`);
+  }
+  return raw;
+}
+
 function cookieSecret(env: Env): string {
   const raw = env.COOKIE_SECRET ?? '';
   if (raw !== '' && raw.length < 32) throw new ConfigError('COOKIE_SECRET must be at least 32 characters');
@@ -179,11 +203,12 @@ function metricsToken(env: Env): string | null {
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const email = (key: string) => env[key]?.trim() || null;
+  const database = databaseUrl(env);
   const config: Config = {
     port,
     host: env.HOST || '0.0.0.0',
     baseUrl: url(env, 'BASE_URL', `http://localhost:${port}`),
-    databaseUrl: databaseUrl(env),
+    databaseUrl: database,
     redisUrl: env.REDIS_URL || null,
     redisKeyPrefix: redisKeyPrefix(env),
     providers: providers(env),
@@ -202,6 +227,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     cookieSecret: cookieSecret(env),
     metricsToken: metricsToken(env),
     logLevel: env.LOG_LEVEL || 'info',
+    clickWalDir: clickWalDir(env, database),
+    clickWalFsync: clickWalFsync(env),
   };
   return Object.freeze(config);
 }

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { ensureFirstAdmin } from './services/admin/users.js';
+import { deadLetterPath, openClickJournal, replayClickJournals } from './services/click-recorder.js';
 import { createServices, type Services } from './services/container.js';
 import { adminDb } from './store/admin-tables.js';
 import { openStore } from './store/db.js';
@@ -27,7 +29,23 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   const cookieSecret =
     config.cookieSecret ||
     (await settingOrCreate(store.db, 'cookie_secret', () => randomBytes(32).toString('base64url')));
-  const services = createServices(Object.freeze({ ...config, cookieSecret }), store);
+  // Clicks a killed process had redirected for but not yet written, then this process's own journal.
+  // Journals live under the database's own id, so two databases served from one machine never
+  // replay each other's clicks.
+  let clickJournal = null;
+  if (config.clickWalDir) {
+    const databaseId = await settingOrCreate(store.db, 'database_id', () => randomBytes(8).toString('hex'));
+    const dir = join(config.clickWalDir, databaseId);
+    const replay = await replayClickJournals(store.db, {
+      dir,
+      deadLetterFile: deadLetterPath(config.clickWalDir),
+    });
+    if (replay.journals > 0) {
+      console.log(`click journal: ${replay.replayed} clicks replayed from ${replay.journals} journal(s)`);
+    }
+    clickJournal = await openClickJournal(dir, config.clickWalFsync);
+  }
+  const services = createServices(Object.freeze({ ...config, cookieSecret }), store, { clickJournal });
   const app = await buildApp({ services, logger: true });
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ baseUrl: config.baseUrl, database: store.dialect }, `Booklink listening on ${address}`);

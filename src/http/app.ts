@@ -78,7 +78,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   });
   await app.register(apiKeys, { apiKeys: services.apiKeys, usage: services.usage });
   const limits = { anonymous: config.rateLimitAnon, keyed: config.rateLimitKeyed };
-  await app.register(rateLimit, { ...limits, redis: services.redis });
+  await app.register(rateLimit, { ...limits, redis: services.redis, breaker: services.redisBreaker });
   await app.register(openapi, { baseUrl: config.baseUrl, contactEmail: config.contactEmail });
   await app.register(operationsRoutes, { services });
   await app.register(discoveryRoutes, { services });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ProviderChain } from '../catalog/chain.js';
+import type { CircuitBreaker } from '../catalog/circuit-breaker.js';
 import type { HttpClient } from '../catalog/http-client.js';
 import { LocalCatalogProvider } from '../catalog/local.js';
 import { createProviderChain } from '../catalog/providers/index.js';
@@ -13,9 +14,10 @@ import { BookCreator, type IsbnLookup } from './book-creator.js';
 import { BookPages } from './book-pages.js';
 import { ChangeEvents } from './change-events.js';
 import { type ChangeRelay, relayChanges } from './change-relay.js';
-import { type ClickRecorder, createClickRecorder } from './click-recorder.js';
+import type { ClickJournal } from './click-journal.js';
+import { type Click, type ClickRecorder, createClickRecorder, deadLetterPath } from './click-recorder.js';
 import { CoverFallback } from './cover-fallback.js';
-import { closeRedis, createRedis, type Redis } from './redis.js';
+import { closeRedis, createRedis, createRedisBreaker, type Redis, throughBreaker } from './redis.js';
 import { createResolver } from './resolve/wiring.js';
 import type { Resolver } from './resolve.js';
 import { SearchService, type TextSearchSource } from './search.js';
@@ -44,11 +46,16 @@ export interface Services {
   changeRelay: ChangeRelay | null;
   /** Shared counters (rate limits) when `REDIS_URL` is set; null means per-process state. */
   redis: Redis | null;
+  /** Every Redis command goes through it: a hung Redis costs a few timeouts, then none. */
+  redisBreaker: CircuitBreaker | null;
   /** Cached API key lookups; `revoke` here takes effect at once in this process. */
   apiKeys: ApiKeyDirectory;
   /** Aggregated API usage per day, key, source and route, written off the request path. */
   usage: UsageRecorder;
-  /** Extra readiness checks (Redis…) by name; the database is always checked. */
+  /**
+   * Optional dependencies by name (Redis…), reported by `/readyz` but never making it fail: the
+   * service works without them. The database is always checked and is the one that fails readiness.
+   */
   readiness: Record<string, () => Promise<unknown>>;
   close(): Promise<void>;
 }
@@ -58,6 +65,8 @@ export interface ServiceOverrides {
   /** Provider text search for weak local results; defaults to the provider chain. */
   textSearch?: TextSearchSource | null;
   clickFlushIntervalMs?: number;
+  /** This process's click journal (opened by the server under `CLICK_WAL_DIR`, after the replay). */
+  clickJournal?: ClickJournal<Click> | null;
   /** A Redis client owned by the caller (tests use their own key prefix); null forces no Redis. */
   redis?: Redis | null;
   apiKeyCacheMs?: number;
@@ -84,7 +93,11 @@ export function createServices(
   });
   const creator = new BookCreator(store.db, local, remote);
   const textSearch = overrides.textSearch === undefined ? providers.chain : overrides.textSearch;
-  const clicks = createClickRecorder(store.db, { flushIntervalMs: overrides.clickFlushIntervalMs ?? 1000 });
+  const clicks = createClickRecorder(store.db, {
+    flushIntervalMs: overrides.clickFlushIntervalMs ?? 1000,
+    journal: overrides.clickJournal ?? null,
+    deadLetterFile: config.clickWalDir ? deadLetterPath(config.clickWalDir) : null,
+  });
   // A client made from REDIS_URL is closed with the services; an injected one belongs to the caller.
   const ownsRedis = overrides.redis === undefined && config.redisUrl !== null;
   const redis =
@@ -93,6 +106,7 @@ export function createServices(
       : config.redisUrl
         ? createRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix })
         : null;
+  const redisBreaker = redis ? createRedisBreaker() : null;
   const apiKeys = new ApiKeyDirectory(store.db, { ttlMs: overrides.apiKeyCacheMs });
   events.on('api-keys-changed', () => apiKeys.clear());
   const changeRelay = redis ? relayChanges(events, redis, `${redis.options.keyPrefix ?? ''}changes`) : null;
@@ -126,9 +140,10 @@ export function createServices(
     events,
     changeRelay,
     redis,
+    redisBreaker,
     apiKeys,
     usage,
-    readiness: redis ? { redis: () => redis.ping() } : {},
+    readiness: redis && redisBreaker ? { redis: () => throughBreaker(redisBreaker, () => redis.ping()) } : {},
     close: async () => {
       await clicks.close();
       await usage.close();

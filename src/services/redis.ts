@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { CircuitBreaker } from '../catalog/circuit-breaker.js';
 
 export type { Redis } from 'ioredis';
 
@@ -17,12 +18,12 @@ const warnOnConsole = (error: Error) => console.warn(`redis: ${error.message}`);
  * The shared Redis client (rate-limit counters, caches) for `REDIS_URL`. Tuned to fail fast rather
  * than queue forever: a command waits at most `commandTimeoutMs`, and queued commands give up after
  * one reconnection attempt, so callers can fall back (the rate limiter lets requests through) while
- * `/readyz` reports Redis as failed.
+ * `/readyz` reports Redis as degraded. Callers put commands behind `createRedisBreaker`.
  */
 export function createRedis(url: string, options: RedisClientOptions = {}): Redis {
   const client = new Redis(url, {
     keyPrefix: options.keyPrefix ?? 'booklink:',
-    commandTimeout: options.commandTimeoutMs ?? 1000,
+    commandTimeout: options.commandTimeoutMs ?? 500,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
     // Reconnect forever, backing off to 2 s: Redis coming back must heal the service without a restart.
@@ -41,6 +42,33 @@ export function createRedis(url: string, options: RedisClientOptions = {}): Redi
     onError(error);
   });
   return client;
+}
+
+/**
+ * The circuit breaker in front of Redis. A Redis that accepts connections but stops answering would
+ * cost every API call a command timeout: after `threshold` failed commands in a row the circuit opens
+ * and callers use their fallback at once (the rate limiter lets requests through, readiness reports
+ * Redis as degraded); after `cooldownMs` one trial command goes through (half-open) and its outcome
+ * closes or re-opens the circuit.
+ */
+export function createRedisBreaker(
+  options: { threshold?: number; cooldownMs?: number } = {},
+): CircuitBreaker {
+  return new CircuitBreaker({ threshold: options.threshold ?? 3, cooldownMs: options.cooldownMs ?? 5000 });
+}
+
+/** Runs one Redis command through the breaker; refused at once while the circuit is open. */
+export async function throughBreaker<T>(breaker: CircuitBreaker, command: () => Promise<T>): Promise<T> {
+  if (!breaker.tryAcquire())
+    throw new Error('circuit open: Redis failed repeatedly; retrying in a few seconds');
+  try {
+    const result = await command();
+    breaker.success();
+    return result;
+  } catch (error) {
+    breaker.failure();
+    throw error;
+  }
 }
 
 /** Closes politely when connected, at once otherwise (quit would wait for a connection that never comes). */

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Kysely, sql } from 'kysely';
 import { touchApiKeys } from './api-keys.js';
+import { isDatabaseUnavailable } from './errors.js';
 import type { Database } from './schema.js';
 
 /**
@@ -40,6 +41,8 @@ export interface UsageRecorderStats {
   flushed: number;
   pending: number;
   failedFlushes: number;
+  /** Calls whose counter the database refused (set aside and logged, so the others are still written). */
+  setAside: number;
 }
 
 export const MAX_SOURCE_LENGTH = 50;
@@ -94,12 +97,29 @@ export async function listUsage(db: Kysely<Database>, since?: string): Promise<U
   }));
 }
 
-/** The `source` as sent, bounded so a hostile value cannot bloat the table. */
+/** Without control characters: a NUL cannot be stored in PostgreSQL text, and none belongs in a name. */
+function printable(value: string): string {
+  let kept = '';
+  for (const char of value) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code >= 0x20 && code !== 0x7f) kept += char;
+  }
+  return kept;
+}
+
+/**
+ * The `source` as sent, without control characters (a NUL would make the counter unstorable) and
+ * bounded so a hostile value cannot bloat the table.
+ */
 export function usageSource(raw: unknown): string | null {
   const value = Array.isArray(raw) ? raw[0] : raw;
-  if (typeof value !== 'string' || value === '') return null;
-  return value.slice(0, MAX_SOURCE_LENGTH);
+  if (typeof value !== 'string') return null;
+  return printable(value.slice(0, MAX_SOURCE_LENGTH * 4)).slice(0, MAX_SOURCE_LENGTH) || null;
 }
+
+/** The counter a call adds to: one per day, key, route and source. */
+const counterId = (day: string, keyId: number | null, route: string, source: string | null) =>
+  JSON.stringify([day, keyId, route, source]);
 
 export interface UsageRecorderOptions {
   flushIntervalMs?: number;
@@ -114,7 +134,8 @@ export class UsageRecorder {
   private flushing: Promise<void> | null = null;
   private closed = false;
   private readonly timer: NodeJS.Timeout;
-  private readonly counts = { recorded: 0, flushed: 0, failedFlushes: 0 };
+  private consecutiveFailures = 0;
+  private readonly counts = { recorded: 0, flushed: 0, failedFlushes: 0, setAside: 0 };
   private readonly maxPending: number;
   private readonly logger: NonNullable<UsageRecorderOptions['logger']>;
 
@@ -132,10 +153,10 @@ export class UsageRecorder {
   /** Never throws, never waits. */
   record(call: ApiCall): void {
     if (this.closed) return;
-    // On the path of every API call: the key is a plain join (routes and days hold no NUL) and a
-    // new row object is made only for a combination not seen since the last flush.
+    // On the path of every API call: a new row object is made only for a combination not seen since
+    // the last flush.
     const day = call.at.toISOString().slice(0, 10);
-    const id = `${day}\u0000${call.keyId ?? ''}\u0000${call.route}\u0000${call.source ?? ''}`;
+    const id = counterId(day, call.keyId, call.route, call.source);
     const existing = this.pending.get(id);
     if (existing) existing.count += 1;
     else if (this.pending.size < this.maxPending)
@@ -182,11 +203,23 @@ export class UsageRecorder {
     try {
       await addUsage(this.db, rows);
       this.counts.flushed += rows.reduce((sum, row) => sum + row.count, 0);
+      this.consecutiveFailures = 0;
     } catch (error) {
       this.counts.failedFlushes += 1;
-      this.restore(rows, lastUsed);
-      this.logger.error({ err: error, counters: rows.length }, 'api usage flush failed; will retry');
-      return;
+      this.consecutiveFailures += 1;
+      // Unreachable database: keep everything for later. Refused twice: one counter is poisoned; write
+      // the others and set that one aside rather than lose every count from now on.
+      if (isDatabaseUnavailable(error) || this.consecutiveFailures < 2) {
+        this.restore(rows, lastUsed);
+        this.logger.error({ err: error, counters: rows.length }, 'api usage flush failed; will retry');
+        return;
+      }
+      this.consecutiveFailures = 0;
+      const left = await this.writeSettingAside(rows);
+      if (left.length > 0) {
+        this.restore(left, lastUsed);
+        return;
+      }
     }
     // Apart from the counters: retrying them because a timestamp failed would count calls twice.
     await touchApiKeys(this.db, lastUsed).catch((error: unknown) => {
@@ -194,10 +227,37 @@ export class UsageRecorder {
     });
   }
 
+  /**
+   * Writes counters in halves until the ones the database refuses are alone; those are set aside
+   * (logged). Returns what is left unwritten if the database became unreachable on the way.
+   */
+  private async writeSettingAside(rows: UsageRow[]): Promise<UsageRow[]> {
+    const chunks = [rows];
+    for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+      try {
+        await addUsage(this.db, chunk);
+        this.counts.flushed += chunk.reduce((sum, row) => sum + row.count, 0);
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) return [...chunk, ...chunks.flat()];
+        if (chunk.length === 1) {
+          this.counts.setAside += chunk[0]?.count ?? 0;
+          this.logger.error(
+            { err: error, counter: chunk[0] },
+            'api usage counter refused by the database; set aside',
+          );
+          continue;
+        }
+        const middle = Math.ceil(chunk.length / 2);
+        chunks.unshift(chunk.slice(0, middle), chunk.slice(middle));
+      }
+    }
+    return [];
+  }
+
   /** Puts counts that failed to write back, merged with what arrived meanwhile. */
   private restore(rows: UsageRow[], lastUsed: Map<number, string>): void {
     for (const row of rows) {
-      const id = JSON.stringify([row.day, row.keyId, row.source, row.route]);
+      const id = counterId(row.day, row.keyId, row.route, row.source);
       const existing = this.pending.get(id);
       if (existing) existing.count += row.count;
       else this.pending.set(id, row);

@@ -45,10 +45,16 @@ export function openStore(databaseUrl: string): Store {
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
     return { db, dialect, sqlite, close: () => db.destroy() };
   }
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  // An idle connection the server closes (a restart, a failover) must not crash the process: the pool
-  // drops it and opens a new one on the next query. Without a listener, pg rethrows it as uncaught.
+  // A bounded wait for a connection: with the database gone, a request answers 503 instead of hanging.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 5000 });
+  // A connection the server closes (a restart, a failover, pg_terminate_backend) must not crash the
+  // process. Without a listener, pg rethrows it as an uncaught 'error' event: the pool listens on idle
+  // clients, and every client gets its own listener from birth, so one lost while checked out (inside a
+  // transaction) only fails its query; the pool discards it on release and opens a new one.
   pool.on('error', (error) => console.error(`postgres: idle connection lost: ${error.message}`));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => console.error(`postgres: connection lost: ${error.message}`));
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect, close: () => db.destroy() };
 }

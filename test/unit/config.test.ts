@@ -60,4 +60,20 @@ describe('configuration', () => {
       assert.throws(() => loadConfig({ TRUST_PROXY: bad }), ConfigError, bad);
     }
   });
+
+  it('puts the click journal next to the SQLite file, under ./data on PostgreSQL, nowhere for :memory:', () => {
+    assert.equal(loadConfig({}).clickWalDir, './data/click-wal');
+    assert.equal(
+      loadConfig({ DATABASE_URL: 'sqlite:/var/lib/booklink/b.db' }).clickWalDir,
+      '/var/lib/booklink/click-wal',
+    );
+    assert.equal(loadConfig({ DATABASE_URL: 'sqlite:b.db' }).clickWalDir, './click-wal');
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/booklink' }).clickWalDir, './data/click-wal');
+    assert.equal(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).clickWalDir, null);
+    assert.equal(loadConfig({ CLICK_WAL_DIR: '/wal' }).clickWalDir, '/wal');
+    assert.equal(loadConfig({ CLICK_WAL_DIR: 'off' }).clickWalDir, null);
+    assert.equal(loadConfig({}).clickWalFsync, 'interval');
+    assert.equal(loadConfig({ CLICK_WAL_FSYNC: 'always' }).clickWalFsync, 'always');
+    assert.throws(() => loadConfig({ CLICK_WAL_FSYNC: 'sometimes' }), ConfigError);
+  });
 });

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDatabaseUnavailable } from '../../store/errors.js';
 import { HttpError, type ValidationIssue, ValidationProblem } from '../errors.js';
 import { locationOf, storableIssues, validationIssues } from '../validation.js';
 import { renderErrorPage } from '../views/error-page.js';
@@ -9,6 +10,8 @@ import { routedPath } from './api-keys.js';
 
 /** What in a raw URL can decode to a NUL or to a number beyond a 32-bit integer (the HTTP parser refuses a raw NUL). */
 const UNSTORABLE_IN_URL = /%00|\d{10}|\d[eE]|%3\d/;
+
+const DATABASE_RETRY_AFTER_SECONDS = '5';
 
 interface ErrorsOptions {
   baseUrl: string;
@@ -131,6 +134,17 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
       return sendValidation(request, reply, [
         { type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', ctx: { error: 'Invalid JSON' } },
       ]);
+    }
+    if (isDatabaseUnavailable(error)) {
+      // The database is down, restarting or cut this request's connection: say so and when to retry.
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', DATABASE_RETRY_AFTER_SECONDS);
+      return page(
+        request,
+        reply,
+        503,
+        'The service is briefly unavailable. Please try again in a few seconds.',
+      );
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

@@ -1,6 +1,7 @@
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { CircuitBreaker } from '../../catalog/circuit-breaker.js';
 import type { Redis } from '../../services/redis.js';
 import { HttpError } from '../errors.js';
 import { isApiCall } from './api-keys.js';
@@ -13,6 +14,8 @@ interface RateLimitOptions {
   keyed: number;
   /** Shared counters for several instances; null keeps them in this process. */
   redis: Redis | null;
+  /** In front of every Redis call: while open, requests pass at once instead of waiting for timeouts. */
+  breaker?: CircuitBreaker | null;
   windowMs?: number;
 }
 
@@ -66,11 +69,20 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions) 
       storeFailing = true;
       return;
     }
+    // A Redis that is connected but does not answer: after a few timeouts the circuit opens.
+    const breaker = options.redis ? options.breaker : null;
+    if (breaker && !breaker.tryAcquire()) {
+      if (!storeFailing) request.log.error('redis circuit open; API requests pass unlimited');
+      storeFailing = true;
+      return;
+    }
     let decision: Decision;
     try {
       decision = await decide(request);
+      breaker?.success();
       storeFailing = false;
     } catch (error) {
+      breaker?.failure();
       if (!storeFailing)
         request.log.error({ err: error }, 'rate-limit store failed; requests pass unlimited');
       storeFailing = true;

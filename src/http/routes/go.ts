@@ -18,7 +18,8 @@ function referrerHost(referer: string | undefined): string | null {
 /**
  * `/go/{slug}/{destination}` (DESIGN): counts the click, then 302 to that book's URL at that
  * destination with the operator's tag. It never redirects to a host that is not the destination's own
- * or an override set for this book. The click is buffered, so the redirect does not wait on a write.
+ * or an override set for this book. The click is buffered, so the redirect does not wait on a database
+ * write; with the click journal it waits for the journal's group commit (one fsync for many clicks).
  */
 export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get(
@@ -48,7 +49,8 @@ export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async
       const target = await services.pages.goTarget(slug, destination, access, country);
       if (!target) throw new HttpError(404, 'link_not_found', 'This book has no link to that destination.');
       if (!request.isAutomated) {
-        services.clicks.record({
+        // Resolves once the click is durable (journaled on disk), at once without a journal.
+        await services.clicks.record({
           bookId: target.book.id,
           destinationId: target.destination.id,
           sfid: request.query.sfid ?? null,

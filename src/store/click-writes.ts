@@ -1,0 +1,75 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+/** One outbound click as stored; new columns are added here and in `clickRow`. */
+export interface ClickRecord {
+  bookId: number;
+  destinationId: number;
+  sfid: number | null;
+  country: string | null;
+  referrerHost: string | null;
+  at: Date;
+}
+
+/** How far a click journal has reached the database: written in the same transaction as its clicks. */
+export interface JournalMark {
+  journal: string;
+  seq: number;
+}
+
+// Well under SQLite's and PostgreSQL's bound-parameter limits at 6 columns a row.
+const ROWS_PER_STATEMENT = 500;
+const markKey = (journal: string) => `click-journal:${journal}`;
+
+function clickRow(click: ClickRecord) {
+  return {
+    book_id: click.bookId,
+    destination_id: click.destinationId,
+    sfid: click.sfid,
+    country: click.country,
+    referrer_host: click.referrerHost,
+    created_at: click.at.toISOString(),
+  };
+}
+
+/**
+ * One transaction, multi-row inserts: all of a batch is written or none of it. With a mark, the
+ * journal's position is moved in the same transaction, so a replay never writes these clicks again.
+ */
+export async function insertClicks(
+  db: Kysely<Database>,
+  clicks: readonly ClickRecord[],
+  mark?: JournalMark,
+): Promise<void> {
+  if (clicks.length === 0 && !mark) return;
+  await db.transaction().execute(async (trx) => {
+    for (let start = 0; start < clicks.length; start += ROWS_PER_STATEMENT) {
+      await trx
+        .insertInto('clicks')
+        .values(clicks.slice(start, start + ROWS_PER_STATEMENT).map(clickRow))
+        .execute();
+    }
+    if (mark) {
+      await trx
+        .insertInto('settings')
+        .values({ key: markKey(mark.journal), value: String(mark.seq) })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(mark.seq) }))
+        .execute();
+    }
+  });
+}
+
+/** The last journal position written to the database (0: nothing yet). */
+export async function journalMark(db: Kysely<Database>, journal: string): Promise<number> {
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', markKey(journal))
+    .executeTakeFirst();
+  return row ? Number(row.value) : 0;
+}
+
+/** Forgets a journal's position once the journal itself is deleted. */
+export async function forgetJournalMark(db: Kysely<Database>, journal: string): Promise<void> {
+  await db.deleteFrom('settings').where('key', '=', markKey(journal)).execute();
+}
