@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
+import { parseIsbn } from '../domain/isbn.js';
 import { parseQuery } from '../domain/query.js';
 import { type ParsedRetailerUrl, parseRetailerUrl } from '../domain/retailer-urls/index.js';
 import type { Book } from '../store/books.js';
 import type { Database } from '../store/schema.js';
 import type { BookCreator } from './book-creator.js';
 import { type EditionLookup, IdentifierResolver } from './resolve/identifiers.js';
+import { type ProviderTitleSource, providerTitleRecord } from './resolve/provider-title.js';
 import { expandShortLink, isShortLink, type ShortLinkFollower } from './resolve/short-links.js';
 import { type ConfidentTitleSearch, confidentTitleBook } from './resolve/title-match.js';
 
@@ -14,16 +16,24 @@ export type { ConfidentTitleSearch } from './resolve/title-match.js';
 export type ResolveVia = 'isbn' | 'identifier' | 'catalog' | 'provider' | 'title' | 'text';
 export type InputKind = 'url' | 'isbn' | 'text';
 
+/**
+ * Why an input was not tied to a book, for the page a reader lands on: a shop the parser does not
+ * know, a page that is no product page (a search, an author), or a book no source could name.
+ */
+export type NotFoundReason = 'unknown_shop' | 'not_book' | 'no_match';
+
 export type ResolveOutcome =
   | { status: 'found'; book: Book; via: ResolveVia }
   /** `searchText` is the best text the input offers for a search, or null when it offers none. */
-  | { status: 'not_found'; searchText: string | null };
+  | { status: 'not_found'; searchText: string | null; reason: NotFoundReason };
 
 export interface ResolverDeps {
   db: Kysely<Database>;
   creator: BookCreator;
   /** The search service; without it title words never resolve (a guess is never made instead). */
   search: ConfidentTitleSearch | null;
+  /** Provider search for title-and-author URLs the local catalog cannot answer (people only). */
+  providerTitles?: ProviderTitleSource | null;
   /** The outbound client's short-link walk; without it short links stay unexpanded. */
   shortLinks: ShortLinkFollower | null;
   /** Hosts treated as short links (the same list the follower allows). */
@@ -36,10 +46,16 @@ export interface ResolverDeps {
 
 const MAX_SEARCH_TEXT = 500;
 
-const notFound = (text: string | null): ResolveOutcome => ({
+const notFound = (text: string | null, reason: NotFoundReason = 'no_match'): ResolveOutcome => ({
   status: 'not_found',
   searchText: text?.trim().slice(0, MAX_SEARCH_TEXT) || null,
+  reason,
 });
+
+function reasonOf(parsed: ParsedRetailerUrl): NotFoundReason {
+  if (parsed.kind === 'not_book') return 'not_book';
+  return parsed.store === 'unknown' ? 'unknown_shop' : 'no_match';
+}
 
 /** The best text a parsed URL offers for a search: title words, else the ISBN, else an identifier. */
 function searchTextOf(parsed: ParsedRetailerUrl): string | null {
@@ -78,9 +94,9 @@ export class Resolver {
         ? await expandShortLink(text, { follower: this.deps.shortLinks, timeoutMs: this.deps.timeoutMs })
         : null;
       parsed = expanded ? parseRetailerUrl(expanded) : null;
-      if (!parsed || parsed.needsExpansion) return notFound(null);
+      if (!parsed || parsed.needsExpansion) return notFound(null, 'unknown_shop');
     }
-    if (!parsed) return notFound(/^[a-z][a-z0-9+.-]*:/i.test(text) ? null : text);
+    if (!parsed) return notFound(/^[a-z][a-z0-9+.-]*:/i.test(text) ? null : text, 'not_book');
     return this.resolveParsed(parsed, mayCreate);
   }
 
@@ -96,14 +112,14 @@ export class Resolver {
       if (outcome.kind === 'existing' || outcome.kind === 'created') {
         return { status: 'found', book: outcome.book, via: 'isbn', inputKind: 'isbn' };
       }
-      return { ...notFound(query.isbn.isbn13), inputKind: 'isbn' };
+      return { ...notFound(query.isbn.isbn13, 'no_match'), inputKind: 'isbn' };
     }
     return { ...(await this.resolveText(text, mayCreate)), inputKind: 'text' };
   }
 
   private async resolveParsed(parsed: ParsedRetailerUrl, mayCreate: boolean): Promise<ResolveOutcome> {
     // A DVD or a search page is never tied to a book, whatever identifiers it carries.
-    if (parsed.kind === 'not_book') return notFound(searchTextOf(parsed));
+    if (parsed.kind === 'not_book') return notFound(searchTextOf(parsed), 'not_book');
     if (parsed.isbn) {
       const outcome = await this.deps.creator.byIsbn(parsed.isbn, mayCreate);
       if (outcome.kind === 'existing' || outcome.kind === 'created') {
@@ -118,7 +134,29 @@ export class Resolver {
       const book = await confidentTitleBook(this.deps.search, parsed.titleWords, mayCreate);
       if (book) return { status: 'found', book, via: 'title' };
     }
-    return notFound(searchTextOf(parsed));
+    if (parsed.titleWords && !parsed.isbn && mayCreate) {
+      const book = await this.providerTitleBook(parsed.titleWords, parsed.authorWords ?? null);
+      if (book) return { status: 'found', book, via: 'provider' };
+    }
+    return notFound(searchTextOf(parsed), reasonOf(parsed));
+  }
+
+  /**
+   * Title and author read from the slug, asked of the providers when the local catalog has no
+   * confident answer; the one edition they agree on becomes the book (by its ISBN when it has one,
+   * so the local catalog and the provider chain fill it in as for `/isbn/`).
+   */
+  private async providerTitleBook(titleWords: string, authorWords: string | null): Promise<Book | null> {
+    const source = this.deps.providerTitles;
+    if (!source) return null;
+    const record = await providerTitleRecord(source, { titleWords, authorWords }, this.deps.timeoutMs);
+    if (!record) return null;
+    const isbn = record.isbn13 ? parseIsbn(record.isbn13) : null;
+    if (isbn) {
+      const outcome = await this.deps.creator.byIsbn(isbn, true);
+      if (outcome.kind === 'existing' || outcome.kind === 'created') return outcome.book;
+    }
+    return this.deps.creator.createFromRecord(record);
   }
 
   /** Free text: the search service's confident match, or the text to search for. */
@@ -126,6 +164,6 @@ export class Resolver {
     if (!this.deps.search) return notFound(text);
     const outcome = await this.deps.search.search(text, 5);
     const book = outcome.confident ? await this.deps.search.bookFor(outcome.confident, mayCreate) : null;
-    return book ? { status: 'found', book, via: 'text' } : notFound(text);
+    return book ? { status: 'found', book, via: 'text' } : notFound(text, 'no_match');
   }
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../services/container.js';
-import { bookPath, searchPath } from '../presenters/resolve.js';
+import { bookPath, resolveReasonCookie, searchPath } from '../presenters/resolve.js';
 
 const ResolveQuery = Type.Object({
   url: Type.Optional(
@@ -46,7 +46,12 @@ export const resolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       const outcome = await services.resolver.resolveUrl(request.query.url ?? '', mayCreateBook(request));
       reply.header('cache-control', 'no-store');
       if (outcome.status === 'found') return reply.redirect(bookPath(outcome.book.slug), 302);
-      return reply.redirect(outcome.searchText ? searchPath(outcome.searchText) : '/', 302);
+      if (!outcome.searchText) return reply.redirect('/', 302);
+      // The search page says why the link led there; a short-lived cookie carries the reason so
+      // the search URL stays the plain, shareable `/search?q=…`.
+      const secure = services.config.baseUrl.startsWith('https:');
+      reply.header('set-cookie', resolveReasonCookie(outcome.reason, secure));
+      return reply.redirect(searchPath(outcome.searchText), 302);
     },
   );
 };
