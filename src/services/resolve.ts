@@ -8,7 +8,7 @@ import type { BookCreator } from './book-creator.js';
 import { type EditionLookup, IdentifierResolver } from './resolve/identifiers.js';
 import { type ProviderTitleSource, providerTitleRecord } from './resolve/provider-title.js';
 import { expandShortLink, isShortLink, type ShortLinkFollower } from './resolve/short-links.js';
-import { type ConfidentTitleSearch, confidentTitleBook } from './resolve/title-match.js';
+import { type ConfidentTitleSearch, confidentTitleCandidate } from './resolve/title-match.js';
 
 export type { ConfidentTitleSearch } from './resolve/title-match.js';
 
@@ -61,6 +61,11 @@ function reasonOf(parsed: ParsedRetailerUrl): NotFoundReason {
 function searchTextOf(parsed: ParsedRetailerUrl): string | null {
   if (parsed.kind === 'not_book') return parsed.titleWords;
   return parsed.titleWords ?? parsed.isbn?.isbn13 ?? Object.values(parsed.identifiers)[0] ?? null;
+}
+
+/** Kobo slugs end in a number that tells same-titled books apart ("the-hobbit-12"): no title word. */
+function slugTitle(store: string, titleWords: string): string {
+  return store === 'kobo' ? titleWords.replace(/\s\d{1,3}$/, '') : titleWords;
 }
 
 /**
@@ -130,15 +135,40 @@ export class Resolver {
     if (byIdentifier) return { status: 'found', ...byIdentifier };
     // An ISBN names one edition: when no source knows it, another edition found by title would be
     // a guess (a Swedish "Hobbit" is not the English one), so only ISBN-less URLs use their words.
-    if (parsed.titleWords && !parsed.isbn && this.deps.search) {
-      const book = await confidentTitleBook(this.deps.search, parsed.titleWords, mayCreate);
-      if (book) return { status: 'found', book, via: 'title' };
-    }
-    if (parsed.titleWords && !parsed.isbn && mayCreate) {
-      const book = await this.providerTitleBook(parsed.titleWords, parsed.authorWords ?? null);
-      if (book) return { status: 'found', book, via: 'provider' };
+    if (parsed.titleWords && !parsed.isbn) {
+      const book = await this.titleBook(
+        parsed.store,
+        parsed.titleWords,
+        parsed.authorWords ?? null,
+        mayCreate,
+      );
+      if (book) return { status: 'found', ...book };
     }
     return notFound(searchTextOf(parsed), reasonOf(parsed));
+  }
+
+  /**
+   * Title words: the search service's confident, agreeing answer; an answer without an ISBN (an
+   * ebook-only record) only after the providers were asked for an edition with one.
+   */
+  private async titleBook(
+    store: string,
+    titleWords: string,
+    authorWords: string | null,
+    mayCreate: boolean,
+  ): Promise<{ book: Book; via: ResolveVia } | null> {
+    const search = this.deps.search;
+    const candidate = search ? await confidentTitleCandidate(search, titleWords, authorWords) : null;
+    if (search && candidate && (candidate.book || candidate.record.isbn13 || !mayCreate)) {
+      const book = await search.bookFor(candidate, mayCreate);
+      return book ? { book, via: 'title' } : null;
+    }
+    if (mayCreate) {
+      const book = await this.providerTitleBook(slugTitle(store, titleWords), authorWords);
+      if (book) return { book, via: 'provider' };
+    }
+    const book = search && candidate ? await search.bookFor(candidate, mayCreate) : null;
+    return book ? { book, via: 'title' } : null;
   }
 
   /**

@@ -68,16 +68,15 @@ export function slugSplits(slug: SlugWords): { title: string; author?: string }[
     if (!surname) continue;
     splits.push({ title: words.slice(0, -k).join(' '), author: surname });
   }
-  splits.push({ title: words.join(' ') });
   const seen = new Set<string>();
-  return splits
-    .filter((split) => {
-      const key = `${split.title}|${split.author ?? ''}`;
-      if (!split.title || seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    })
-    .slice(0, MAX_SPLITS);
+  const authored = splits.filter((split) => {
+    const key = `${split.title}|${split.author ?? ''}`;
+    if (!split.title || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  // The whole slug as a title always gets its turn: Kobo slugs hold the title only.
+  return [...authored.slice(0, MAX_SPLITS - 1), { title: words.join(' ') }];
 }
 
 function surnameWords(words: readonly string[]): string {
