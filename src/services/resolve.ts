@@ -6,7 +6,12 @@ import type { Book } from '../store/books.js';
 import type { Database } from '../store/schema.js';
 import type { BookCreator } from './book-creator.js';
 import { type EditionLookup, IdentifierResolver } from './resolve/identifiers.js';
-import { type ProviderTitleSource, providerTitleRecord } from './resolve/provider-title.js';
+import {
+  type ProviderTitleSource,
+  providersKnowRival,
+  providerTitleRecord,
+  slugIsTitleOnly,
+} from './resolve/provider-title.js';
 import { expandShortLink, isShortLink, type ShortLinkFollower } from './resolve/short-links.js';
 import { type ConfidentTitleSearch, confidentTitleCandidate } from './resolve/title-match.js';
 
@@ -158,13 +163,20 @@ export class Resolver {
     mayCreate: boolean,
   ): Promise<{ book: Book; via: ResolveVia } | null> {
     const search = this.deps.search;
-    const candidate = search ? await confidentTitleCandidate(search, titleWords, authorWords) : null;
+    const words = slugTitle(store, titleWords);
+    let candidate = search ? await confidentTitleCandidate(search, words, authorWords) : null;
+    // A title-only slug the local catalog answers may still name another book the world knows.
+    const slug = { titleWords: words, authorWords };
+    const providers = this.deps.providerTitles;
+    if (candidate && mayCreate && providers && slugIsTitleOnly(slug, candidate.record)) {
+      if (await providersKnowRival(providers, slug, candidate.record, this.deps.timeoutMs)) candidate = null;
+    }
     if (search && candidate && (candidate.book || candidate.record.isbn13 || !mayCreate)) {
       const book = await search.bookFor(candidate, mayCreate);
       return book ? { book, via: 'title' } : null;
     }
     if (mayCreate) {
-      const book = await this.providerTitleBook(slugTitle(store, titleWords), authorWords);
+      const book = await this.providerTitleBook(words, authorWords);
       if (book) return { book, via: 'provider' };
     }
     const book = search && candidate ? await search.bookFor(candidate, mayCreate) : null;

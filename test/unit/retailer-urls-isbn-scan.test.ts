@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { parseRetailerUrl } from '../../src/domain/retailer-urls/index.js';
 
@@ -82,5 +83,29 @@ describe('any ISBN anywhere in a URL', () => {
       [thrift.titleWords, thrift.authorWords],
       ['the wind in the willows kenneth grahame', 'kenneth grahame'],
     );
+  });
+});
+
+describe('provider-only URL fixture (test/fixtures/eval/urls-providers.jsonl)', () => {
+  it('parses every labelled ISBN and identifier', () => {
+    const text = readFileSync(new URL('../fixtures/eval/urls-providers.jsonl', import.meta.url), 'utf8');
+    const rows = text
+      .split('\n')
+      .filter((line) => line.trim())
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            url: string;
+            expect: { isbn13?: string; identifiers?: Record<string, string> };
+          },
+      );
+    assert.ok(rows.length >= 25);
+    for (const row of rows) {
+      const parsed = parse(row.url);
+      assert.equal(parsed.isbn?.isbn13 ?? null, row.expect.isbn13 ?? null, row.url);
+      for (const [scheme, value] of Object.entries(row.expect.identifiers ?? {})) {
+        assert.equal(parsed.identifiers[scheme], value, row.url);
+      }
+    }
   });
 });

@@ -133,3 +133,33 @@ export async function providerTitleRecord(
   if (works.size !== 1) return null;
   return agreeing.find((record) => record.isbn13) ?? agreeing[0] ?? null;
 }
+
+/** Whether the slug holds the record's title only (no author word), so another book may share it. */
+export function slugIsTitleOnly(slug: SlugWords, record: BookRecord): boolean {
+  if (slug.authorWords) return false;
+  const titleWords = new Set(wordsOf(`${record.title} ${record.subtitle ?? ''}`));
+  return wordsOf(slug.titleWords)
+    .filter((word) => !FORMATS.has(word) && !JOINERS.has(word))
+    .every((word) => titleWords.has(word));
+}
+
+/**
+ * Whether the providers know another work the slug names as well as `record`'s ("the-lost-world":
+ * Doyle's and Crichton's). A provider that fails or is slow answers "no rival".
+ */
+export async function providersKnowRival(
+  source: ProviderTitleSource,
+  slug: SlugWords,
+  record: BookRecord,
+  timeoutMs: number,
+): Promise<boolean> {
+  const title = wordsOf(slug.titleWords)
+    .filter((word) => !FORMATS.has(word))
+    .join(' ');
+  if (!title) return false;
+  const answers = await source
+    .search({ text: '', title, limit: 10 }, AbortSignal.timeout(timeoutMs))
+    .catch(() => []);
+  const work = matchKey(record.title, record.authors);
+  return answers.some((other) => slugAgrees(slug, other) && matchKey(other.title, other.authors) !== work);
+}

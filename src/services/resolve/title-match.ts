@@ -70,6 +70,13 @@ export async function confidentTitleCandidate(
   if (!query) return null;
   const outcome = await search.search(query, 5);
   if (outcome.query.kind !== 'text' || !outcome.confident) return null;
-  if (!slugNamesCandidate(titleWords, outcome.confident)) return null;
-  return authorAgrees(authorWords, outcome.confident) ? outcome.confident : null;
+  const { confident } = outcome;
+  if (!slugNamesCandidate(titleWords, confident)) return null;
+  // A slug that another work's title and authors explain as well ("the-lost-world": Doyle's and
+  // Crichton's) names neither, however sure the ranking is.
+  const rivals = outcome.results.filter(
+    (other) => other.groupKey !== confident.groupKey && slugNamesCandidate(titleWords, other),
+  );
+  if (rivals.length > 0) return null;
+  return authorAgrees(authorWords, confident) ? confident : null;
 }
