@@ -138,6 +138,20 @@ describeEachDialect('resolve through the providers', (context) => {
     assert.equal(worldcat.isbn, '9780990000051');
     assert.ok(fake.requests('openlibrary').some((path) => path.includes('bibkeys=OCLC%3A1234567')));
     assert.equal((await api('https://www.worldcat.org/oclc/1234567')).isbn, '9780990000051');
+    // A number the Books API lacks is still found through the search index's `oclc:` field.
+    fake.addBook({
+      isbn13: '9780990000174',
+      title: 'The Woman in White',
+      authors: ['Wilkie Collins'],
+      oclc: '7654321',
+      oclcSearchOnly: true,
+      only: ['openlibrary'],
+    });
+    assert.equal(
+      (await api('https://www.worldcat.org/title/the-woman-in-white/oclc/7654321')).isbn,
+      '9780990000174',
+    );
+    assert.ok(fake.requests('openlibrary').some((path) => path.includes('q=oclc%3A7654321')));
 
     const goodreads = await api('https://www.goodreads.com/book/show/424242.Kim');
     assert.equal(goodreads.isbn, '9780990000068');

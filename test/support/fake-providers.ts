@@ -44,6 +44,8 @@ export interface FakeBook {
   goodreads?: string;
   /** OCLC (WorldCat) number of the edition: the Books API's `OCLC:` bibkey and search `oclc:`. */
   oclc?: string;
+  /** The Books API's OCLC table lacks the number (only the search index has it), as happens for real. */
+  oclcSearchOnly?: boolean;
   librarything?: string;
   /**
    * Other editions' ISBNs on the same Open Library work (search documents list every edition's
@@ -281,7 +283,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         const book = olid
           ? [...books.values()].find((b) => editionKey(b) === olid)
           : oclc
-            ? [...books.values()].find((b) => b.oclc === oclc)
+            ? [...books.values()].find((b) => b.oclc === oclc && !b.oclcSearchOnly)
             : books.get(key.replace(/^ISBN:/, ''));
         if (book && knows(book, 'openlibrary')) body[key] = olData(book);
       }
