@@ -36,7 +36,7 @@ export const resolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       schema: {
         summary: 'Go to the book page for a retailer URL',
         description:
-          'Redirects (302) to the book page; when the book cannot be determined, to a search; when there is nothing to search for, to the home page.',
+          'Redirects (302) to the book page; when the book cannot be determined, to a search for the words the URL holds (the page says why: an unknown shop, a page that is not a book, or no match); when the URL holds no words, to the home page.',
         tags: ['pages'],
         querystring: ResolveQuery,
         response: { 302: Type.Null({ description: 'Redirect to /book/{slug}, /search?q=… or /' }) },
