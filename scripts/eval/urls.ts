@@ -79,10 +79,23 @@ function urlClassOf(url: string): string {
   if (parsed.needsExpansion) return 'short link';
   if (parsed.kind === 'not_book') return 'not a book page';
   if (parsed.isbn) return parsed.store === 'unknown' ? 'isbn (unknown shop)' : 'isbn';
-  if (Object.keys(parsed.identifiers).length > 0 && !parsed.titleWords) return 'store id';
-  if (Object.keys(parsed.identifiers).length > 0) return 'store id + title words';
-  return parsed.titleWords ? 'title words' : 'nothing to read';
+  const schemes = Object.keys(parsed.identifiers);
+  if (schemes.some((scheme) => PROVIDER_SCHEMES.has(scheme))) return 'catalogue id';
+  if (parsed.titleWords) return schemes.length > 0 ? 'title words (+shop id)' : 'title words';
+  return schemes.length > 0 ? 'shop id only' : 'nothing to read';
 }
+
+/** Ids a catalogue or provider can name an edition by (the rest only mean something to one shop). */
+const PROVIDER_SCHEMES = new Set([
+  'ol_edition',
+  'ol_work',
+  'worldcat',
+  'goodreads',
+  'goodreads_work',
+  'librarything',
+  'google_volume',
+  'apple_books',
+]);
 
 /** Right answers per URL class, for books in the local catalog and books only providers know. */
 function reportClasses(results: readonly Result[]): void {

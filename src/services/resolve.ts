@@ -140,7 +140,8 @@ export class Resolver {
     if (byIdentifier) return { status: 'found', ...byIdentifier };
     // An ISBN names one edition: when no source knows it, another edition found by title would be
     // a guess (a Swedish "Hobbit" is not the English one), so only ISBN-less URLs use their words.
-    if (parsed.titleWords && !parsed.isbn) {
+    // An unknown site's words (a blog post's slug) are offered for a search, never resolved.
+    if (parsed.titleWords && !parsed.isbn && parsed.store !== 'unknown') {
       const book = await this.titleBook(
         parsed.store,
         parsed.titleWords,
