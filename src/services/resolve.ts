@@ -68,6 +68,14 @@ function searchTextOf(parsed: ParsedRetailerUrl): string | null {
   return parsed.titleWords ?? parsed.isbn?.isbn13 ?? Object.values(parsed.identifiers)[0] ?? null;
 }
 
+/**
+ * Audible's numeric ids pass the ISBN-10 check and are often the audio edition's ISBN, but not
+ * always: when no source knows that "ISBN", the page's title words may still name the book.
+ */
+function isbnFromAudioId(parsed: ParsedRetailerUrl): boolean {
+  return parsed.isbn !== null && parsed.identifiers.audible === parsed.isbn.isbn10;
+}
+
 /** Kobo slugs end in a number that tells same-titled books apart ("the-hobbit-12"): no title word. */
 function slugTitle(store: string, titleWords: string): string {
   return store === 'kobo' ? titleWords.replace(/\s\d{1,3}$/, '') : titleWords;
@@ -141,7 +149,7 @@ export class Resolver {
     // An ISBN names one edition: when no source knows it, another edition found by title would be
     // a guess (a Swedish "Hobbit" is not the English one), so only ISBN-less URLs use their words.
     // An unknown site's words (a blog post's slug) are offered for a search, never resolved.
-    if (parsed.titleWords && !parsed.isbn && parsed.store !== 'unknown') {
+    if (parsed.titleWords && (!parsed.isbn || isbnFromAudioId(parsed)) && parsed.store !== 'unknown') {
       const book = await this.titleBook(
         parsed.store,
         parsed.titleWords,

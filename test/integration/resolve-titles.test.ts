@@ -89,6 +89,12 @@ describeEachDialect('resolve title-and-author URLs', (context) => {
     }
   });
 
+  it('reads the title of an Audible page whose numeric id no source knows as an ISBN', async () => {
+    // 0990000990 passes the ISBN-10 check, but no source holds that "ISBN": the words decide.
+    const body = await api('https://www.audible.com/pd/The-Man-Who-Was-Thursday-Audiobook/0990000990');
+    assert.equal(body.isbn, '9780990000136');
+  });
+
   it('never answers a wrong book: extra words, a different author, two books of one title', async () => {
     const urls = [
       'https://www.barnesandnoble.com/w/the-riddle-of-the-sands-companion-jane-doe/1100200301',
