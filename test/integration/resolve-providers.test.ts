@@ -157,6 +157,20 @@ describeEachDialect('resolve through the providers', (context) => {
     assert.equal(goodreads.isbn, '9780990000068');
     assert.ok(fake.requests('openlibrary').some((path) => path.includes('q=id_goodreads%3A424242')));
 
+    // A work of several editions whose matching edition the index does not name: the book is made
+    // without an ISBN rather than from another edition's.
+    fake.addBook({
+      isbn13: '9780990000181',
+      title: 'Captains Courageous',
+      authors: ['Rudyard Kipling'],
+      goodreads: '424243',
+      workIsbns: ['9780990000198'],
+      searchEditions: false,
+      only: ['openlibrary'],
+    });
+    const unnamed = await api('https://www.goodreads.com/book/show/424243.Captains_Courageous');
+    assert.deepEqual([unnamed.status, unnamed.title, unnamed.isbn], ['found', 'Captains Courageous', null]);
+
     const librarything = await api('https://www.librarything.com/work/77001');
     assert.equal(librarything.isbn, '9780990000082');
     assert.ok(fake.requests('openlibrary').some((path) => path.includes('q=id_librarything%3A77001')));

@@ -47,6 +47,8 @@ export interface FakeBook {
   /** The Books API's OCLC table lacks the number (only the search index has it), as happens for real. */
   oclcSearchOnly?: boolean;
   librarything?: string;
+  /** Whether the search index names the matching edition under `editions` (default true). */
+  searchEditions?: boolean;
   /**
    * Other editions' ISBNs on the same Open Library work (search documents list every edition's
    * ISBNs and edition keys, as the real index does).
@@ -299,7 +301,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         .filter((book) => matches(book, q.get('title') ?? '', 'title'))
         .filter((book) => matches(book, q.get('author') ?? '', 'author'))
         .slice(0, Number(q.get('limit') ?? 100))
-        .map((book) => olSearchDoc(book, withEditions && byId !== null));
+        .map((book) => olSearchDoc(book, withEditions && byId !== null && book.searchEditions !== false));
       json(res, 200, { numFound: docs.length, start: 0, numFoundExact: true, docs });
       return;
     }
