@@ -2,6 +2,7 @@ import { parseIsbn } from '../../src/domain/isbn.js';
 import { matchKey } from '../../src/domain/text.js';
 import type { BookCreator } from '../../src/services/book-creator.js';
 import type { Store } from '../../src/store/db.js';
+import type { FakeBook, FakeService } from '../../test/support/fake-providers.js';
 
 /** One row of urls.jsonl: what the URL carries, as labelled for the parser. */
 export interface UrlRow {
@@ -22,6 +23,10 @@ export interface UrlEntry {
   identifiers: Record<string, string>;
   popularity: number;
   saved?: boolean;
+  /** Not imported: only the fake providers know it (answering like the real APIs). */
+  provider_only?: boolean;
+  /** Which fake services know a provider-only entry (default all). */
+  only?: FakeService[];
 }
 
 export interface UrlCatalog {
@@ -67,10 +72,11 @@ export async function loadUrlCatalog(
     ),
   );
   const now = new Date().toISOString();
+  const imported = entries.filter((entry) => !entry.provider_only);
   await store.db
     .insertInto('catalog_entries')
     .values(
-      entries.map((entry) => ({
+      imported.map((entry) => ({
         entry_key: entry.isbn13 ? `isbn:${entry.isbn13}` : `urleval:${entry.id}`,
         source: 'urleval',
         isbn13: entry.isbn13,
@@ -92,9 +98,27 @@ export async function loadUrlCatalog(
       })),
     )
     .execute();
-  for (const entry of entries.filter((e) => e.saved && e.isbn13)) {
+  for (const entry of imported.filter((e) => e.saved && e.isbn13)) {
     const isbn = parseIsbn(entry.isbn13 ?? '');
     if (isbn) await creator.byIsbn(isbn, true);
   }
   return { entries, titleLabels };
+}
+
+/** A provider-only entry as the fake providers serve it: ids where each real API keeps them. */
+export function fakeBookOf(entry: UrlEntry): FakeBook | null {
+  if (!entry.provider_only || !entry.isbn13) return null;
+  const ids = entry.identifiers;
+  return {
+    isbn13: entry.isbn13,
+    title: entry.title,
+    authors: entry.authors,
+    ...(ids.worldcat ? { oclc: ids.worldcat } : {}),
+    ...(ids.goodreads ? { goodreads: ids.goodreads } : {}),
+    ...(ids.librarything ? { librarything: ids.librarything } : {}),
+    ...(ids.ol_edition ? { olEdition: ids.ol_edition } : {}),
+    ...(ids.google_volume ? { googleId: ids.google_volume } : {}),
+    ...(ids.apple_books ? { appleId: Number(ids.apple_books) } : {}),
+    ...(entry.only ? { only: entry.only } : {}),
+  };
 }

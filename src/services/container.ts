@@ -119,6 +119,7 @@ export function createServices(
     creator,
     search,
     providers: providers.chain.providers,
+    providerTitles: textSearch,
     timeoutMs: config.providerTimeoutMs,
     shortLinkHosts: overrides.shortLinkHosts,
   });

@@ -1,12 +1,19 @@
 import type { Kysely } from 'kysely';
+import { parseIsbn } from '../domain/isbn.js';
 import { parseQuery } from '../domain/query.js';
 import { type ParsedRetailerUrl, parseRetailerUrl } from '../domain/retailer-urls/index.js';
 import type { Book } from '../store/books.js';
 import type { Database } from '../store/schema.js';
 import type { BookCreator } from './book-creator.js';
 import { type EditionLookup, IdentifierResolver } from './resolve/identifiers.js';
+import {
+  type ProviderTitleSource,
+  providersKnowRival,
+  providerTitleRecord,
+  slugIsTitleOnly,
+} from './resolve/provider-title.js';
 import { expandShortLink, isShortLink, type ShortLinkFollower } from './resolve/short-links.js';
-import { type ConfidentTitleSearch, confidentTitleBook } from './resolve/title-match.js';
+import { type ConfidentTitleSearch, confidentTitleCandidate } from './resolve/title-match.js';
 
 export type { ConfidentTitleSearch } from './resolve/title-match.js';
 
@@ -14,16 +21,24 @@ export type { ConfidentTitleSearch } from './resolve/title-match.js';
 export type ResolveVia = 'isbn' | 'identifier' | 'catalog' | 'provider' | 'title' | 'text';
 export type InputKind = 'url' | 'isbn' | 'text';
 
+/**
+ * Why an input was not tied to a book, for the page a reader lands on: a shop the parser does not
+ * know, a page that is no product page (a search, an author), or a book no source could name.
+ */
+export type NotFoundReason = 'unknown_shop' | 'not_book' | 'no_match';
+
 export type ResolveOutcome =
   | { status: 'found'; book: Book; via: ResolveVia }
   /** `searchText` is the best text the input offers for a search, or null when it offers none. */
-  | { status: 'not_found'; searchText: string | null };
+  | { status: 'not_found'; searchText: string | null; reason: NotFoundReason };
 
 export interface ResolverDeps {
   db: Kysely<Database>;
   creator: BookCreator;
   /** The search service; without it title words never resolve (a guess is never made instead). */
   search: ConfidentTitleSearch | null;
+  /** Provider search for title-and-author URLs the local catalog cannot answer (people only). */
+  providerTitles?: ProviderTitleSource | null;
   /** The outbound client's short-link walk; without it short links stay unexpanded. */
   shortLinks: ShortLinkFollower | null;
   /** Hosts treated as short links (the same list the follower allows). */
@@ -36,15 +51,34 @@ export interface ResolverDeps {
 
 const MAX_SEARCH_TEXT = 500;
 
-const notFound = (text: string | null): ResolveOutcome => ({
+const notFound = (text: string | null, reason: NotFoundReason = 'no_match'): ResolveOutcome => ({
   status: 'not_found',
   searchText: text?.trim().slice(0, MAX_SEARCH_TEXT) || null,
+  reason,
 });
+
+function reasonOf(parsed: ParsedRetailerUrl): NotFoundReason {
+  if (parsed.kind === 'not_book') return 'not_book';
+  return parsed.store === 'unknown' ? 'unknown_shop' : 'no_match';
+}
 
 /** The best text a parsed URL offers for a search: title words, else the ISBN, else an identifier. */
 function searchTextOf(parsed: ParsedRetailerUrl): string | null {
   if (parsed.kind === 'not_book') return parsed.titleWords;
   return parsed.titleWords ?? parsed.isbn?.isbn13 ?? Object.values(parsed.identifiers)[0] ?? null;
+}
+
+/**
+ * Audible's numeric ids pass the ISBN-10 check and are often the audio edition's ISBN, but not
+ * always: when no source knows that "ISBN", the page's title words may still name the book.
+ */
+function isbnFromAudioId(parsed: ParsedRetailerUrl): boolean {
+  return parsed.isbn !== null && parsed.identifiers.audible === parsed.isbn.isbn10;
+}
+
+/** Kobo slugs end in a number that tells same-titled books apart ("the-hobbit-12"): no title word. */
+function slugTitle(store: string, titleWords: string): string {
+  return store === 'kobo' ? titleWords.replace(/\s\d{1,3}$/, '') : titleWords;
 }
 
 /**
@@ -78,9 +112,9 @@ export class Resolver {
         ? await expandShortLink(text, { follower: this.deps.shortLinks, timeoutMs: this.deps.timeoutMs })
         : null;
       parsed = expanded ? parseRetailerUrl(expanded) : null;
-      if (!parsed || parsed.needsExpansion) return notFound(null);
+      if (!parsed || parsed.needsExpansion) return notFound(null, 'unknown_shop');
     }
-    if (!parsed) return notFound(/^[a-z][a-z0-9+.-]*:/i.test(text) ? null : text);
+    if (!parsed) return notFound(/^[a-z][a-z0-9+.-]*:/i.test(text) ? null : text, 'not_book');
     return this.resolveParsed(parsed, mayCreate);
   }
 
@@ -96,14 +130,14 @@ export class Resolver {
       if (outcome.kind === 'existing' || outcome.kind === 'created') {
         return { status: 'found', book: outcome.book, via: 'isbn', inputKind: 'isbn' };
       }
-      return { ...notFound(query.isbn.isbn13), inputKind: 'isbn' };
+      return { ...notFound(query.isbn.isbn13, 'no_match'), inputKind: 'isbn' };
     }
     return { ...(await this.resolveText(text, mayCreate)), inputKind: 'text' };
   }
 
   private async resolveParsed(parsed: ParsedRetailerUrl, mayCreate: boolean): Promise<ResolveOutcome> {
     // A DVD or a search page is never tied to a book, whatever identifiers it carries.
-    if (parsed.kind === 'not_book') return notFound(searchTextOf(parsed));
+    if (parsed.kind === 'not_book') return notFound(searchTextOf(parsed), 'not_book');
     if (parsed.isbn) {
       const outcome = await this.deps.creator.byIsbn(parsed.isbn, mayCreate);
       if (outcome.kind === 'existing' || outcome.kind === 'created') {
@@ -114,11 +148,66 @@ export class Resolver {
     if (byIdentifier) return { status: 'found', ...byIdentifier };
     // An ISBN names one edition: when no source knows it, another edition found by title would be
     // a guess (a Swedish "Hobbit" is not the English one), so only ISBN-less URLs use their words.
-    if (parsed.titleWords && !parsed.isbn && this.deps.search) {
-      const book = await confidentTitleBook(this.deps.search, parsed.titleWords, mayCreate);
-      if (book) return { status: 'found', book, via: 'title' };
+    // An unknown site's words (a blog post's slug) are offered for a search, never resolved.
+    if (parsed.titleWords && (!parsed.isbn || isbnFromAudioId(parsed)) && parsed.store !== 'unknown') {
+      const book = await this.titleBook(
+        parsed.store,
+        parsed.titleWords,
+        parsed.authorWords ?? null,
+        mayCreate,
+      );
+      if (book) return { status: 'found', ...book };
     }
-    return notFound(searchTextOf(parsed));
+    return notFound(searchTextOf(parsed), reasonOf(parsed));
+  }
+
+  /**
+   * Title words: the search service's confident, agreeing answer; an answer without an ISBN (an
+   * ebook-only record) only after the providers were asked for an edition with one.
+   */
+  private async titleBook(
+    store: string,
+    titleWords: string,
+    authorWords: string | null,
+    mayCreate: boolean,
+  ): Promise<{ book: Book; via: ResolveVia } | null> {
+    const search = this.deps.search;
+    const words = slugTitle(store, titleWords);
+    let candidate = search ? await confidentTitleCandidate(search, words, authorWords) : null;
+    // A title-only slug the local catalog answers may still name another book the world knows.
+    const slug = { titleWords: words, authorWords };
+    const providers = this.deps.providerTitles;
+    if (candidate && mayCreate && providers && slugIsTitleOnly(slug, candidate.record)) {
+      if (await providersKnowRival(providers, slug, candidate.record, this.deps.timeoutMs)) candidate = null;
+    }
+    if (search && candidate && (candidate.book || candidate.record.isbn13 || !mayCreate)) {
+      const book = await search.bookFor(candidate, mayCreate);
+      return book ? { book, via: 'title' } : null;
+    }
+    if (mayCreate) {
+      const book = await this.providerTitleBook(words, authorWords);
+      if (book) return { book, via: 'provider' };
+    }
+    const book = search && candidate ? await search.bookFor(candidate, mayCreate) : null;
+    return book ? { book, via: 'title' } : null;
+  }
+
+  /**
+   * Title and author read from the slug, asked of the providers when the local catalog has no
+   * confident answer; the one edition they agree on becomes the book (by its ISBN when it has one,
+   * so the local catalog and the provider chain fill it in as for `/isbn/`).
+   */
+  private async providerTitleBook(titleWords: string, authorWords: string | null): Promise<Book | null> {
+    const source = this.deps.providerTitles;
+    if (!source) return null;
+    const record = await providerTitleRecord(source, { titleWords, authorWords }, this.deps.timeoutMs);
+    if (!record) return null;
+    const isbn = record.isbn13 ? parseIsbn(record.isbn13) : null;
+    if (isbn) {
+      const outcome = await this.deps.creator.byIsbn(isbn, true);
+      if (outcome.kind === 'existing' || outcome.kind === 'created') return outcome.book;
+    }
+    return this.deps.creator.createFromRecord(record);
   }
 
   /** Free text: the search service's confident match, or the text to search for. */
@@ -126,6 +215,6 @@ export class Resolver {
     if (!this.deps.search) return notFound(text);
     const outcome = await this.deps.search.search(text, 5);
     const book = outcome.confident ? await this.deps.search.bookFor(outcome.confident, mayCreate) : null;
-    return book ? { status: 'found', book, via: 'text' } : notFound(text);
+    return book ? { status: 'found', book, via: 'text' } : notFound(text, 'no_match');
   }
 }

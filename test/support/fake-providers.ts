@@ -42,6 +42,18 @@ export interface FakeBook {
   googleId?: string;
   appleId?: number;
   goodreads?: string;
+  /** OCLC (WorldCat) number of the edition: the Books API's `OCLC:` bibkey and search `oclc:`. */
+  oclc?: string;
+  /** The Books API's OCLC table lacks the number (only the search index has it), as happens for real. */
+  oclcSearchOnly?: boolean;
+  librarything?: string;
+  /** Whether the search index names the matching edition under `editions` (default true). */
+  searchEditions?: boolean;
+  /**
+   * Other editions' ISBNs on the same Open Library work (search documents list every edition's
+   * ISBNs and edition keys, as the real index does).
+   */
+  workIsbns?: string[];
   /** Services that know the book; all of them by default. */
   only?: FakeService[];
 }
@@ -173,6 +185,8 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         ...(book.isbn10 ? { isbn_10: [book.isbn10] } : {}),
         openlibrary: [edition],
         ...(book.goodreads ? { goodreads: [book.goodreads] } : {}),
+        ...(book.oclc ? { oclc: [book.oclc] } : {}),
+        ...(book.librarything ? { librarything: [book.librarything] } : {}),
       },
       ...(book.publisher ? { publishers: [{ name: book.publisher }] } : {}),
       ...(book.publishedDate ? { publish_date: olDate(book.publishedDate) } : {}),
@@ -183,20 +197,40 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     };
   }
 
-  function olSearchDoc(book: FakeBook): Record<string, unknown> {
+  const editionKey = (book: FakeBook) => book.olEdition ?? `OL${coverId(book)}M`;
+
+  /** `fields=…,editions`: the real index then adds the editions that matched the query. */
+  function olSearchDoc(book: FakeBook, withEditions = false): Record<string, unknown> {
+    const others = (book.workIsbns ?? []).map((isbn) => `OL${isbn.slice(-7)}M`);
+    const edition = { key: `/books/${editionKey(book)}`, title: book.title, isbn: [book.isbn13] };
     return {
       key: `/works/${book.olWork ?? `OL${coverId(book)}W`}`,
       title: book.title,
       ...(book.subtitle ? { subtitle: book.subtitle } : {}),
       author_name: book.authors ?? [],
       ...(book.publishedDate ? { first_publish_year: Number(book.publishedDate.slice(0, 4)) } : {}),
-      isbn: [book.isbn13, ...(book.isbn10 ? [book.isbn10] : [])],
+      isbn: [...(book.workIsbns ?? []), book.isbn13, ...(book.isbn10 ? [book.isbn10] : [])],
       ...(book.cover === false ? {} : { cover_i: coverId(book) }),
-      edition_key: [book.olEdition ?? `OL${coverId(book)}M`],
+      edition_key: [...others, editionKey(book)],
       ...(book.publisher ? { publisher: [book.publisher] } : {}),
       ...(book.pages ? { number_of_pages_median: book.pages } : {}),
       ...(book.goodreads ? { id_goodreads: [book.goodreads] } : {}),
+      ...(book.oclc ? { oclc: [book.oclc] } : {}),
+      ...(book.librarything ? { id_librarything: [book.librarything] } : {}),
+      ...(withEditions ? { editions: { numFound: 1, start: 0, numFoundExact: true, docs: [edition] } } : {}),
     };
+  }
+
+  /** `field:value` queries on id fields (`id_goodreads:5907`, `oclc:123`), as the real index takes them. */
+  const ID_FIELDS: Record<string, (book: FakeBook) => string | undefined> = {
+    id_goodreads: (book) => book.goodreads,
+    id_librarything: (book) => book.librarything,
+    oclc: (book) => book.oclc,
+  };
+  function idQuery(q: string): ((book: FakeBook) => boolean) | null {
+    const match = /^(\w+):(\S+)$/.exec(q.trim());
+    const field = match?.[1] ? ID_FIELDS[match[1]] : undefined;
+    return field ? (book) => field(book) === match?.[2] : null;
   }
 
   function googleVolume(book: FakeBook): Record<string, unknown> {
@@ -247,9 +281,12 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       for (const key of (url.searchParams.get('bibkeys') ?? '').split(',')) {
         // `OLID:OL123M` names an edition by its Open Library id, `ISBN:…` by its ISBN.
         const olid = /^OLID:(.+)$/.exec(key)?.[1];
+        const oclc = /^OCLC:(.+)$/.exec(key)?.[1];
         const book = olid
-          ? [...books.values()].find((b) => (b.olEdition ?? `OL${coverId(b)}M`) === olid)
-          : books.get(key.replace(/^ISBN:/, ''));
+          ? [...books.values()].find((b) => editionKey(b) === olid)
+          : oclc
+            ? [...books.values()].find((b) => b.oclc === oclc && !b.oclcSearchOnly)
+            : books.get(key.replace(/^ISBN:/, ''));
         if (book && knows(book, 'openlibrary')) body[key] = olData(book);
       }
       json(res, 200, body);
@@ -257,12 +294,14 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     }
     if (url.pathname === '/ol/search.json') {
       const q = url.searchParams;
+      const byId = idQuery(q.get('q') ?? '');
+      const withEditions = (q.get('fields') ?? '').split(',').includes('editions');
       const docs = known('openlibrary')
-        .filter((book) => matches(book, q.get('q') ?? ''))
+        .filter((book) => (byId ? byId(book) : matches(book, q.get('q') ?? '')))
         .filter((book) => matches(book, q.get('title') ?? '', 'title'))
         .filter((book) => matches(book, q.get('author') ?? '', 'author'))
         .slice(0, Number(q.get('limit') ?? 100))
-        .map(olSearchDoc);
+        .map((book) => olSearchDoc(book, withEditions && byId !== null && book.searchEditions !== false));
       json(res, 200, { numFound: docs.length, start: 0, numFoundExact: true, docs });
       return;
     }
@@ -324,7 +363,10 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     const q = url.searchParams;
     let results: Record<string, unknown>[] = [];
     if (url.pathname === '/itunes/lookup') {
-      const book = books.get(q.get('isbn') ?? '');
+      const id = q.get('id');
+      const book = id
+        ? [...books.values()].find((b) => String(b.appleId ?? Number(b.isbn13.slice(-9))) === id)
+        : books.get(q.get('isbn') ?? '');
       results = book && knows(book, 'itunes') ? [itunesResult(book)] : [];
     } else if (url.pathname === '/itunes/search') {
       const media = q.get('media') === 'audiobook' ? 'audiobook' : 'ebook';

@@ -70,6 +70,16 @@ export class ItunesProvider implements MetadataProvider {
     return first ? { ...first, isbn13: isbn.isbn13, isbn10: isbn.isbn10 } : null;
   }
 
+  /** One ebook or audiobook by its store id (Apple Books `id123…`), for retailer-URL resolve. */
+  async lookupId(id: string, signal: AbortSignal): Promise<BookRecord | null> {
+    if (!/^\d{1,15}$/.test(id)) return null;
+    const params: Record<string, string> = { id };
+    if (this.options.country) params.country = this.options.country;
+    const url = endpoint(this.options.baseUrl, '/lookup', params);
+    const [first] = records(await this.options.client.getJson(NAME, url, { signal }));
+    return first ?? null;
+  }
+
   /** Ebooks and audiobooks are separate media in the store: ask both at once. */
   async search(query: SearchQuery, signal: AbortSignal): Promise<BookRecord[]> {
     const term = [query.text, query.title, query.author].filter((part) => part?.trim()).join(' ');

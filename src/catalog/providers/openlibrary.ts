@@ -21,6 +21,9 @@ const SEARCH_FIELDS =
   'key,title,subtitle,author_name,first_publish_year,isbn,cover_i,edition_key,ia,publisher,language,' +
   'number_of_pages_median,id_goodreads,id_amazon';
 
+/** Search fields that hold another catalogue's id for an edition. */
+export type IdField = 'oclc' | 'id_goodreads' | 'id_librarything';
+
 export interface OpenLibraryOptions {
   baseUrl: string;
   coversUrl: string;
@@ -60,6 +63,8 @@ function identifiersOf(data: Json): Record<string, string> {
     ol_edition: firstOf(ids, 'openlibrary') ?? olid(data.key),
     ol_work: olid(obj(arr(data.works)[0])?.key),
     goodreads: firstOf(ids, 'goodreads'),
+    librarything: firstOf(ids, 'librarything'),
+    worldcat: firstOf(ids, 'oclc'),
     asin: firstOf(ids, 'amazon'),
     ia: archiveId(data),
   };
@@ -165,7 +170,51 @@ export class OpenLibraryProvider implements MetadataProvider {
   /** One edition by its Open Library id (`OL7353617M`), for retailer-URL resolve. */
   async lookupEdition(olid: string, signal: AbortSignal): Promise<BookRecord | null> {
     if (!/^OL\d+M$/.test(olid)) return null;
-    const bibkey = `OLID:${olid}`;
+    return this.lookupBibkey(`OLID:${olid}`, signal);
+  }
+
+  /**
+   * One edition by its OCLC (WorldCat) number: the Books API's `OCLC:` bibkey, else a search for
+   * `oclc:<n>` (the search index knows numbers the Books API's table lacks).
+   */
+  async lookupOclc(oclc: string, signal: AbortSignal): Promise<BookRecord | null> {
+    if (!/^\d{1,15}$/.test(oclc)) return null;
+    const record = await this.lookupBibkey(`OCLC:${oclc}`, signal);
+    return record ?? this.lookupBySearchField('oclc', oclc, signal);
+  }
+
+  /**
+   * The edition a store id names, by a search on the field that holds it (`id_goodreads`,
+   * `id_librarything`, `oclc`). A search answers works: the matching edition is taken from the
+   * answer's `editions` (the edition the query matched), or the work's only edition; its full
+   * record then comes from the Books API. A work of several editions with no matching edition
+   * named keeps no ISBN, so no other edition is passed off as the one the id names.
+   */
+  async lookupBySearchField(field: IdField, value: string, signal: AbortSignal): Promise<BookRecord | null> {
+    if (!/^\d{1,15}$/.test(value)) return null;
+    const url = endpoint(this.options.baseUrl, '/search.json', {
+      q: `${field}:${value}`,
+      fields: `${SEARCH_FIELDS},editions,editions.key`,
+      limit: 2,
+    });
+    const body = obj(await this.options.client.getJson(NAME, url, { signal }));
+    const docs = arr(body?.docs)
+      .map((doc) => obj(doc))
+      .filter((doc): doc is Json => doc !== null);
+    // Two works claiming one id is a data error: no guessing between them.
+    const [doc] = docs;
+    if (!doc || docs.length > 1) return null;
+    const matched = olid(obj(arr(obj(doc.editions)?.docs)[0])?.key);
+    const editions = strings(doc.edition_key);
+    const edition = matched ?? (editions.length === 1 ? editions[0] : undefined);
+    const full = edition ? await this.lookupEdition(edition, signal) : null;
+    if (full) return { ...full, workKey: full.workKey ?? olid(doc.key) };
+    const record = openLibrarySearchDocToRecord(doc, this.options.coversUrl);
+    if (!record || edition) return record;
+    return { ...record, isbn13: null, isbn10: null };
+  }
+
+  private async lookupBibkey(bibkey: string, signal: AbortSignal): Promise<BookRecord | null> {
     const url = endpoint(this.options.baseUrl, '/api/books', {
       bibkeys: bibkey,
       jscmd: 'data',

@@ -43,8 +43,8 @@ const PRODUCT = (shape: string): PathRule => ({
 
 // Prime Video, music and devices share the ASIN space with books; these paths say which one it is.
 const NOT_BOOK_PATHS: readonly PathRule[] = [
-  { path: /^\/gp\/video\//i, kind: 'not_book' },
-  { path: /^\/(?:gp\/)?music\//i, kind: 'not_book' },
+  { path: /^\/gp\/video\//i, kind: 'not_book', nonBook: true },
+  { path: /^\/(?:gp\/)?music\//i, kind: 'not_book', nonBook: true },
   { path: /^\/(?:[^/]+\/)?b\/?$/i, kind: 'not_book' },
 ];
 
@@ -101,13 +101,18 @@ const NON_BOOK_NODES = new Set([
 ]);
 const NON_BOOK_SLUG =
   /(?:^|[-\s])(?:dvd|blu[-\s]?ray|4k[-\s]uhd|vinyl|lp|video[-\s]game|nintendo[-\s]switch|playstation|xbox)$/i;
+/** Audible audiobooks on Amazon: a numeric ASIN there is Audible's id, not the ISBN of a book. */
+const AUDIBLE_SLUG = /(?:^|[-\s])audible(?:$|[-\s])/i;
 const BOOK_SLUG = /(?:^|[-\s])(?:ebook|kindle[-\s]edition|audiobook)(?:$|[-\s])/i;
 
 function amazonKind(draft: Draft, asin: string, context: RefineContext): Draft['kind'] {
-  const isbn = /^\d{9}[\dX]$/.test(asin) ? parseIsbn(asin) : null;
   const slug = context.groups.slug ?? '';
+  const isbn = /^\d{9}[\dX]$/.test(asin) && !AUDIBLE_SLUG.test(slug) ? parseIsbn(asin) : null;
   const node = context.params.get('node') ?? context.params.get('rh')?.match(/n:(\d+)/)?.[1] ?? '';
-  if (NON_BOOK_SLUG.test(slug) || NON_BOOK_NODES.has(node)) return 'not_book';
+  if (NON_BOOK_SLUG.test(slug) || NON_BOOK_NODES.has(node)) {
+    draft.nonBook = true;
+    return 'not_book';
+  }
   if (isbn) {
     draft.isbn = isbn;
     return 'book';

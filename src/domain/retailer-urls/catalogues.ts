@@ -68,6 +68,7 @@ export const CATALOGUES: readonly StoreRule[] = [
       // movie.douban.com and music.douban.com use the same /subject/ ids for films and albums.
       if (url.hostname !== 'book.douban.com' && !url.hostname.endsWith('.book.douban.com')) {
         draft.kind = 'not_book';
+        draft.nonBook = true;
         delete draft.identifiers.douban;
       }
     },

@@ -1,5 +1,6 @@
 import { parseIsbn } from '../isbn.js';
 import { findIsbn13, ISBN_PARAMS, isNonBookEan } from './isbn-params.js';
+import { scanUrlForIsbn, searchWords } from './isbn-scan.js';
 import { slugWords } from './slug.js';
 import type { Draft, ParsedRetailerUrl, PathGroups, PathRule, StoreRule } from './types.js';
 import { allParams, canonicalHost, decodePath, untrackedParams } from './url-input.js';
@@ -22,6 +23,8 @@ export function applyRule(rule: StoreRule, url: URL, hostCountry: string | null)
     isbn: null,
     identifiers: {},
     titleWords: null,
+    authorWords: null,
+    nonBook: false,
     canonicalPath: url.pathname,
     canonicalQuery: [],
     canonicalHost: canonicalHost(url.hostname),
@@ -42,7 +45,29 @@ export function applyRule(rule: StoreRule, url: URL, hostCountry: string | null)
   if (!matched || draft.kind === 'not_book') draft.canonicalQuery = untrackedParams(url);
   readIsbnParams(draft, params, url.searchParams);
   rule.refine?.(draft, { url, path, params, rule: matched, groups });
+  if (!rule.shortLink) readAnyIsbn(draft, url);
   return finish(draft, Boolean(rule.shortLink));
+}
+
+/**
+ * What the store's table did not read, the generic scan may: an ISBN anywhere in the URL ties even
+ * a search page to its book, but never a product the URL shows is something else (a DVD).
+ */
+function readAnyIsbn(draft: Draft, url: URL): void {
+  if (draft.nonBook) {
+    draft.kind = 'not_book';
+    return;
+  }
+  if (!draft.isbn) {
+    const identified = Object.keys(draft.identifiers).length > 0;
+    const isbn = scanUrlForIsbn(url, { identified });
+    if (isbn) {
+      draft.isbn = isbn;
+      if (draft.kind === 'not_book') draft.kind = 'book';
+    }
+  }
+  // A search page offers the words it was asked, for the search a reader lands on instead.
+  if (draft.kind === 'not_book' && !draft.titleWords) draft.titleWords = searchWords(url);
 }
 
 function readPattern(
@@ -53,6 +78,7 @@ function readPattern(
   query: URLSearchParams,
 ): void {
   draft.kind = pattern.kind ?? 'book';
+  if (pattern.nonBook) draft.nonBook = true;
   if (groups.country) {
     const code = groups.country.slice(0, 2).toUpperCase();
     // "ww" (Kobo's worldwide store) and similar are not countries.
@@ -61,7 +87,7 @@ function readPattern(
   if (pattern.id && groups.id) draft.identifiers[pattern.id] = groups.id;
   if (groups.isbn) draft.isbn = parseIsbn(groups.isbn);
   if (!draft.isbn && pattern.isbnInSlug && groups.slug) draft.isbn = findIsbn13(groups.slug);
-  draft.titleWords = slugWords(groups.slug, pattern.slugNoise);
+  readTitleAndAuthor(draft, pattern, groups);
   for (const [param, scheme] of Object.entries(pattern.query ?? {})) {
     const value = params.get(param)?.trim();
     if (!value) continue;
@@ -70,6 +96,20 @@ function readPattern(
     if (scheme === 'isbn') draft.isbn ??= parseIsbn(value);
     else draft.identifiers[scheme] = value;
   }
+}
+
+/** Title words, and the author's apart when the URL separates them (a path segment or a mark). */
+function readTitleAndAuthor(draft: Draft, pattern: PathRule, groups: PathGroups): void {
+  draft.titleWords = slugWords(groups.slug, pattern.slugNoise);
+  const author = pattern.authorSeparator ? splitOnce(groups.slug, pattern.authorSeparator)[1] : groups.author;
+  draft.authorWords = draft.titleWords ? slugWords(author) : null;
+}
+
+function splitOnce(slug: string | undefined, separator: RegExp): [string | undefined, string | undefined] {
+  if (!slug) return [undefined, undefined];
+  const match = separator.exec(slug);
+  if (!match) return [slug, undefined];
+  return [slug.slice(0, match.index), slug.slice(match.index + match[0].length)];
 }
 
 /** ISBN/EAN parameters mean the same on every store, even on pages no pattern knows. */
@@ -86,6 +126,7 @@ function readIsbnParams(draft: Draft, params: URLSearchParams, query: URLSearchP
       draft.kind = 'book';
     } else if (isNonBookEan(value) && !draft.isbn) {
       draft.kind = 'not_book';
+      draft.nonBook = true;
     }
   }
 }
@@ -105,6 +146,7 @@ function finish(draft: Draft, shortLink: boolean): ParsedRetailerUrl {
     isbn: draft.isbn,
     identifiers: draft.identifiers,
     titleWords: draft.titleWords,
+    authorWords: draft.authorWords,
     canonicalUrl: canonical.toString(),
     needsExpansion: shortLink,
   };

@@ -43,7 +43,11 @@ export const EUROPE_STORES: readonly StoreRule[] = [
     store: 'hugendubel',
     hosts: { 'hugendubel.de': 'DE' },
     patterns: [
-      { path: /^\/de\/(?:dvd|blu_ray|spielwaren|musik_cd|vinyl|geschenkartikel)\//i, kind: 'not_book' },
+      {
+        path: /^\/de\/(?:dvd|blu_ray|spielwaren|musik_cd|vinyl|geschenkartikel)\//i,
+        kind: 'not_book',
+        nonBook: true,
+      },
       { path: /^\/de\/[^/]+\/(?<slug>[^/]+?)-(?<id>\d+)-produkt-details\.html$/i, id: 'hugendubel' },
     ],
   },

@@ -1,16 +1,16 @@
-import { parseIsbn } from '../isbn.js';
 import { AMAZON } from './amazon.js';
 import { AUDIO_STORES } from './audio.js';
 import { CATALOGUES } from './catalogues.js';
 import { DIGITAL_PLATFORMS } from './digital.js';
 import { applyRule } from './engine.js';
 import { EUROPE_STORES } from './europe.js';
-import { findIsbn13, ISBN_PARAMS } from './isbn-params.js';
+import { scanUrlForIsbn, searchWords } from './isbn-scan.js';
 import { MARKETPLACES } from './marketplaces.js';
 import { PACIFIC_ASIA_STORES } from './pacific-asia.js';
+import { slugWords } from './slug.js';
 import type { ParsedRetailerUrl, StoreRule } from './types.js';
 import { UK_STORES } from './uk.js';
-import { allParams, canonicalHost, toUrl, untrackedParams } from './url-input.js';
+import { canonicalHost, decodePath, toUrl, untrackedParams } from './url-input.js';
 import { US_STORES } from './us.js';
 
 export type { ParsedRetailerUrl, UrlKind } from './types.js';
@@ -63,26 +63,35 @@ export function parseRetailerUrl(input: string): ParsedRetailerUrl | null {
   return parseUnknownHost(url);
 }
 
-/** An unknown shop can still name the book: a checksum-valid ISBN in its path or ISBN parameters. */
+/**
+ * An unknown shop can still name the book: a checksum-valid ISBN anywhere in the URL (see
+ * isbn-scan.ts). Otherwise its words: what its search page was asked, or a title-like slug of two
+ * or more words in its path (a lone word such as "/about" names a page, not a book).
+ */
 function parseUnknownHost(url: URL): ParsedRetailerUrl {
-  const params = allParams(url);
-  const fromParams = ISBN_PARAMS.map((name) => params.get(name))
-    .filter((value): value is string => Boolean(value))
-    .map((value) => parseIsbn(value))
-    .find((isbn) => isbn !== null);
-  const isbn = fromParams ?? findIsbn13(`${url.pathname} ${url.search}`);
+  const isbn = scanUrlForIsbn(url, { identified: false });
   // Set the path separately: a path starting "//" would otherwise be read as a new host.
   const canonical = new URL(`https://${canonicalHost(url.hostname)}`);
   canonical.pathname = url.pathname;
   for (const [key, value] of untrackedParams(url)) canonical.searchParams.append(key, value);
+  const searched = searchWords(url);
   return {
     store: 'unknown',
     country: null,
     kind: isbn ? 'book' : 'unknown',
-    isbn: isbn ?? null,
+    isbn,
     identifiers: {},
-    titleWords: null,
+    titleWords: isbn ? null : (searched ?? pathWords(url)),
     canonicalUrl: canonical.toString(),
     needsExpansion: false,
   };
+}
+
+function pathWords(url: URL): string | null {
+  const segments = decodePath(url.pathname).split('/').filter(Boolean).reverse();
+  for (const segment of segments) {
+    const words = slugWords(segment);
+    if (words && words.split(' ').filter((word) => /\p{L}{2}/u.test(word)).length >= 2) return words;
+  }
+  return null;
 }

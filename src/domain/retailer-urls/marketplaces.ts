@@ -58,7 +58,12 @@ export const MARKETPLACES: readonly StoreRule[] = [
     hosts: { 'thriftbooks.com': 'US' },
     // The edition's ISBN sits in the fragment (#isbn=…&idiq=…); the path names the work.
     patterns: [
-      { path: /^\/w\/(?<slug>[^/]+)\/(?<id>\d+)\/?$/i, id: 'thriftbooks', query: { isbn: 'isbn' } },
+      {
+        path: /^\/w\/(?<slug>[^/]+)\/(?<id>\d+)\/?$/i,
+        id: 'thriftbooks',
+        query: { isbn: 'isbn' },
+        authorSeparator: /_/,
+      },
       { path: /^\/(?:a|browse|list)\//i, kind: 'not_book' },
     ],
   },

@@ -17,7 +17,9 @@ export const PACIFIC_ASIA_STORES: readonly StoreRule[] = [
     store: 'dymocks',
     hosts: { 'dymocks.com.au': 'AU' },
     patterns: [
-      { path: new RegExp(`^/book/(?<slug>[^/]+?)-${ISBN13}/?$`, 'i') },
+      { path: new RegExp(`^/book/(?<slug>[^/]+?)-${ISBN13}/?$`, 'i'), authorSeparator: /-by-/i },
+      // The newer shape drops "/book": /<title>-by-<author>-<isbn>.
+      { path: new RegExp(`^/(?<slug>[^/]+?-by-[^/]+?)-${ISBN13}/?$`, 'i'), authorSeparator: /-by-/i },
       { path: /^\/(?:books|search|gifts|stationery|stores)\b/i, kind: 'not_book' },
     ],
   },
@@ -41,7 +43,11 @@ export const PACIFIC_ASIA_STORES: readonly StoreRule[] = [
     patterns: [
       { path: new RegExp(`^/(?:Books|eBooks|Audiobooks)/(?:[^/]+/)*?(?<slug>[^/]+)/${ISBN13}/?$`, 'i') },
       // Same shape for toys, films and music, under their own department.
-      { path: /^\/(?:Toys|Games|Movies|Music|Baby|Sports|Electronics|Home)\//i, kind: 'not_book' },
+      {
+        path: /^\/(?:Toys|Games|Movies|Music|Baby|Sports|Electronics|Home)\//i,
+        kind: 'not_book',
+        nonBook: true,
+      },
     ],
   },
   {

@@ -17,6 +17,11 @@ export interface ParsedRetailerUrl {
   identifiers: Record<string, string>;
   /** The human words of the title taken from the URL slug, as spelled there; null when there are none. */
   titleWords: string | null;
+  /**
+   * When the URL tells title and author apart (Hive's `/Product/<Author>/<Title>/`, ThriftBooks'
+   * `title_author`): the author's words. `titleWords` is unchanged by it: the whole slug.
+   */
+  authorWords?: string | null;
   /** The URL without tracking parameters or fragments. */
   canonicalUrl: string;
   /** A short link (amzn.to, a.co, …) the caller must expand with one bounded request before parsing again. */
@@ -29,6 +34,7 @@ export interface PathGroups {
   isbn?: string;
   slug?: string;
   country?: string;
+  author?: string;
 }
 
 /** One recognised page shape of a store. */
@@ -45,6 +51,14 @@ export interface PathRule {
   slugNoise?: RegExp;
   /** Look for an ISBN-13 inside the slug (marketplaces embed one in free-form titles). */
   isbnInSlug?: boolean;
+  /**
+   * With `kind: 'not_book'`: the product itself is no book (a DVD, a toy, an album), so no ISBN
+   * found elsewhere in the URL may turn it into one. Without it, `not_book` means a page that is
+   * no product page (a search, an author page), which an ISBN in the URL still ties to a book.
+   */
+  nonBook?: boolean;
+  /** Splits the slug into title and author (ThriftBooks' `title_author`, Dymocks' `title-by-author`). */
+  authorSeparator?: RegExp;
 }
 
 /** Everything the engine has worked out so far; a store's `refine` hook may amend it. */
@@ -55,6 +69,9 @@ export interface Draft {
   isbn: Isbn | null;
   identifiers: Record<string, string>;
   titleWords: string | null;
+  authorWords: string | null;
+  /** Evidence that the product is not a book: no ISBN found elsewhere may override it. */
+  nonBook: boolean;
   /** Path used in the canonical URL. */
   canonicalPath: string;
   /** Query parameters kept in the canonical URL. */

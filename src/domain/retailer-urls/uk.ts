@@ -42,14 +42,17 @@ export const UK_STORES: readonly StoreRule[] = [
         path: /^\/products\/(?<slug>[^/]+)\/(?:[^/]+\/){0,2}(?<id>\d{8,13})(?:\.html)?\/?$/i,
         id: 'whsmith',
         kind: 'not_book',
+        nonBook: true,
       },
+      // The older site: /pws/ProductDetails.ice?ProductID=<isbn> (read by the generic ISBN scan).
+      { path: /^\/pws\/ProductDetails\.ice$/i, kind: 'unknown' },
     ],
   },
   {
     store: 'hive',
     hosts: { 'hive.co.uk': 'GB' },
     patterns: [
-      { path: /^\/Product\/[^/]+\/(?<slug>[^/]+)\/(?<id>\d+)\/?$/i, id: 'hive' },
+      { path: /^\/Product\/(?<author>[^/]+)\/(?<slug>[^/]+)\/(?<id>\d+)\/?$/i, id: 'hive' },
       { path: /^\/(?:Search|Shop|Basket)\b/i, kind: 'not_book' },
     ],
   },

@@ -65,7 +65,7 @@ export function canonicalHost(hostname: string): string {
 }
 
 /** Parameters that only track the visit (campaigns, click ids, Amazon search context, affiliates). */
-const TRACKING =
+export const TRACKING =
   /^(?:utm_.*|fbclid|gclid|gclsrc|dclid|msclkid|yclid|igshid|mc_cid|mc_eid|_hs.*|ref|ref_|tag|linkcode|linkid|camp|creative|creativeasin|ascsubtag|psc|qid|sr|crid|sprefix|keywords|_encoding|pd_rd_.*|pf_rd_.*|th|si|spm|source_code|affiliate|partnerid|cmpid|ved|sa|usg|ei|oq)$/i;
 
 /** Query pairs worth keeping in a canonical URL of a page we have no whitelist for. */

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
-import type { ResolveOutcome } from '../../services/resolve.js';
+import { readCookie, serializeCookie } from '../../domain/cookies.js';
+import type { NotFoundReason, ResolveOutcome } from '../../services/resolve.js';
 
 const EXAMPLE_BASE = 'https://booklink.example';
 
@@ -81,4 +82,22 @@ export function presentResolve(outcome: ResolveOutcome, baseUrl: string): Resolv
     cover_url: book.coverUrl,
     isbn: book.isbn13,
   };
+}
+
+/** Carries why `/resolve` sent a reader to the search page, for that page only, for two minutes. */
+export const RESOLVE_REASON_COOKIE = 'bl_resolve';
+const REASONS: readonly NotFoundReason[] = ['unknown_shop', 'not_book', 'no_match'];
+
+export function resolveReasonCookie(reason: NotFoundReason | null, secure: boolean): string {
+  return serializeCookie(RESOLVE_REASON_COOKIE, reason ?? '', {
+    path: '/search',
+    maxAgeSeconds: reason ? 120 : 0,
+    secure,
+  });
+}
+
+/** The reason a `/resolve` redirect left for the search page, or null. */
+export function readResolveReason(cookieHeader: string | undefined): NotFoundReason | null {
+  const value = readCookie(cookieHeader, RESOLVE_REASON_COOKIE);
+  return REASONS.find((reason) => reason === value) ?? null;
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../services/container.js';
-import { bookPath, searchPath } from '../presenters/resolve.js';
+import { bookPath, resolveReasonCookie, searchPath } from '../presenters/resolve.js';
 
 const ResolveQuery = Type.Object({
   url: Type.Optional(
@@ -36,7 +36,7 @@ export const resolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       schema: {
         summary: 'Go to the book page for a retailer URL',
         description:
-          'Redirects (302) to the book page; when the book cannot be determined, to a search; when there is nothing to search for, to the home page.',
+          'Redirects (302) to the book page; when the book cannot be determined, to a search for the words the URL holds (the page says why: an unknown shop, a page that is not a book, or no match); when the URL holds no words, to the home page.',
         tags: ['pages'],
         querystring: ResolveQuery,
         response: { 302: Type.Null({ description: 'Redirect to /book/{slug}, /search?q=… or /' }) },
@@ -46,7 +46,12 @@ export const resolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       const outcome = await services.resolver.resolveUrl(request.query.url ?? '', mayCreateBook(request));
       reply.header('cache-control', 'no-store');
       if (outcome.status === 'found') return reply.redirect(bookPath(outcome.book.slug), 302);
-      return reply.redirect(outcome.searchText ? searchPath(outcome.searchText) : '/', 302);
+      if (!outcome.searchText) return reply.redirect('/', 302);
+      // The search page says why the link led there; a short-lived cookie carries the reason so
+      // the search URL stays the plain, shareable `/search?q=…`.
+      const secure = services.config.baseUrl.startsWith('https:');
+      reply.header('set-cookie', resolveReasonCookie(outcome.reason, secure));
+      return reply.redirect(searchPath(outcome.searchText), 302);
     },
   );
 };

@@ -2,9 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../services/container.js';
+import type { NotFoundReason } from '../../services/resolve.js';
 import type { Candidate, SearchOutcome } from '../../services/search.js';
 import { logMiss } from '../../store/search.js';
 import { HttpError } from '../errors.js';
+import { readResolveReason, resolveReasonCookie } from '../presenters/resolve.js';
 import { Integer } from '../validation.js';
 import { renderMissThanks, renderSearchPage, type SearchResultView } from '../views/search-page.js';
 
@@ -73,13 +75,19 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     );
   }
 
-  const page = (reply: FastifyReply, query: string, outcome: SearchOutcome | null, sfid: number | null) => {
+  const page = (
+    reply: FastifyReply,
+    query: string,
+    outcome: SearchOutcome | null,
+    sfid: number | null,
+    resolveReason: NotFoundReason | null = null,
+  ) => {
     const results =
       outcome && sfid !== null ? outcome.results.map((r, i) => resultView(r, query, i + 1, sfid)) : [];
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(renderSearchPage({ query, sfid, results }));
+      .send(renderSearchPage({ query, sfid, results, resolveReason: query ? resolveReason : null }));
   };
 
   async function pick(
@@ -125,6 +133,11 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     async (request, reply) => {
       const { q = '', pick: position, sfid, human, source } = request.query;
       const query = q.trim();
+      // Why /resolve sent the reader here (shown once, then forgotten, whatever this answer is).
+      const resolveReason = readResolveReason(request.headers.cookie);
+      if (resolveReason) {
+        reply.header('set-cookie', resolveReasonCookie(null, services.config.baseUrl.startsWith('https:')));
+      }
       if (!query) return page(reply, '', null, null);
       if (position !== undefined) return pick(request, reply, query, position, sfid, human);
       const outcome = await search.search(query);
@@ -139,7 +152,7 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         const book = await search.bookFor(outcome.confident, mayCreate(request, human));
         if (book) return reply.redirect(bookLocation(book.slug, id), 302);
       }
-      return page(reply, query, outcome, id);
+      return page(reply, query, outcome, id, resolveReason);
     },
   );
 

@@ -1,6 +1,7 @@
 import { paletteIndex } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { DEFAULT_SITE_NAME, renderLayout, searchForm } from './layout.js';
+import { type ResolveReason, resolveNotice, resultCount } from './resolve-notice.js';
 
 /** One result as the page shows it; `href` is the pick link that creates the book for a reader. */
 export interface SearchResultView {
@@ -17,6 +18,8 @@ export interface SearchPageModel {
   sfid: number | null;
   results: readonly SearchResultView[];
   siteName?: string;
+  /** Set when a pasted link led here: why it named no book (see resolve-notice.ts). */
+  resolveReason?: ResolveReason | null;
 }
 
 function resultItem(result: SearchResultView, position: number): SafeHtml {
@@ -56,8 +59,10 @@ export function renderSearchPage(model: SearchPageModel): string {
       : model.query &&
         html`<p class="search-empty">No books match “${model.query}”. Check the spelling, or try the author's name or the ISBN.</p>`;
   const body = html`<main id="main" class="search-page" data-sfid="${model.sfid ?? ''}">
+  ${model.resolveReason && resolveNotice(model.resolveReason)}
   <h1>${heading}</h1>
   ${searchForm(model.query, 'search search--large', 'Search for a book')}
+  ${model.query && resultCount(model.results.length)}
   ${list}
   ${model.query && missForm(model)}
 </main>`;

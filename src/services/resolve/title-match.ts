@@ -1,4 +1,4 @@
-import { coreTitle, foldText } from '../../domain/text.js';
+import { authorSurname, coreTitle, foldText } from '../../domain/text.js';
 import type { Book } from '../../store/books.js';
 import type { Candidate, SearchOutcome } from '../search.js';
 
@@ -50,12 +50,19 @@ export function slugNamesCandidate(titleWords: string, candidate: Candidate): bo
   return url.every((word) => known.has(word));
 }
 
-/** The book a URL's title words name, only when the search is confident and the words agree. */
-export async function confidentTitleBook(
+/** Whether the author the URL names apart (Hive, ThriftBooks) is one of the candidate's authors. */
+function authorAgrees(authorWords: string | null, candidate: Candidate): boolean {
+  if (!authorWords) return true;
+  const named = new Set(words(authorWords));
+  return candidate.record.authors.some((author) => named.has(authorSurname(author).split(' ').at(-1) ?? ''));
+}
+
+/** The candidate a URL's title words name, only when the search is confident and the words agree. */
+export async function confidentTitleCandidate(
   search: ConfidentTitleSearch,
   titleWords: string,
-  mayCreate: boolean,
-): Promise<Book | null> {
+  authorWords: string | null = null,
+): Promise<Candidate | null> {
   // Format words would only blur the query ("…-Hardcover"); joiners like "by" help it read the author.
   const query = words(titleWords)
     .filter((word) => !FORMATS.has(word))
@@ -63,6 +70,13 @@ export async function confidentTitleBook(
   if (!query) return null;
   const outcome = await search.search(query, 5);
   if (outcome.query.kind !== 'text' || !outcome.confident) return null;
-  if (!slugNamesCandidate(titleWords, outcome.confident)) return null;
-  return search.bookFor(outcome.confident, mayCreate);
+  const { confident } = outcome;
+  if (!slugNamesCandidate(titleWords, confident)) return null;
+  // A slug that another work's title and authors explain as well ("the-lost-world": Doyle's and
+  // Crichton's) names neither, however sure the ranking is.
+  const rivals = outcome.results.filter(
+    (other) => other.groupKey !== confident.groupKey && slugNamesCandidate(titleWords, other),
+  );
+  if (rivals.length > 0) return null;
+  return authorAgrees(authorWords, confident) ? confident : null;
 }

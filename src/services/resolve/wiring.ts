@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely';
 import { HttpClient, SHORT_LINK_HOSTS } from '../../catalog/http-client.js';
 import { GoogleBooksProvider } from '../../catalog/providers/googlebooks.js';
+import { ItunesProvider } from '../../catalog/providers/itunes.js';
 import { OpenLibraryProvider } from '../../catalog/providers/openlibrary.js';
 import type { MetadataProvider } from '../../catalog/types.js';
 import type { Database } from '../../store/schema.js';
 import type { BookCreator } from '../book-creator.js';
 import { Resolver } from '../resolve.js';
 import type { EditionLookup } from './identifiers.js';
+import type { ProviderTitleSource } from './provider-title.js';
 import type { ConfidentTitleSearch } from './title-match.js';
 
 export interface ResolverWiring {
@@ -15,19 +17,38 @@ export interface ResolverWiring {
   search: ConfidentTitleSearch | null;
   /** The configured remote providers; those that can look up an edition id are used. */
   providers: readonly MetadataProvider[];
+  /** Provider text search for title-and-author URLs (the provider chain); null asks none. */
+  providerTitles?: ProviderTitleSource | null;
   timeoutMs: number;
   /** Short-link hosts that may be followed (tests allow their local fake); default SHORT_LINK_HOSTS. */
   shortLinkHosts?: readonly string[];
 }
 
-/** Open Library editions and Google volumes can be named by id; other sources cannot. */
+/**
+ * The store ids a provider can name an edition by: Open Library editions, OCLC numbers (WorldCat),
+ * Goodreads and LibraryThing ids (Open Library's search fields), Google volumes, Apple Books ids.
+ */
 export function editionLookups(providers: readonly MetadataProvider[]): EditionLookup[] {
   return providers.flatMap((provider): EditionLookup[] => {
     if (provider instanceof OpenLibraryProvider) {
-      return [{ scheme: 'ol_edition', lookup: (value, signal) => provider.lookupEdition(value, signal) }];
+      return [
+        { scheme: 'ol_edition', lookup: (value, signal) => provider.lookupEdition(value, signal) },
+        { scheme: 'worldcat', lookup: (value, signal) => provider.lookupOclc(value, signal) },
+        {
+          scheme: 'goodreads',
+          lookup: (value, signal) => provider.lookupBySearchField('id_goodreads', value, signal),
+        },
+        {
+          scheme: 'librarything',
+          lookup: (value, signal) => provider.lookupBySearchField('id_librarything', value, signal),
+        },
+      ];
     }
     if (provider instanceof GoogleBooksProvider) {
       return [{ scheme: 'google_volume', lookup: (value, signal) => provider.lookupVolume(value, signal) }];
+    }
+    if (provider instanceof ItunesProvider) {
+      return [{ scheme: 'apple_books', lookup: (value, signal) => provider.lookupId(value, signal) }];
     }
     return [];
   });
@@ -44,6 +65,7 @@ export function createResolver(wiring: ResolverWiring): Resolver {
     db: wiring.db,
     creator: wiring.creator,
     search: wiring.search,
+    providerTitles: wiring.providerTitles ?? null,
     shortLinks: client,
     shortLinkHosts,
     editionLookups: editionLookups(wiring.providers),
