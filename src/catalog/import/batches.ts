@@ -1,11 +1,30 @@
+import type { Kysely } from 'kysely';
 import { nowIso, type Store } from '../../store/db.js';
+import type { Database } from '../../store/schema.js';
 import type { RowReader } from './rows.js';
 import { type RunState, saveRun } from './runs.js';
+import type { ParseResult } from './types.js';
 import { tuneForImport, upsertWriter } from './writer.js';
+
+/** Where one batch's parsed rows go, inside the batch's transaction. */
+export interface BatchSink {
+  add(result: Extract<ParseResult, { ok: true }>): Promise<void>;
+  /** An edition a dump says is deleted or redirected. */
+  remove?(key: string): Promise<void>;
+  /** Writes what is buffered; `ended` on the file's last batch. */
+  finish(ended: boolean): Promise<void>;
+}
 
 export interface Batching {
   batchSize: number;
   report: (run: RunState) => void;
+  /** Default: entries upserted as they are (every single-file import). */
+  sink?: (trx: Kysely<Database>) => BatchSink;
+}
+
+function plainSink(trx: Kysely<Database>, store: Store): BatchSink {
+  const writer = upsertWriter(trx, store);
+  return { add: (result) => writer.add(result.entry, result.links), finish: () => writer.flush() };
 }
 
 /** Reads the rows after the resume point (the reader starts there), committing entries and progress together every batch. */
@@ -30,7 +49,7 @@ async function readAndCommit(store: Store, reader: RowReader, start: RunState, b
     // Rows are read and written inside the transaction, a statement's worth at a time, so a batch
     // never holds all its entries: holding 20,000 of them cost more in garbage collection than SQL.
     run = await store.db.transaction().execute(async (trx) => {
-      const writer = upsertWriter(trx, store);
+      const sink = batching.sink?.(trx) ?? plainSink(trx, store);
       let read = 0;
       let imported = 0;
       const skipped: Record<string, number> = {};
@@ -45,10 +64,13 @@ async function readAndCommit(store: Store, reader: RowReader, start: RunState, b
         const result = next.value();
         if (result.ok) {
           imported++;
-          await writer.add(result.entry);
-        } else skipped[result.reason] = (skipped[result.reason] ?? 0) + 1;
+          await sink.add(result);
+        } else {
+          skipped[result.reason] = (skipped[result.reason] ?? 0) + 1;
+          if (result.removes) await sink.remove?.(result.removes);
+        }
       }
-      await writer.flush();
+      await sink.finish(ended);
       const malformed = reader.malformed() - (malformedSeen ?? reader.malformed());
       if (malformed > 0) skipped.malformed_row = (skipped.malformed_row ?? 0) + malformed;
       const next: RunState = {

@@ -80,7 +80,7 @@ export async function importCatalogFile(
       `${path} was partly imported as ${previous.format}; pass --restart to import it as ${format}`,
     );
   }
-  const run = previous ?? freshRun(key, format);
+  const run = previous ?? freshRun(key, format, nowIso());
   const started = performance.now();
   options.onStart?.({ file: path, format, gzip, totalBytes: stats.size, resumedFromRow: run.rowsDone });
   const context = { coversBaseUrl: options.coversBaseUrl.replace(/\/+$/, ''), now: nowIso() };

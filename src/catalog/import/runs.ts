@@ -14,6 +14,8 @@ export interface RunState {
   skipped: Record<string, number>;
   finished: boolean;
   updatedAt: string | null;
+  /** When the first run of this file began; resumed runs stamp entries with the same time. */
+  startedAt: string;
 }
 
 /** Same path, size and modification time: the same file, so its progress still applies. */
@@ -33,7 +35,7 @@ function parseSkipped(text: string): Record<string, number> {
   }
 }
 
-export function freshRun(key: string, format: ImportFormat): RunState {
+export function freshRun(key: string, format: ImportFormat, startedAt: string): RunState {
   return {
     fileKey: key,
     format,
@@ -43,6 +45,7 @@ export function freshRun(key: string, format: ImportFormat): RunState {
     skipped: {},
     finished: false,
     updatedAt: null,
+    startedAt,
   };
 }
 
@@ -58,6 +61,7 @@ export async function loadRun(db: Kysely<Database>, key: string): Promise<RunSta
     skipped: parseSkipped(row.skipped),
     finished: row.finished === 1,
     updatedAt: row.updated_at,
+    startedAt: row.started_at ?? row.updated_at,
   };
 }
 
@@ -71,6 +75,7 @@ export async function saveRun(db: Kysely<Database>, run: RunState, now: string):
     skipped: JSON.stringify(run.skipped),
     finished: run.finished ? 1 : 0,
     updated_at: now,
+    started_at: run.startedAt,
   };
   await db
     .insertInto('import_runs')
