@@ -20,8 +20,9 @@ const TOP_LEVEL_SCHEMES: Readonly<Record<string, string>> = {
   lccn: 'lccn',
 };
 
-// Physical formats of records that are not books: microfilm copies, maps, films, recordings of music.
-const NOT_A_BOOK = /micro(?:form|film|fiche)|\bmaps?\b|video|dvd|\bfilm\b|vinyl|\blp\b|sheet music|\bgame\b/i;
+// Physical formats of records that are not books: microfilm copies, maps, films, music, software.
+const NOT_A_BOOK =
+  /micro(?:form|film|fiche)|\bmaps?\b|video|dvd|\bfilm\b|vinyl|\blp\b|sheet music|\bgame\b|cd-?rom|diskette|wall chart/i;
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

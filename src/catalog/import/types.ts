@@ -29,7 +29,9 @@ export type SkipReason =
   | 'malformed_row'
   | 'not_a_book'
   | 'deleted'
-  | 'redirected';
+  | 'redirected'
+  | 'missing_name'
+  | 'unexpected_type';
 
 /** Fixed for the whole import so every parser builds entries the same way. */
 export interface ParseContext {
