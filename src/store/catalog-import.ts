@@ -1,5 +1,9 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type SQLite from 'better-sqlite3';
-import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { Dialect, Store } from './db.js';
 import type { Database, NewCatalogEntryRow } from './schema.js';
 
@@ -159,9 +163,93 @@ interface IdRow {
   entry_key: string;
 }
 
-type StoreLike = Pick<Store, 'dialect' | 'sqlite'>;
+/** COPY rows into a table of the bulk session's connection. */
+export type CopyRows = (
+  table: string,
+  columns: readonly string[],
+  rows: ReadonlyArray<ReadonlyArray<unknown>>,
+) => Promise<void>;
+
+type StoreLike = Pick<Store, 'dialect' | 'sqlite'> & { copy?: CopyRows };
+
+/** A value in COPY's text format: \N is null; backslash, tab, newline and return are escaped. */
+function copyText(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  const text = String(value);
+  return /[\\\t\n\r]/.test(text)
+    ? text.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c] ?? c)
+    : text;
+}
+
+const ENTRIES_LOAD = 'catalog_entries_load';
+const IDENTIFIERS_LOAD = 'catalog_identifiers_load';
+
+/**
+ * PostgreSQL's bulk path: COPY the rows into a session-private staging table (a temporary table: never
+ * in the WAL), then one `insert … select … on conflict` merges them and returns the ids.
+ */
+async function copyUpsert(db: Kysely<Database>, copy: CopyRows, rows: readonly NewCatalogEntryRow[]) {
+  await copy(
+    ENTRIES_LOAD,
+    COLUMNS,
+    rows.map((row) => COLUMNS.map((column) => row[column] ?? null)),
+  );
+  const single = upsertSql(db, 'postgres', 1);
+  const list = COLUMNS.map((column) => `"${column}"`).join(', ');
+  const text = `insert into "catalog_entries" (${list}) select ${list} from ${ENTRIES_LOAD}${single.slice(single.indexOf(' on conflict'))}`;
+  const result = await db.executeQuery<IdRow>(CompiledQuery.raw(text, []));
+  await db.executeQuery(CompiledQuery.raw(`truncate ${ENTRIES_LOAD}`, []));
+  return result.rows;
+}
+
+/**
+ * Bulk writes on PostgreSQL need the COPY protocol on the connection the import's transactions run
+ * on: this opens one connection, a Kysely bound to it and its staging tables. Elsewhere it is the store.
+ */
+export async function openBulkSession(
+  store: Store,
+): Promise<{ store: Store & { copy?: CopyRows }; close(): Promise<void> }> {
+  const pool = store.pgPool;
+  if (store.dialect !== 'postgres' || !pool) return { store, close: async () => undefined };
+  const client: pg.PoolClient = await pool.connect();
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: {
+        connect: async () => ({
+          query: ((text: string, parameters: unknown[]) => client.query(text, parameters)) as never,
+          release: () => undefined,
+        }),
+        end: async () => undefined,
+      },
+    }),
+  });
+  const columns = COLUMNS.map((column) => `"${column}"`).join(', ');
+  await client.query(
+    `create temporary table if not exists ${ENTRIES_LOAD} as select ${columns} from catalog_entries with no data`,
+  );
+  await client.query(
+    `create temporary table if not exists ${IDENTIFIERS_LOAD} (scheme text, value text, entry_id bigint)`,
+  );
+  const copy: CopyRows = async (table, names, rows) => {
+    if (rows.length === 0) return;
+    const stream = client.query(
+      copyFrom(`copy ${table} (${names.map((n) => `"${n}"`).join(', ')}) from stdin`),
+    );
+    let text = '';
+    for (const row of rows) text += `${row.map(copyText).join('\t')}\n`;
+    await pipeline(Readable.from([text]), stream);
+  };
+  return {
+    store: { ...store, db, copy },
+    close: async () => {
+      await db.destroy();
+      client.release();
+    },
+  };
+}
 
 async function runUpsert(db: Kysely<Database>, store: StoreLike, rows: readonly NewCatalogEntryRow[]) {
+  if (store.dialect === 'postgres' && store.copy) return copyUpsert(db, store.copy, rows);
   if (store.dialect === 'postgres') {
     const columns = COLUMNS.map((column) => rows.map((row) => row[column] ?? null));
     const result = await db.executeQuery<IdRow>(CompiledQuery.raw(postgresUpsertSql(db), columns));
@@ -186,6 +274,18 @@ export async function insertCatalogIdentifiers(
   rows: ReadonlyArray<readonly [scheme: string, value: string, entryId: number]>,
 ): Promise<void> {
   if (rows.length === 0) return;
+  if (store.dialect === 'postgres' && store.copy) {
+    await store.copy(IDENTIFIERS_LOAD, ['scheme', 'value', 'entry_id'], rows);
+    await db.executeQuery(
+      CompiledQuery.raw(
+        `insert into catalog_identifiers (scheme, value, entry_id)
+         select scheme, value, entry_id from ${IDENTIFIERS_LOAD} on conflict do nothing`,
+        [],
+      ),
+    );
+    await db.executeQuery(CompiledQuery.raw(`truncate ${IDENTIFIERS_LOAD}`, []));
+    return;
+  }
   if (store.dialect === 'postgres') {
     await db.executeQuery(
       CompiledQuery.raw(

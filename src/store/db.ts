@@ -17,6 +17,8 @@ export interface Store {
    * Use it only inside a Kysely transaction or where Kysely is idle: it is the same connection.
    */
   sqlite?: SQLite.Database;
+  /** The connection pool behind `db` on PostgreSQL, for bulk loads that need one connection (COPY). */
+  pgPool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -50,7 +52,7 @@ export function openStore(databaseUrl: string): Store {
   // drops it and opens a new one on the next query. Without a listener, pg rethrows it as uncaught.
   pool.on('error', (error) => console.error(`postgres: idle connection lost: ${error.message}`));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect, close: () => db.destroy() };
+  return { db, dialect, pgPool: pool, close: () => db.destroy() };
 }
 
 export function nowIso(): string {

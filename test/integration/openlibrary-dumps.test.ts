@@ -82,7 +82,14 @@ const EDITIONS = [
       lccn: ['2004012345'],
     },
   }),
-  edition({ id: 'OL101M', title: 'The Lantern Keeper', isbn13: ['9781861972712'], work: 'OL10W' }),
+  edition({
+    id: 'OL101M',
+    title: 'The Lantern Keeper',
+    isbn13: ['9781861972712'],
+    work: 'OL10W',
+    // Characters COPY's text format escapes arrive unchanged.
+    extra: { subtitle: 'A back\\slash, a literal \\N and a\ttab' },
+  }),
   // No ISBN: kept under its edition id, found by its Goodreads id.
   edition({
     id: 'OL102M',
@@ -178,6 +185,7 @@ describeEachDialect('Open Library dumps import', (context) => {
     const second = await entry(store(), 'isbn:9781861972712');
     assert.deepEqual(JSON.parse(second?.authors ?? '[]'), ['Ada Quill'], 'authors from the work');
     assert.equal(second?.work_key, 'OL10W', 'grouped with the other edition');
+    assert.equal(second?.subtitle, 'A back\\slash, a literal \\N and a tab');
     const salt = await entry(store(), 'openlibrary:OL102M');
     assert.deepEqual(JSON.parse(salt?.authors ?? '[]'), ['Bram Fenwick', 'Cora Lindqvist']);
     assert.equal(salt?.isbn13, null);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { openBulkSession } from '../../store/catalog-import.js';
 import { nowIso, type Store } from '../../store/db.js';
 import type { Database } from '../../store/schema.js';
 import type { RowReader } from './rows.js';
@@ -19,7 +20,7 @@ export interface Batching {
   batchSize: number;
   report: (run: RunState) => void;
   /** Default: entries upserted as they are (every single-file import). */
-  sink?: (trx: Kysely<Database>) => BatchSink;
+  sink?: (trx: Kysely<Database>, store: Store) => BatchSink;
 }
 
 function plainSink(trx: Kysely<Database>, store: Store): BatchSink {
@@ -30,11 +31,18 @@ function plainSink(trx: Kysely<Database>, store: Store): BatchSink {
 /** Reads the rows after the resume point (the reader starts there), committing entries and progress together every batch. */
 export async function importRows(store: Store, reader: RowReader, start: RunState, batching: Batching) {
   const restore = tuneForImport(store);
+  // PostgreSQL: one connection for the whole import, loading with COPY (see store/catalog-import).
+  const session = await openBulkSession(store).catch(async (error: unknown) => {
+    await reader.close();
+    restore();
+    throw error;
+  });
   try {
-    return await readAndCommit(store, reader, start, batching);
+    return await readAndCommit(session.store, reader, start, batching);
   } finally {
     // Also when a batch or the progress callback failed: stop the reader (and its worker thread).
     await reader.close();
+    await session.close();
     restore();
   }
 }
@@ -49,7 +57,7 @@ async function readAndCommit(store: Store, reader: RowReader, start: RunState, b
     // Rows are read and written inside the transaction, a statement's worth at a time, so a batch
     // never holds all its entries: holding 20,000 of them cost more in garbage collection than SQL.
     run = await store.db.transaction().execute(async (trx) => {
-      const sink = batching.sink?.(trx) ?? plainSink(trx, store);
+      const sink = batching.sink?.(trx, store) ?? plainSink(trx, store);
       let read = 0;
       let imported = 0;
       const skipped: Record<string, number> = {};

@@ -358,7 +358,7 @@ async function importEditions(
   const final = await importRows(store, reader, run, {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     report: (state) => options.onProgress?.(progressOf(file, state, started)),
-    sink: (trx) => joiningSink(trx, store, state),
+    sink: (trx, bulk) => joiningSink(trx, bulk, state),
   });
   removedBefore.removed += state.removed;
   return summarise(file.path, final, 'completed', run.rowsDone, performance.now() - started);
