@@ -9,6 +9,8 @@ import { gzipSync } from 'node:zlib';
 import { classifyDumps, type DumpFiles, importOpenLibraryDumps } from '../../src/catalog/import/index.js';
 import { findCatalogEntryByIdentifier } from '../../src/services/resolve/catalog-identifiers.js';
 import { openStore, type Store } from '../../src/store/db.js';
+import { catalogIndexesDeferred } from '../../src/store/deferred-indexes.js';
+import { retrieveCandidates } from '../../src/store/search.js';
 import { createTestDatabase, describeEachDialect } from '../support/databases.js';
 
 // Small invented dumps in Open Library's format: type, key, revision, last_modified, JSON.
@@ -191,6 +193,11 @@ describeEachDialect('Open Library dumps import', (context) => {
     assert.equal(salt?.isbn13, null);
     assert.equal(salt?.first_year, 1955);
 
+    // A first import builds the search index at the end: it is complete and nothing is left deferred.
+    const found = await retrieveCandidates(store(), ['lantern', 'keeper']);
+    assert.deepEqual(found.entries.map((e) => e.isbn13).sort(), ['9780306406157', '9781861972712']);
+    assert.equal(await catalogIndexesDeferred(store().db), false);
+
     const indexed = await store()
       .db.selectFrom('catalog_identifiers')
       .select(['scheme', 'value'])
@@ -287,6 +294,12 @@ describeEachDialect('Open Library dumps import', (context) => {
     assert.equal(summary.removed, 2);
     assert.equal((await entry(store(), 'isbn:9780306406157'))?.title, 'The Lantern Keeper (revised)');
     assert.equal((await entry(store(), 'isbn:9781861972712'))?.title, 'The Lantern Keeper');
+    // A re-import keeps the search index live.
+    const revised = await retrieveCandidates(store(), ['revised']);
+    assert.deepEqual(
+      revised.entries.map((e) => e.isbn13),
+      ['9780306406157'],
+    );
     assert.equal(await entry(store(), 'openlibrary:OL102M'), undefined);
     assert.equal(await entry(store(), 'isbn:9780141439518'), undefined);
     const left = await store()
@@ -344,6 +357,8 @@ describeEachDialect('Open Library dumps import', (context) => {
       assert.equal(resumed.rows, expected.rows);
       assert.equal(resumed.identifiers, expected.identifiers);
       assert.equal(resumed.hash, expected.hash);
+      assert.equal(await catalogIndexesDeferred(observer.db), false);
+      assert.ok((await retrieveCandidates(observer, ['edition', '77'])).entries.length > 0);
     } finally {
       await observer.close();
       await other.drop();

@@ -9,6 +9,7 @@ import {
   touchEntries,
 } from '../../store/catalog-import.js';
 import { nowIso, type Store } from '../../store/db.js';
+import { catalogIsEmpty, deferCatalogIndexes, restoreCatalogIndexes } from '../../store/deferred-indexes.js';
 import {
   hasEntriesBefore,
   olAuthorNames,
@@ -328,7 +329,11 @@ async function importEditions(
   options: DumpsOptions,
   removedBefore: { removed: number },
 ) {
-  if (file.run.finished) return summarise(file.path, file.run, 'already_finished', 0, 0);
+  if (file.run.finished) {
+    // Killed after the last batch but before the indexes were rebuilt: rebuild them now.
+    await restoreCatalogIndexes(store.db);
+    return summarise(file.path, file.run, 'already_finished', 0, 0);
+  }
   const run = file.run;
   const started = performance.now();
   options.onStart?.({
@@ -351,6 +356,9 @@ async function importEditions(
     startedAt: run.startedAt,
     removed: 0,
   };
+  // A first import into an empty catalog builds the secondary and full-text indexes once, at the end.
+  if (run.rowsDone === 0 && (await catalogIsEmpty(store.db)))
+    await deferCatalogIndexes(store.db, store.dialect);
   const reader =
     (options.parseInWorker ?? file.totalBytes >= 1 << 20)
       ? workerRows({ file: file.path, gzip: file.gzip, detected, context, skip: run.rowsDone })
@@ -360,6 +368,7 @@ async function importEditions(
     report: (state) => options.onProgress?.(progressOf(file, state, started)),
     sink: (trx, bulk) => joiningSink(trx, bulk, state),
   });
+  if (final.finished) await restoreCatalogIndexes(store.db);
   removedBefore.removed += state.removed;
   return summarise(file.path, final, 'completed', run.rowsDone, performance.now() - started);
 }
