@@ -268,7 +268,6 @@ const FORMATS = [
   'Audio CD',
   'Ring-bound',
   'Board book',
-  'Microfiche',
 ];
 const LANGUAGES = [
   'eng',

@@ -6,10 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, beforeEach, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import type { Kysely } from 'kysely';
 import { classifyDumps, type DumpFiles, importOpenLibraryDumps } from '../../src/catalog/import/index.js';
 import { findCatalogEntryByIdentifier } from '../../src/services/resolve/catalog-identifiers.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { catalogIndexesDeferred } from '../../src/store/deferred-indexes.js';
+import { backfillCatalogIdentifiers } from '../../src/store/migrations/0014-identifier-index.js';
 import { retrieveCandidates } from '../../src/store/search.js';
 import { createTestDatabase, describeEachDialect } from '../support/databases.js';
 
@@ -241,6 +243,24 @@ describeEachDialect('Open Library dumps import', (context) => {
     assert.equal(salt?.workKey, 'OL11W');
     assert.equal(await find('goodreads', '4243'), null);
     assert.equal(await find('ol_work', 'OL10W'), null, 'two editions claim the work: no guessing');
+  });
+
+  it('indexes entries imported before the index existed (the migration backfill)', async () => {
+    await importOpenLibraryDumps(store(), dumps(), options);
+    await store().db.deleteFrom('catalog_identifiers').execute();
+    // Migrations see an untyped database.
+    await backfillCatalogIdentifiers(store().db as unknown as Kysely<unknown>, context.dialect);
+    const find = (scheme: string, value: string) => findCatalogEntryByIdentifier(store().db, scheme, value);
+    assert.equal((await find('goodreads', '4242'))?.isbn13, '9780306406157');
+    assert.equal((await find('oclc', '41333709'))?.isbn13, '9780306406157');
+    assert.equal((await find('ol_edition', 'OL102M'))?.title, 'Salt and Iron');
+    assert.equal((await find('isbn10', '0306406152'))?.isbn13, '9780306406157');
+    const notes = await store()
+      .db.selectFrom('catalog_identifiers')
+      .select('scheme')
+      .where('scheme', 'in', ['ol_authors', 'series', 'original_title'])
+      .execute();
+    assert.deepEqual(notes, [], 'notes kept in the JSON are not identifiers');
   });
 
   it('takes the three files in any order, plain or gzip, to the same catalog', async () => {

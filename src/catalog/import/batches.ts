@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import { openBulkSession } from '../../store/catalog-import.js';
 import { nowIso, type Store } from '../../store/db.js';
-import type { Database } from '../../store/schema.js';
+import type { ImportDb } from '../../store/import-runs.js';
 import type { RowReader } from './rows.js';
 import { type RunState, saveRun } from './runs.js';
 import type { ParseResult } from './types.js';
@@ -20,10 +19,10 @@ export interface Batching {
   batchSize: number;
   report: (run: RunState) => void;
   /** Default: entries upserted as they are (every single-file import). */
-  sink?: (trx: Kysely<Database>, store: Store) => BatchSink;
+  sink?: (trx: ImportDb, store: Store) => BatchSink;
 }
 
-function plainSink(trx: Kysely<Database>, store: Store): BatchSink {
+function plainSink(trx: ImportDb, store: Store): BatchSink {
   const writer = upsertWriter(trx, store);
   return { add: (result) => writer.add(result.entry, result.links), finish: () => writer.flush() };
 }

@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Kysely } from 'kysely';
 import { matchKey } from '../../domain/text.js';
 import {
   deleteEntriesByIdentifier,
@@ -10,6 +9,7 @@ import {
 } from '../../store/catalog-import.js';
 import { nowIso, type Store } from '../../store/db.js';
 import { catalogIsEmpty, deferCatalogIndexes, restoreCatalogIndexes } from '../../store/deferred-indexes.js';
+import type { ImportDb } from '../../store/import-runs.js';
 import {
   hasEntriesBefore,
   olAuthorNames,
@@ -19,7 +19,6 @@ import {
   stageOlAuthors,
   stageOlWorks,
 } from '../../store/openlibrary-staging.js';
-import type { Database } from '../../store/schema.js';
 import { type BatchSink, importRows } from './batches.js';
 import { cleanText } from './fields.js';
 import { openRows } from './rows.js';
@@ -195,7 +194,7 @@ async function stageDump<T>(
   store: Store,
   file: FileRun,
   parse: (line: string) => StagedLine<T>,
-  write: (trx: Kysely<Database>, rows: T[]) => Promise<void>,
+  write: (trx: ImportDb, rows: T[]) => Promise<void>,
   options: DumpsOptions,
 ): Promise<ImportSummary> {
   if (file.run.finished) return summarise(file.path, file.run, 'already_finished', 0, 0);
@@ -255,7 +254,7 @@ type Accepted = Extract<ParseResult, { ok: true }>;
  * On the file's last batch it removes the entries this dump no longer holds.
  */
 function joiningSink(
-  trx: Kysely<Database>,
+  trx: ImportDb,
   store: Store,
   state: { reimport: boolean; startedAt: string; removed: number },
 ): BatchSink {

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../store/schema.js';
+import { findImportRun, type ImportDb, saveImportRun } from '../../store/import-runs.js';
 import type { ImportFormat } from './types.js';
 
 /** Progress of one file as stored in `import_runs`; counts cover every run of the file so far. */
@@ -49,8 +48,8 @@ export function freshRun(key: string, format: ImportFormat, startedAt: string): 
   };
 }
 
-export async function loadRun(db: Kysely<Database>, key: string): Promise<RunState | null> {
-  const row = await db.selectFrom('import_runs').selectAll().where('file_key', '=', key).executeTakeFirst();
+export async function loadRun(db: ImportDb, key: string): Promise<RunState | null> {
+  const row = await findImportRun(db, key);
   if (!row) return null;
   return {
     fileKey: key,
@@ -66,7 +65,7 @@ export async function loadRun(db: Kysely<Database>, key: string): Promise<RunSta
 }
 
 /** Writes the run's counters; called inside the batch's transaction so both commit or neither does. */
-export async function saveRun(db: Kysely<Database>, run: RunState, now: string): Promise<void> {
+export async function saveRun(db: ImportDb, run: RunState, now: string): Promise<void> {
   const values = {
     format: run.format,
     rows_done: run.rowsDone,
@@ -77,9 +76,5 @@ export async function saveRun(db: Kysely<Database>, run: RunState, now: string):
     updated_at: now,
     started_at: run.startedAt,
   };
-  await db
-    .insertInto('import_runs')
-    .values({ file_key: run.fileKey, ...values })
-    .onConflict((conflict) => conflict.column('file_key').doUpdateSet(values))
-    .execute();
+  await saveImportRun(db, run.fileKey, values);
 }

@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
 import { catalogWriter, type IdentifierPair } from '../../store/catalog-import.js';
 import type { Store } from '../../store/db.js';
-import type { Database, NewCatalogEntryRow } from '../../store/schema.js';
+import type { ImportDb } from '../../store/import-runs.js';
+import type { NewCatalogEntryRow } from '../../store/schema.js';
 import type { EntryLinks } from './types.js';
 
 export { tuneForImport } from '../../store/catalog-import.js';
@@ -43,7 +43,7 @@ export interface UpsertWriter {
 }
 
 /** The importers' writer: entries upserted in file order and their identifiers indexed (see store). */
-export function upsertWriter(db: Kysely<Database>, store: Pick<Store, 'dialect' | 'sqlite'>): UpsertWriter {
+export function upsertWriter(db: ImportDb, store: Pick<Store, 'dialect' | 'sqlite'>): UpsertWriter {
   const writer = catalogWriter(db, store);
   return {
     add: (entry, links) => writer.add(entry, identifierPairs(entry, links)),

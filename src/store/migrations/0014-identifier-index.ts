@@ -68,7 +68,11 @@ export async function identifierIndexMigration(db: Kysely<unknown>, dialect: Dia
     .addColumn('last_modified', 'text')
     .execute();
 
-  // Every entry already imported: its ISBN columns and the identifiers in its JSON.
+  await backfillCatalogIdentifiers(db, dialect);
+}
+
+/** Indexes every entry already imported: its ISBN columns and the identifiers in its JSON. */
+export async function backfillCatalogIdentifiers(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   for (const column of ['isbn13', 'isbn10'] as const) {
     await sql
       .raw(`insert into catalog_identifiers (scheme, value, entry_id)
