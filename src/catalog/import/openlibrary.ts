@@ -96,6 +96,7 @@ export function parseOpenLibraryEdition(edition: Json, context: ParseContext): P
   const workKey = identifiers.ol_work ?? null;
   if (olid) pairs.push(['ol_edition', olid]);
   if (workKey) pairs.push(['ol_work', workKey]);
+  if (identifiers.ia) pairs.push(['ia', identifiers.ia]);
   const entry = catalogEntry(
     {
       source: 'openlibrary',

@@ -5,7 +5,10 @@ export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** What a parser knows beyond the row: every identifier (all values), and the keys a dump joins on. */
 export interface EntryLinks {
-  /** Every identifier of the record, several values of a scheme included (`['oclc', '41333709']`). */
+  /**
+   * Every identifier of the record, several values of a scheme included (`['oclc', '41333709']`); when
+   * given, it is complete: the identifier index takes these instead of the entry's JSON.
+   */
   identifiers?: Array<readonly [scheme: string, value: string]>;
   /** Open Library author keys (`OL23919A`), named by the authors dump. */
   authorKeys?: string[];

@@ -25,13 +25,17 @@ export function identifierPairs(entry: NewCatalogEntryRow, links?: EntryLinks): 
   };
   add('isbn13', entry.isbn13);
   add('isbn10', entry.isbn10);
+  // A parser that lists every identifier (Open Library's) spares re-reading the JSON it just wrote.
+  if (links?.identifiers) {
+    for (const [scheme, value] of links.identifiers) add(scheme, value);
+    return pairs;
+  }
   const json: unknown = JSON.parse(entry.identifiers ?? '{}');
   if (json && typeof json === 'object') {
     for (const [scheme, value] of Object.entries(json)) {
       if (!NOT_IDENTIFIERS.has(scheme) && typeof value === 'string') add(scheme, value);
     }
   }
-  for (const [scheme, value] of links?.identifiers ?? []) add(scheme, value);
   return pairs;
 }
 
