@@ -11,6 +11,9 @@ Commands:
   migrate                       apply database migrations and exit
   import <file> [--format F]    import a catalog file (F: openlibrary, csv, jsonl, gutenberg)
          [--restart]            import a finished file again from the start
+  import <dump> <dump> [<dump>] Open Library's editions, works and authors dumps, in any order
+  import-openlibrary --editions F [--works F] [--authors F] [--restart] [--batch-size N]
+                                the same dumps named explicitly (plain or .gz)
   apikey create --name N        print a new API key once [--scope ingest]
   apikey list | revoke <prefix> list keys (prefixes only) or revoke one
   admin create-user --email E --role admin|editor [--password P]
@@ -52,6 +55,10 @@ const commands: Record<string, Command> = {
       console.error(USAGE);
       return 2;
     }
+    if (positionals.length > 1) {
+      const { classifyDumps } = await import('./catalog/import/index.js');
+      return importDumps(await classifyDumps(positionals), values.restart);
+    }
     const { importCatalogFile, formatImportSummary, createTerminalProgress, IMPORT_FORMATS } = await import(
       './catalog/import/index.js'
     );
@@ -78,6 +85,33 @@ const commands: Record<string, Command> = {
       await store.close();
     }
   },
+  'import-openlibrary': async (args) => {
+    const { values } = parseArgs({
+      args,
+      options: {
+        editions: { type: 'string' },
+        works: { type: 'string' },
+        authors: { type: 'string' },
+        restart: { type: 'boolean', default: false },
+        'batch-size': { type: 'string' },
+      },
+    });
+    const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
+    if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) {
+      console.error('booklink import-openlibrary: --batch-size must be a positive integer');
+      return 2;
+    }
+    if (!values.editions && !values.works && !values.authors) {
+      console.error('booklink import-openlibrary: name at least one of --editions, --works, --authors\n');
+      console.error(USAGE);
+      return 2;
+    }
+    return importDumps(
+      { editions: values.editions, works: values.works, authors: values.authors },
+      values.restart,
+      batchSize,
+    );
+  },
   apikey: async (args) => {
     const { runApiKeyCommand } = await import('./cli/apikey.js');
     return runApiKeyCommand(args);
@@ -95,6 +129,38 @@ const commands: Record<string, Command> = {
     return 0;
   },
 };
+
+/** The Open Library dumps import behind `import <dump>…` and `import-openlibrary`. */
+async function importDumps(
+  dumps: import('./catalog/import/index.js').DumpFiles,
+  restart: boolean,
+  batchSize?: number,
+): Promise<number> {
+  const { importOpenLibraryDumps, formatDumpsSummary, createTerminalProgress } = await import(
+    './catalog/import/index.js'
+  );
+  const config = loadConfig();
+  const store = openStore(config.databaseUrl);
+  try {
+    await migrateToLatest(store);
+    const progress = createTerminalProgress();
+    const summary = await importOpenLibraryDumps(store, dumps, {
+      restart,
+      batchSize,
+      coversBaseUrl: config.openLibraryCoversUrl,
+      onStart: (start) => {
+        progress.done();
+        progress.onStart(start);
+      },
+      onProgress: progress.onProgress,
+    });
+    progress.done();
+    console.log(formatDumpsSummary(summary));
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
   const [name = 'help', ...rest] = argv;

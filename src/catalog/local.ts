@@ -37,7 +37,7 @@ export function catalogEntryToRecord(row: CatalogEntryRow): BookRecord {
     pages: row.pages,
     description: row.description,
     identifiers,
-    workKey: identifiers.ol_work ?? null,
+    workKey: row.work_key ?? identifiers.ol_work ?? null,
   };
 }
 

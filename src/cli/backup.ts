@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config.js';
+import { backupSqliteDatabase } from '../store/backup.js';
 import { openStore } from '../store/db.js';
 
 /**
@@ -24,15 +25,10 @@ export async function runBackupCommand(args: string[]): Promise<number> {
   const config = loadConfig();
   const store = openStore(config.databaseUrl);
   try {
-    if (store.sqlite) {
-      let pages = 0;
-      await store.sqlite.backup(file, {
-        progress: ({ totalPages, remainingPages }) => {
-          pages = totalPages;
-          process.stderr.write(`\rbacking up: ${totalPages - remainingPages}/${totalPages} pages`);
-          return 200;
-        },
-      });
+    const pages = await backupSqliteDatabase(store, file, (done, total) =>
+      process.stderr.write(`\rbacking up: ${done}/${total} pages`),
+    );
+    if (pages !== null) {
       process.stderr.write('\n');
       console.log(`backup written: ${file} (${pages} pages)`);
       return 0;

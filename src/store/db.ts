@@ -17,6 +17,8 @@ export interface Store {
    * Use it only inside a Kysely transaction or where Kysely is idle: it is the same connection.
    */
   sqlite?: SQLite.Database;
+  /** The connection pool behind `db` on PostgreSQL, for bulk loads that need one connection (COPY). */
+  pgPool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -56,7 +58,7 @@ export function openStore(databaseUrl: string): Store {
     client.on('error', (error) => console.error(`postgres: connection lost: ${error.message}`));
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect, close: () => db.destroy() };
+  return { db, dialect, pgPool: pool, close: () => db.destroy() };
 }
 
 export function nowIso(): string {

@@ -10,6 +10,7 @@ import { analyticsRollupMigration } from './migrations/0007-analytics-rollup.js'
 import { searchSeriesMigration } from './migrations/0008-search-series.js';
 import { settingsMigration } from './migrations/0009-settings.js';
 import { loginThrottleMigration } from './migrations/0010-login-throttle.js';
+import { identifierIndexMigration } from './migrations/0014-identifier-index.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -25,6 +26,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0008-search-series', searchSeriesMigration],
   ['0009-settings', settingsMigration],
   ['0010-login-throttle', loginThrottleMigration],
+  ['0014-identifier-index', identifierIndexMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -28,6 +28,37 @@ export interface CatalogEntryTable {
   match_key: string | null;
   popularity: number;
   updated_at: string;
+  /** Open Library work of the edition (`OL45883W`): groups editions. */
+  work_key?: string | null;
+  work_title?: string | null;
+  /** The work's first publication year. */
+  first_year?: number | null;
+  /** The source record's own modification time (Open Library `last_modified`), for re-imports. */
+  source_modified?: string | null;
+}
+
+/** The identifier index: one row per identifier a catalog entry carries. */
+export interface CatalogIdentifierTable {
+  scheme: string;
+  value: string;
+  entry_id: number;
+}
+
+/** Staging rows of the Open Library authors dump, joined into editions by key. */
+export interface OlAuthorTable {
+  author_key: string;
+  name: string;
+  last_modified: string | null;
+}
+
+/** Staging rows of the Open Library works dump. */
+export interface OlWorkTable {
+  work_key: string;
+  title: string | null;
+  first_year: number | null;
+  /** Comma-separated author keys, for editions that name none themselves. */
+  author_keys: string;
+  last_modified: string | null;
 }
 
 export interface WorkTable {
@@ -139,6 +170,8 @@ export interface ImportRunTable {
   skipped: string;
   finished: number;
   updated_at: string;
+  /** When the file's first run began: every run of one file stamps entries with this time. */
+  started_at?: string | null;
 }
 
 export interface SettingTable {
@@ -158,6 +191,9 @@ export interface Database {
   clicks: ClickTable;
   provider_misses: ProviderMissTable;
   import_runs: ImportRunTable;
+  catalog_identifiers: CatalogIdentifierTable;
+  ol_authors: OlAuthorTable;
+  ol_works: OlWorkTable;
   settings: SettingTable;
 }
 

@@ -1,4 +1,6 @@
+import { identifierPairs } from '../../src/catalog/import/writer.js';
 import { matchKey } from '../../src/domain/text.js';
+import { insertCatalogIdentifiers } from '../../src/store/catalog-import.js';
 import type { Store } from '../../src/store/db.js';
 
 export interface CatalogFixture {
@@ -20,7 +22,7 @@ export interface CatalogFixture {
 export async function addCatalogEntry(store: Store, fixture: CatalogFixture): Promise<void> {
   const authors = fixture.authors ?? [];
   const source = fixture.source ?? 'test';
-  await store.db
+  const entry = await store.db
     .insertInto('catalog_entries')
     .values({
       entry_key:
@@ -43,7 +45,11 @@ export async function addCatalogEntry(store: Store, fixture: CatalogFixture): Pr
       popularity: fixture.popularity ?? 0,
       updated_at: new Date().toISOString(),
     })
-    .execute();
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  // Importers index every identifier of an entry; so does this stand-in for one.
+  const pairs = identifierPairs(entry).map(([scheme, value]) => [scheme, value, entry.id] as const);
+  await insertCatalogIdentifiers(store.db, store, pairs);
 }
 
 /**

@@ -1,21 +1,47 @@
+import { openBulkSession } from '../../store/catalog-import.js';
 import { nowIso, type Store } from '../../store/db.js';
+import type { ImportDb } from '../../store/import-runs.js';
 import type { RowReader } from './rows.js';
 import { type RunState, saveRun } from './runs.js';
+import type { ParseResult } from './types.js';
 import { tuneForImport, upsertWriter } from './writer.js';
+
+/** Where one batch's parsed rows go, inside the batch's transaction. */
+export interface BatchSink {
+  add(result: Extract<ParseResult, { ok: true }>): Promise<void>;
+  /** An edition a dump says is deleted or redirected. */
+  remove?(key: string): Promise<void>;
+  /** Writes what is buffered; `ended` on the file's last batch. */
+  finish(ended: boolean): Promise<void>;
+}
 
 export interface Batching {
   batchSize: number;
   report: (run: RunState) => void;
+  /** Default: entries upserted as they are (every single-file import). */
+  sink?: (trx: ImportDb, store: Store) => BatchSink;
+}
+
+function plainSink(trx: ImportDb, store: Store): BatchSink {
+  const writer = upsertWriter(trx, store);
+  return { add: (result) => writer.add(result.entry, result.links), finish: () => writer.flush() };
 }
 
 /** Reads the rows after the resume point (the reader starts there), committing entries and progress together every batch. */
 export async function importRows(store: Store, reader: RowReader, start: RunState, batching: Batching) {
   const restore = tuneForImport(store);
+  // PostgreSQL: one connection for the whole import, loading with COPY (see store/catalog-import).
+  const session = await openBulkSession(store).catch(async (error: unknown) => {
+    await reader.close();
+    restore();
+    throw error;
+  });
   try {
-    return await readAndCommit(store, reader, start, batching);
+    return await readAndCommit(session.store, reader, start, batching);
   } finally {
     // Also when a batch or the progress callback failed: stop the reader (and its worker thread).
     await reader.close();
+    await session.close();
     restore();
   }
 }
@@ -30,7 +56,7 @@ async function readAndCommit(store: Store, reader: RowReader, start: RunState, b
     // Rows are read and written inside the transaction, a statement's worth at a time, so a batch
     // never holds all its entries: holding 20,000 of them cost more in garbage collection than SQL.
     run = await store.db.transaction().execute(async (trx) => {
-      const writer = upsertWriter(trx, store);
+      const sink = batching.sink?.(trx, store) ?? plainSink(trx, store);
       let read = 0;
       let imported = 0;
       const skipped: Record<string, number> = {};
@@ -45,10 +71,13 @@ async function readAndCommit(store: Store, reader: RowReader, start: RunState, b
         const result = next.value();
         if (result.ok) {
           imported++;
-          await writer.add(result.entry);
-        } else skipped[result.reason] = (skipped[result.reason] ?? 0) + 1;
+          await sink.add(result);
+        } else {
+          skipped[result.reason] = (skipped[result.reason] ?? 0) + 1;
+          if (result.removes) await sink.remove?.(result.removes);
+        }
       }
-      await writer.flush();
+      await sink.finish(ended);
       const malformed = reader.malformed() - (malformedSeen ?? reader.malformed());
       if (malformed > 0) skipped.malformed_row = (skipped.malformed_row ?? 0) + malformed;
       const next: RunState = {

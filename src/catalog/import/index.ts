@@ -11,8 +11,20 @@ import { type ImportProgress, type ImportStart, type ImportSummary, summarise } 
 import { ImportError, type ImportFormat } from './types.js';
 import { workerRows } from './worker-rows.js';
 
+export {
+  classifyDumps,
+  type DumpFiles,
+  type DumpsSummary,
+  importOpenLibraryDumps,
+} from './openlibrary-dumps.js';
 export { createTerminalProgress } from './progress.js';
-export { formatImportSummary, type ImportProgress, type ImportStart, type ImportSummary } from './summary.js';
+export {
+  formatDumpsSummary,
+  formatImportSummary,
+  type ImportProgress,
+  type ImportStart,
+  type ImportSummary,
+} from './summary.js';
 export { IMPORT_FORMATS, ImportError, type ImportFormat } from './types.js';
 
 export interface ImportOptions {
@@ -80,7 +92,7 @@ export async function importCatalogFile(
       `${path} was partly imported as ${previous.format}; pass --restart to import it as ${format}`,
     );
   }
-  const run = previous ?? freshRun(key, format);
+  const run = previous ?? freshRun(key, format, nowIso());
   const started = performance.now();
   options.onStart?.({ file: path, format, gzip, totalBytes: stats.size, resumedFromRow: run.rowsDone });
   const context = { coversBaseUrl: options.coversBaseUrl.replace(/\/+$/, ''), now: nowIso() };
@@ -91,14 +103,15 @@ export async function importCatalogFile(
       : openRows(path, gzip, detected, context, run.rowsDone);
   const final = await importRows(store, reader, run, {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
-    report: (state) => options.onProgress?.(progressOf(path, state, run.rowsDone, stats.size, started)),
+    report: (state) => options.onProgress?.(progressOf(path, state, run, stats.size, started)),
   });
   return summarise(path, final, 'completed', run.rowsDone, performance.now() - started);
 }
 
-function progressOf(file: string, run: RunState, resumedFrom: number, totalBytes: number, started: number) {
+function progressOf(file: string, run: RunState, first: RunState, totalBytes: number, started: number) {
   const elapsedMs = performance.now() - started;
-  const rowsThisRun = run.rowsDone - resumedFrom;
+  const rowsThisRun = run.rowsDone - first.rowsDone;
+  const bytesPerMs = elapsedMs > 0 ? (run.bytesDone - first.bytesDone) / elapsedMs : 0;
   return {
     file,
     format: run.format,
@@ -109,5 +122,6 @@ function progressOf(file: string, run: RunState, resumedFrom: number, totalBytes
     totalBytes,
     rowsPerSecond: elapsedMs > 0 ? (rowsThisRun * 1000) / elapsedMs : 0,
     elapsedMs,
+    etaSeconds: bytesPerMs > 0 ? Math.max(0, totalBytes - run.bytesDone) / bytesPerMs / 1000 : null,
   };
 }

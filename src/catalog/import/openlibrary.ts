@@ -1,9 +1,10 @@
 import { namesFromByStatement } from './authors.js';
 import { catalogEntry } from './entry.js';
-import { bookFormat, cleanText, firstIsbn, isoDate, languageCode, positiveInt } from './fields.js';
-import { accept, type ParseContext, type ParseResult, skip } from './types.js';
+import { bookFormat, cleanText, firstIsbn, isbnFrom, isoDate, languageCode, positiveInt } from './fields.js';
+import { accept, type EntryLinks, type ParseContext, type ParseResult, skip } from './types.js';
 
 type Json = Record<string, unknown>;
+type Pair = readonly [scheme: string, value: string];
 
 // Open Library identifier schemes renamed to ours; schemes we have no name for keep theirs.
 const SCHEMES: Readonly<Record<string, string>> = {
@@ -11,6 +12,17 @@ const SCHEMES: Readonly<Record<string, string>> = {
   google: 'google_volume',
   project_gutenberg: 'gutenberg',
 };
+
+/** Identifier lists kept at the top level of an edition record (both spellings occur in the dumps). */
+const TOP_LEVEL_SCHEMES: Readonly<Record<string, string>> = {
+  oclc_numbers: 'oclc',
+  oclc_number: 'oclc',
+  lccn: 'lccn',
+};
+
+// Physical formats of records that are not books: microfilm copies, maps, films, music, software.
+const NOT_A_BOOK =
+  /micro(?:form|film|fiche)|\bmaps?\b|video|dvd|\bfilm\b|vinyl|\blp\b|sheet music|\bgame\b|cd-?rom|diskette|wall chart/i;
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -26,12 +38,34 @@ function textValue(value: unknown): string | null {
   return isObject(value) ? cleanText(value.value) : cleanText(value);
 }
 
-function identifiersOf(edition: Json): Record<string, string | null> {
-  const identifiers: Record<string, string | null> = {};
-  if (isObject(edition.identifiers)) {
-    for (const [scheme, values] of Object.entries(edition.identifiers)) {
-      identifiers[SCHEMES[scheme] ?? scheme] = cleanText(list(values)[0]);
+/** Every identifier value of the record (the JSON column keeps the first of each scheme). */
+function allIdentifiers(edition: Json): Pair[] {
+  const pairs: Pair[] = [];
+  const add = (scheme: string, values: unknown) => {
+    for (const value of list(values)) {
+      const text = cleanText(value);
+      if (text) pairs.push([scheme, text]);
     }
+  };
+  if (isObject(edition.identifiers)) {
+    for (const [scheme, values] of Object.entries(edition.identifiers))
+      add(SCHEMES[scheme] ?? scheme, values);
+  }
+  for (const [field, scheme] of Object.entries(TOP_LEVEL_SCHEMES)) add(scheme, edition[field]);
+  for (const value of [...list(edition.isbn_13), ...list(edition.isbn_10)]) {
+    const isbn = isbnFrom(value);
+    if (isbn) {
+      pairs.push(['isbn13', isbn.isbn13]);
+      if (isbn.isbn10) pairs.push(['isbn10', isbn.isbn10]);
+    }
+  }
+  return pairs;
+}
+
+function identifiersOf(edition: Json, pairs: readonly Pair[]): Record<string, string | null> {
+  const identifiers: Record<string, string | null> = {};
+  for (const [scheme, value] of pairs) {
+    if (scheme !== 'isbn13' && scheme !== 'isbn10') identifiers[scheme] ??= value;
   }
   const authorKeys = list(edition.authors).map(keyOf).filter(Boolean);
   identifiers.ol_edition = lastSegment(edition.key);
@@ -50,13 +84,24 @@ function coverOf(edition: Json, context: ParseContext): string | null {
 /** An edition record (the JSON column of the dump) → catalog entry. */
 export function parseOpenLibraryEdition(edition: Json, context: ParseContext): ParseResult {
   const isbn = firstIsbn([...list(edition.isbn_13), ...list(edition.isbn_10)]);
-  if (!isbn) return skip('no_valid_isbn');
+  const olid = lastSegment(edition.key);
+  if (!isbn && !(context.keepWithoutIsbn && olid)) return skip('no_valid_isbn');
   const title = cleanText(edition.title);
   if (!title) return skip('missing_title');
+  if (context.keepWithoutIsbn && NOT_A_BOOK.test(cleanText(edition.physical_format) ?? '')) {
+    return skip('not_a_book');
+  }
+  const pairs = allIdentifiers(edition);
+  const identifiers = identifiersOf(edition, pairs);
+  const workKey = identifiers.ol_work ?? null;
+  if (olid) pairs.push(['ol_edition', olid]);
+  if (workKey) pairs.push(['ol_work', workKey]);
+  if (identifiers.ia) pairs.push(['ia', identifiers.ia]);
   const entry = catalogEntry(
     {
       source: 'openlibrary',
       isbn,
+      sourceId: olid,
       title,
       subtitle: cleanText(edition.subtitle),
       // Author names live in separate author records; the dump only links them by key.
@@ -68,23 +113,42 @@ export function parseOpenLibraryEdition(edition: Json, context: ParseContext): P
       format: bookFormat(edition.physical_format),
       pages: positiveInt(edition.number_of_pages),
       description: textValue(edition.description),
-      identifiers: identifiersOf(edition),
+      identifiers,
     },
     context.now,
   );
-  return entry ? accept(entry) : skip('no_valid_isbn');
+  if (!entry) return skip('no_valid_isbn');
+  entry.work_key = workKey;
+  const links: EntryLinks = {
+    identifiers: pairs,
+    authorKeys: list(edition.authors)
+      .map((author) => keyOf(author) ?? (isObject(author) ? keyOf(author.author) : null))
+      .filter((key): key is string => !!key),
+  };
+  return accept(entry, links);
 }
 
 /** One dump line: `type \t key \t revision \t last_modified \t json`. */
 export function parseOpenLibraryLine(line: string, context: ParseContext): ParseResult {
   const columns = line.split('\t');
   if (columns.length !== 5) return skip('malformed_row');
-  if (columns[0] !== '/type/edition') return skip('not_an_edition');
+  const type = columns[0];
+  if (type !== '/type/edition') {
+    // A dump that carries every type says an edition is gone with a delete or redirect record.
+    const key = columns[1] ?? '';
+    if ((type === '/type/delete' || type === '/type/redirect') && key.startsWith('/books/')) {
+      return { ok: false, reason: type === '/type/delete' ? 'deleted' : 'redirected', removes: key.slice(7) };
+    }
+    return skip('not_an_edition');
+  }
   let record: unknown;
   try {
     record = JSON.parse(columns[4] ?? '');
   } catch {
     return skip('invalid_json');
   }
-  return isObject(record) ? parseOpenLibraryEdition(record, context) : skip('invalid_json');
+  if (!isObject(record)) return skip('invalid_json');
+  const result = parseOpenLibraryEdition(record, context);
+  if (result.ok) result.entry.source_modified = cleanText(columns[3]);
+  return result;
 }

@@ -18,11 +18,20 @@ export interface TerminalProgress {
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 
+/** 75 → "1m15s", 4000 → "1h06m". */
+export function formatDuration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
 function describe(progress: ImportProgress): string {
   const percent = progress.totalBytes > 0 ? (100 * progress.bytesDone) / progress.totalBytes : 100;
+  const eta = progress.etaSeconds != null ? `, ETA ${formatDuration(progress.etaSeconds)}` : '';
   return (
     `${basename(progress.file)}: ${count(progress.rowsDone)} rows (${percent.toFixed(1)}%), ` +
-    `${count(progress.imported)} imported, ${count(progress.skipped)} skipped, ${count(progress.rowsPerSecond)} rows/s`
+    `${count(progress.imported)} imported, ${count(progress.skipped)} skipped, ${count(progress.rowsPerSecond)} rows/s${eta}`
   );
 }
 

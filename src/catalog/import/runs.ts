@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../store/schema.js';
+import { findImportRun, type ImportDb, saveImportRun } from '../../store/import-runs.js';
 import type { ImportFormat } from './types.js';
 
 /** Progress of one file as stored in `import_runs`; counts cover every run of the file so far. */
@@ -14,6 +13,8 @@ export interface RunState {
   skipped: Record<string, number>;
   finished: boolean;
   updatedAt: string | null;
+  /** When the first run of this file began; resumed runs stamp entries with the same time. */
+  startedAt: string;
 }
 
 /** Same path, size and modification time: the same file, so its progress still applies. */
@@ -33,7 +34,7 @@ function parseSkipped(text: string): Record<string, number> {
   }
 }
 
-export function freshRun(key: string, format: ImportFormat): RunState {
+export function freshRun(key: string, format: ImportFormat, startedAt: string): RunState {
   return {
     fileKey: key,
     format,
@@ -43,11 +44,12 @@ export function freshRun(key: string, format: ImportFormat): RunState {
     skipped: {},
     finished: false,
     updatedAt: null,
+    startedAt,
   };
 }
 
-export async function loadRun(db: Kysely<Database>, key: string): Promise<RunState | null> {
-  const row = await db.selectFrom('import_runs').selectAll().where('file_key', '=', key).executeTakeFirst();
+export async function loadRun(db: ImportDb, key: string): Promise<RunState | null> {
+  const row = await findImportRun(db, key);
   if (!row) return null;
   return {
     fileKey: key,
@@ -58,11 +60,12 @@ export async function loadRun(db: Kysely<Database>, key: string): Promise<RunSta
     skipped: parseSkipped(row.skipped),
     finished: row.finished === 1,
     updatedAt: row.updated_at,
+    startedAt: row.started_at ?? row.updated_at,
   };
 }
 
 /** Writes the run's counters; called inside the batch's transaction so both commit or neither does. */
-export async function saveRun(db: Kysely<Database>, run: RunState, now: string): Promise<void> {
+export async function saveRun(db: ImportDb, run: RunState, now: string): Promise<void> {
   const values = {
     format: run.format,
     rows_done: run.rowsDone,
@@ -71,10 +74,7 @@ export async function saveRun(db: Kysely<Database>, run: RunState, now: string):
     skipped: JSON.stringify(run.skipped),
     finished: run.finished ? 1 : 0,
     updated_at: now,
+    started_at: run.startedAt,
   };
-  await db
-    .insertInto('import_runs')
-    .values({ file_key: run.fileKey, ...values })
-    .onConflict((conflict) => conflict.column('file_key').doUpdateSet(values))
-    .execute();
+  await saveImportRun(db, run.fileKey, values);
 }

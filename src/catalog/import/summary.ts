@@ -23,6 +23,8 @@ export interface ImportProgress {
   /** Rate of this run only. */
   rowsPerSecond: number;
   elapsedMs: number;
+  /** Seconds left at this run's rate, from the bytes read; null before the first batch. */
+  etaSeconds?: number | null;
 }
 
 export interface ImportSummary {
@@ -89,5 +91,12 @@ export function formatImportSummary(summary: ImportSummary): string {
   for (const [reason, n] of reasons) lines.push(`  skipped ${reason}: ${count(n)}`);
   const seconds = summary.elapsedMs / 1000;
   lines.push(`  elapsed ${seconds.toFixed(seconds < 10 ? 2 : 1)} s, ${count(summary.rowsPerSecond)} rows/s`);
+  return lines.join('\n');
+}
+
+/** The end report of a dumps import: each file, then what the re-import removed. */
+export function formatDumpsSummary(summary: { files: ImportSummary[]; removed: number }): string {
+  const lines = summary.files.map(formatImportSummary);
+  lines.push(`Removed ${count(summary.removed)} entries no longer in the editions dump.`);
   return lines.join('\n');
 }

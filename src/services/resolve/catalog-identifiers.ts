@@ -1,12 +1,8 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { catalogEntryToRecord } from '../../catalog/local.js';
 import type { BookRecord } from '../../catalog/types.js';
+import { catalogEntriesByIdentifier } from '../../store/catalog-identifiers.js';
 import type { Database } from '../../store/schema.js';
-
-/** LIKE treats `%`, `_` and the escape character itself as special; identifiers may hold `_`. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
 
 const MAX_ROWS = 5;
 
@@ -14,27 +10,20 @@ const MAX_ROWS = 5;
  * The catalog entry holding `scheme = value`, or null when none does or when entries disagree on
  * the edition (an identifier claimed by two different ISBNs is not trusted: no guessing).
  *
- * `catalog_entries.identifiers` is JSON text written by JSON.stringify (no spaces), so the pair
- * appears verbatim as `"scheme":"value"`; the bound LIKE pattern narrows the rows and the parsed
- * JSON confirms the exact pair. This scans the table: fine for tens of thousands of entries; a
- * lookup table would be the next step for million-entry catalogs.
+ * Every importer fills the identifier index (`catalog_identifiers`: scheme, value → entry), so this
+ * is one index probe whatever the size of the catalog.
  */
 export async function findCatalogEntryByIdentifier(
   db: Kysely<Database>,
   scheme: string,
   value: string,
 ): Promise<BookRecord | null> {
-  const pair = `${JSON.stringify(scheme)}:${JSON.stringify(value)}`;
-  const pattern = `%${escapeLike(pair)}%`;
-  const rows = await db
-    .selectFrom('catalog_entries')
-    .selectAll()
-    .where(sql<boolean>`identifiers like ${pattern} escape '\\'`)
-    .orderBy('popularity', 'desc')
-    .orderBy('id')
-    .limit(MAX_ROWS)
-    .execute();
-  const records = rows.map(catalogEntryToRecord).filter((record) => record.identifiers[scheme] === value);
+  const rows = await catalogEntriesByIdentifier(db, scheme, value, MAX_ROWS);
+  const records = rows.map((row) => {
+    const record = catalogEntryToRecord(row);
+    // The index may hold a second value of a scheme (an edition's other OCLC number); the JSON keeps one.
+    return { ...record, identifiers: { ...record.identifiers, [scheme]: value } };
+  });
   const first = records[0];
   if (!first) return null;
   const editions = new Set(records.map((record) => record.isbn13 ?? `title:${record.title}`));

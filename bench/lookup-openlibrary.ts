@@ -1,0 +1,118 @@
+/**
+ * Lookups at catalog scale: `npx tsx bench/lookup-openlibrary.ts --database-url URL [--samples N]`.
+ * Against a catalog imported beforehand (bench/import-openlibrary.ts --database-url URL keeps it), a
+ * `booklink serve` child process answers: `/isbn/{isbn}` of catalog-only editions (each first visit
+ * creates the book from the catalog), `/search?q=` with titles, author names and misspellings of them;
+ * in this process, identifier lookups through the index (Goodreads, OCLC, LCCN, LibraryThing, Open
+ * Library edition). Reports median and p95 of each and the server's peak RSS (VmHWM).
+ */
+import { readFileSync } from 'node:fs';
+import { findCatalogEntryByIdentifier } from '../src/services/resolve/catalog-identifiers.js';
+import { openStore } from '../src/store/db.js';
+import { BROWSER_UA, machineFacts, option, startApp } from './harness.js';
+
+const at = process.argv.indexOf('--database-url');
+const databaseUrl = at >= 0 ? process.argv[at + 1] : undefined;
+if (!databaseUrl) throw new Error('--database-url URL (an imported catalog) is required');
+const samples = option('samples', 200);
+
+function stats(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const pick = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return `median ${pick(0.5).toFixed(2)} ms, p95 ${pick(0.95).toFixed(2)} ms (${values.length})`;
+}
+
+/** One letter swapped with the next: the misspellings readers make. */
+function misspell(text: string, seed: number): string {
+  const words = text.split(' ');
+  const i = seed % words.length;
+  const word = words[i] ?? '';
+  if (word.length < 4) return text;
+  const j = 1 + (seed % (word.length - 2));
+  words[i] = word.slice(0, j) + word[j + 1] + word[j] + word.slice(j + 2);
+  return words.join(' ');
+}
+
+const store = openStore(databaseUrl);
+const bounds = await store.db
+  .selectFrom('catalog_entries')
+  .select((eb) => [eb.fn.min('id').as('low'), eb.fn.max('id').as('high')])
+  .executeTakeFirstOrThrow();
+const low = Number(bounds.low);
+const high = Number(bounds.high);
+console.log(`catalog ids ${low}..${high}; ${machineFacts()}`);
+
+/** Entries at spread-out ids: random rows without a scan of the table. */
+async function sampleEntries(n: number) {
+  const rows = [];
+  for (let i = 0; rows.length < n && i < n * 5; i++) {
+    const id = low + Math.floor((((i * 2654435761) % 1_000_003) / 1_000_003) * (high - low + 1));
+    const row = await store.db
+      .selectFrom('catalog_entries')
+      .selectAll()
+      .where('id', '>=', id)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    if (row) rows.push(row);
+  }
+  return rows;
+}
+
+const entries = await sampleEntries(samples);
+const idRows = [];
+for (const entry of entries) {
+  const ids = await store.db
+    .selectFrom('catalog_identifiers')
+    .select(['scheme', 'value'])
+    .where('entry_id', '=', entry.id)
+    .execute();
+  idRows.push(...ids.filter((row) => !row.scheme.startsWith('isbn')));
+}
+
+const lookups: number[] = [];
+for (const { scheme, value } of idRows) {
+  const started = performance.now();
+  await findCatalogEntryByIdentifier(store.db, scheme, value);
+  lookups.push(performance.now() - started);
+}
+console.log(`identifier lookup (index, in process): ${stats(lookups)}`);
+
+const server = await startApp(databaseUrl);
+try {
+  const isbnTimes: number[] = [];
+  for (const entry of entries.filter((row) => row.isbn13)) {
+    const started = performance.now();
+    const response = await fetch(`${server.url}/isbn/${entry.isbn13}`, {
+      redirect: 'manual',
+      headers: { 'user-agent': BROWSER_UA },
+    });
+    await response.arrayBuffer();
+    isbnTimes.push(performance.now() - started);
+  }
+  console.log(`/isbn/ first visit (creates the book from the catalog): ${stats(isbnTimes)}`);
+
+  const queries = entries.flatMap((entry, i) => {
+    const authors = JSON.parse(entry.authors) as string[];
+    const title = entry.title.split(' ').slice(0, 4).join(' ');
+    return [title, misspell(title, i), authors[0] ? `${title.split(' ')[0]} ${authors[0]}` : title];
+  });
+  for (const q of queries.slice(0, 20))
+    await (await fetch(`${server.url}/search?q=${encodeURIComponent(q)}`)).arrayBuffer();
+  const searchTimes: number[] = [];
+  for (const q of queries) {
+    const started = performance.now();
+    await (
+      await fetch(`${server.url}/search?q=${encodeURIComponent(q)}`, {
+        headers: { 'user-agent': BROWSER_UA },
+      })
+    ).arrayBuffer();
+    searchTimes.push(performance.now() - started);
+  }
+  console.log(`/search (titles, misspellings, title + author): ${stats(searchTimes)}`);
+  const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
+  console.log(`server peak RSS: ${/VmHWM:\s+(\d+ kB)/.exec(status)?.[1] ?? 'n/a'}`);
+} finally {
+  await server.stop();
+  await store.close();
+}

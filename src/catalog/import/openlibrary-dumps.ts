@@ -1,0 +1,406 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { matchKey } from '../../domain/text.js';
+import {
+  deleteEntriesByIdentifier,
+  deleteEntriesNotSeenSince,
+  sourceModifiedOf,
+  touchEntries,
+} from '../../store/catalog-import.js';
+import { nowIso, type Store } from '../../store/db.js';
+import { catalogIsEmpty, deferCatalogIndexes, restoreCatalogIndexes } from '../../store/deferred-indexes.js';
+import type { ImportDb } from '../../store/import-runs.js';
+import {
+  hasEntriesBefore,
+  olAuthorNames,
+  olWorks,
+  type StagedAuthor,
+  type StagedWork,
+  stageOlAuthors,
+  stageOlWorks,
+} from '../../store/openlibrary-staging.js';
+import { type BatchSink, importRows } from './batches.js';
+import { cleanText } from './fields.js';
+import { openRows } from './rows.js';
+import { fileKey, freshRun, loadRun, type RunState, saveRun } from './runs.js';
+import { isGzip, peekText, readLines } from './source.js';
+import { type ImportProgress, type ImportStart, type ImportSummary, summarise } from './summary.js';
+import { ImportError, type ParseResult, type SkipReason } from './types.js';
+import { workerRows } from './worker-rows.js';
+import { upsertWriter } from './writer.js';
+
+export type DumpKind = 'authors' | 'works' | 'editions';
+export type DumpFiles = Partial<Record<DumpKind, string>>;
+
+export interface DumpsOptions {
+  coversBaseUrl: string;
+  /** Imports every file again from its first line, even those an earlier run finished. */
+  restart?: boolean;
+  onStart?: (start: ImportStart) => void;
+  onProgress?: (progress: ImportProgress) => void;
+  /** Lines per transaction (default 20,000). */
+  batchSize?: number;
+  /** Parse editions in a worker thread (default: when a core is free; see importCatalogFile). */
+  parseInWorker?: boolean;
+}
+
+export interface DumpsSummary {
+  files: ImportSummary[];
+  /** Entries removed because the editions dump no longer has them (or deletes or redirects them). */
+  removed: number;
+}
+
+const DEFAULT_BATCH_SIZE = 20_000;
+/** Editions joined to their works and authors at a time: one key lookup per staging table each. */
+const JOIN_ROWS = 5000;
+
+const TYPE_OF_KIND: Readonly<Record<string, DumpKind>> = {
+  '/type/author': 'authors',
+  '/type/work': 'works',
+  '/type/edition': 'editions',
+};
+const KEY_PREFIX: Readonly<Record<string, DumpKind>> = {
+  authors: 'authors',
+  works: 'works',
+  books: 'editions',
+};
+
+/** Which dump a file is, from its first line's type (or key, for a dump that starts with deletes). */
+export async function dumpKindOf(file: string): Promise<DumpKind> {
+  const path = resolve(file);
+  const stats = await stat(path).catch(() => null);
+  if (!stats?.isFile()) throw new ImportError('file_not_found', `${path}: no such file`);
+  const head = await peekText(path, await isGzip(path));
+  const line = head.split('\n').find((text) => text.trim() !== '') ?? '';
+  const [type = '', key = ''] = line.split('\t');
+  const kind = TYPE_OF_KIND[type] ?? KEY_PREFIX[key.split('/')[1] ?? ''];
+  if (!kind) {
+    throw new ImportError('unknown_format', `${path}: not an Open Library authors, works or editions dump`);
+  }
+  return kind;
+}
+
+/** Sorts files given in any order into the three dumps; a kind given twice is an error. */
+export async function classifyDumps(files: readonly string[]): Promise<DumpFiles> {
+  const dumps: DumpFiles = {};
+  for (const file of files) {
+    const kind = await dumpKindOf(file);
+    if (dumps[kind])
+      throw new ImportError('unknown_format', `two ${kind} dumps given: ${dumps[kind]} and ${file}`);
+    dumps[kind] = file;
+  }
+  return dumps;
+}
+
+type Json = Record<string, unknown>;
+const lastSegment = (key: unknown) => cleanText(key)?.split('/').pop() ?? null;
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+type StagedLine<T> = { ok: true; row: T } | { ok: false; reason: SkipReason };
+
+function parseJsonColumn(columns: readonly string[]): Json | SkipReason {
+  try {
+    const value: unknown = JSON.parse(columns[4] ?? '');
+    return isObject(value) ? value : 'invalid_json';
+  } catch {
+    return 'invalid_json';
+  }
+}
+
+export function parseAuthorLine(line: string): StagedLine<StagedAuthor> {
+  const columns = line.split('\t');
+  if (columns.length !== 5) return { ok: false, reason: 'malformed_row' };
+  if (columns[0] !== '/type/author') return { ok: false, reason: 'unexpected_type' };
+  const record = parseJsonColumn(columns);
+  if (typeof record === 'string') return { ok: false, reason: record };
+  const key = lastSegment(columns[1]);
+  const name = cleanText(record.name) ?? cleanText(record.personal_name);
+  if (!key || !name) return { ok: false, reason: 'missing_name' };
+  return { ok: true, row: { key, name, modified: cleanText(columns[3]) } };
+}
+
+/** "1869", "March 1869", "c1869" → 1869; a work's first publication year. */
+function yearOf(value: unknown): number | null {
+  const match = /(?:^|\D)(\d{4})(?:\D|$)/.exec(cleanText(value) ?? '');
+  return match ? Number(match[1]) : null;
+}
+
+export function parseWorkLine(line: string): StagedLine<StagedWork> {
+  const columns = line.split('\t');
+  if (columns.length !== 5) return { ok: false, reason: 'malformed_row' };
+  if (columns[0] !== '/type/work') return { ok: false, reason: 'unexpected_type' };
+  const record = parseJsonColumn(columns);
+  if (typeof record === 'string') return { ok: false, reason: record };
+  const key = lastSegment(columns[1]);
+  if (!key) return { ok: false, reason: 'malformed_row' };
+  // Work authors are role objects: {"type": {"key": "/type/author_role"}, "author": {"key": "/authors/OL1A"}}.
+  const authors = (Array.isArray(record.authors) ? record.authors : [])
+    .map((role) => (isObject(role) && isObject(role.author) ? lastSegment(role.author.key) : null))
+    .filter((author): author is string => !!author);
+  return {
+    ok: true,
+    row: {
+      key,
+      title: cleanText(record.title),
+      firstYear: yearOf(record.first_publish_date),
+      authorKeys: authors.join(','),
+      modified: cleanText(columns[3]),
+    },
+  };
+}
+
+interface FileRun {
+  path: string;
+  gzip: boolean;
+  totalBytes: number;
+  run: RunState;
+}
+
+async function openRun(store: Store, file: string, restart: boolean): Promise<FileRun> {
+  const path = resolve(file);
+  const stats = await stat(path);
+  const key = fileKey(path, stats);
+  const previous = restart ? null : await loadRun(store.db, key);
+  return {
+    path,
+    gzip: await isGzip(path),
+    totalBytes: stats.size,
+    run: previous ?? freshRun(key, 'openlibrary', nowIso()),
+  };
+}
+
+function progressOf(file: FileRun, run: RunState, started: number): ImportProgress {
+  const elapsedMs = performance.now() - started;
+  const rowsThisRun = run.rowsDone - file.run.rowsDone;
+  const bytesThisRun = run.bytesDone - file.run.bytesDone;
+  const bytesPerMs = elapsedMs > 0 ? bytesThisRun / elapsedMs : 0;
+  return {
+    file: file.path,
+    format: 'openlibrary',
+    rowsDone: run.rowsDone,
+    imported: run.imported,
+    skipped: Object.values(run.skipped).reduce((sum, n) => sum + n, 0),
+    bytesDone: run.bytesDone,
+    totalBytes: file.totalBytes,
+    rowsPerSecond: elapsedMs > 0 ? (rowsThisRun * 1000) / elapsedMs : 0,
+    elapsedMs,
+    etaSeconds: bytesPerMs > 0 ? Math.max(0, file.totalBytes - run.bytesDone) / bytesPerMs / 1000 : null,
+  };
+}
+
+/** Streams an authors or works dump into its staging table, a batch per transaction, resumably. */
+async function stageDump<T>(
+  store: Store,
+  file: FileRun,
+  parse: (line: string) => StagedLine<T>,
+  write: (trx: ImportDb, rows: T[]) => Promise<void>,
+  options: DumpsOptions,
+): Promise<ImportSummary> {
+  if (file.run.finished) return summarise(file.path, file.run, 'already_finished', 0, 0);
+  const started = performance.now();
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  options.onStart?.({
+    file: file.path,
+    format: 'openlibrary',
+    gzip: file.gzip,
+    totalBytes: file.totalBytes,
+    resumedFromRow: file.run.rowsDone,
+  });
+  const source = readLines(file.path, file.gzip);
+  let run = file.run;
+  let index = 0;
+  let rows: T[] = [];
+  let read = 0;
+  let skipped: Record<string, number> = {};
+  const commit = async (ended: boolean) => {
+    const batch = rows;
+    const next: RunState = {
+      ...run,
+      rowsDone: run.rowsDone + read,
+      bytesDone: source.bytesRead(),
+      imported: run.imported + batch.length,
+      skipped: { ...run.skipped },
+      finished: ended,
+    };
+    for (const [reason, n] of Object.entries(skipped)) next.skipped[reason] = (next.skipped[reason] ?? 0) + n;
+    rows = [];
+    read = 0;
+    skipped = {};
+    await store.db.transaction().execute(async (trx) => {
+      await write(trx, batch);
+      await saveRun(trx, next, nowIso());
+    });
+    run = next;
+    options.onProgress?.(progressOf(file, run, started));
+  };
+  for await (const line of source.records) {
+    if (index++ < file.run.rowsDone) continue;
+    read++;
+    const parsed = parse(line);
+    if (parsed.ok) rows.push(parsed.row);
+    else skipped[parsed.reason] = (skipped[parsed.reason] ?? 0) + 1;
+    if (read === batchSize) await commit(false);
+  }
+  await commit(true);
+  return summarise(file.path, run, 'completed', file.run.rowsDone, performance.now() - started);
+}
+
+type Accepted = Extract<ParseResult, { ok: true }>;
+
+/**
+ * The editions' sink: buffers parsed editions, joins a few thousand at a time to their staged works
+ * and authors, skips the ones a re-import finds unchanged (same `last_modified`) and upserts the rest.
+ * On the file's last batch it removes the entries this dump no longer holds.
+ */
+function joiningSink(
+  trx: ImportDb,
+  store: Store,
+  state: { reimport: boolean; startedAt: string; removed: number },
+): BatchSink {
+  const writer = upsertWriter(trx, store);
+  let buffer: Accepted[] = [];
+  let removes: string[] = [];
+  const write = async () => {
+    const batch = buffer;
+    buffer = [];
+    if (batch.length === 0) return;
+    const works = await olWorks(trx, [
+      ...new Set(batch.flatMap((r) => (r.entry.work_key ? [r.entry.work_key] : []))),
+    ]);
+    const authorKeysOf = (result: Accepted) => {
+      const own = result.links?.authorKeys ?? [];
+      if (own.length > 0) return own;
+      const work = result.entry.work_key ? works.get(result.entry.work_key) : undefined;
+      return work?.authorKeys ? work.authorKeys.split(',') : [];
+    };
+    const names = await olAuthorNames(trx, [...new Set(batch.flatMap(authorKeysOf))]);
+    for (const result of batch) {
+      const entry = result.entry;
+      const authors = [...new Set(authorKeysOf(result).flatMap((key) => names.get(key) ?? []))];
+      if (authors.length > 0) {
+        entry.authors = JSON.stringify(authors);
+        entry.match_key = matchKey(entry.title, authors);
+      }
+      const work = entry.work_key ? works.get(entry.work_key) : undefined;
+      entry.work_title = work?.title ?? null;
+      entry.first_year = work?.firstYear ?? null;
+    }
+    let changed = batch;
+    if (state.reimport) {
+      const stored = await sourceModifiedOf(
+        trx,
+        batch.map((r) => r.entry.entry_key),
+      );
+      const same = (r: Accepted) =>
+        !!r.entry.source_modified && stored.get(r.entry.entry_key) === r.entry.source_modified;
+      await touchEntries(
+        trx,
+        batch.filter(same).map((r) => r.entry.entry_key),
+        state.startedAt,
+      );
+      changed = batch.filter((r) => !same(r));
+    }
+    for (const result of changed) await writer.add(result.entry, result.links);
+    await writer.flush();
+  };
+  return {
+    async add(result) {
+      buffer.push(result);
+      if (buffer.length >= JOIN_ROWS) await write();
+    },
+    async remove(key) {
+      removes.push(key);
+    },
+    async finish(ended) {
+      await write();
+      state.removed += await deleteEntriesByIdentifier(trx, 'openlibrary', 'ol_edition', removes);
+      removes = [];
+      // In the last batch's transaction: a killed import never leaves the sweep half done.
+      if (ended) state.removed += await deleteEntriesNotSeenSince(trx, 'openlibrary', state.startedAt);
+    },
+  };
+}
+
+async function importEditions(
+  store: Store,
+  file: FileRun,
+  options: DumpsOptions,
+  removedBefore: { removed: number },
+) {
+  if (file.run.finished) {
+    // Killed after the last batch but before the indexes were rebuilt: rebuild them now.
+    await restoreCatalogIndexes(store.db);
+    return summarise(file.path, file.run, 'already_finished', 0, 0);
+  }
+  const run = file.run;
+  const started = performance.now();
+  options.onStart?.({
+    file: file.path,
+    format: 'openlibrary',
+    gzip: file.gzip,
+    totalBytes: file.totalBytes,
+    resumedFromRow: run.rowsDone,
+  });
+  // Every run of this file stamps entries with its first run's start, so a resumed import writes the
+  // same rows as an uninterrupted one and the final sweep knows what this dump has not seen.
+  const context = {
+    coversBaseUrl: options.coversBaseUrl.replace(/\/+$/, ''),
+    now: run.startedAt,
+    keepWithoutIsbn: true,
+  };
+  const detected = { format: 'openlibrary' as const, delimiter: '\t' };
+  const state = {
+    reimport: await hasEntriesBefore(store.db, 'openlibrary', run.startedAt),
+    startedAt: run.startedAt,
+    removed: 0,
+  };
+  // A first import into an empty catalog builds the secondary and full-text indexes once, at the end.
+  if (run.rowsDone === 0 && (await catalogIsEmpty(store.db)))
+    await deferCatalogIndexes(store.db, store.dialect);
+  const reader =
+    (options.parseInWorker ?? file.totalBytes >= 1 << 20)
+      ? workerRows({ file: file.path, gzip: file.gzip, detected, context, skip: run.rowsDone })
+      : openRows(file.path, file.gzip, detected, context, run.rowsDone);
+  const final = await importRows(store, reader, run, {
+    batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+    report: (state) => options.onProgress?.(progressOf(file, state, started)),
+    sink: (trx, bulk) => joiningSink(trx, bulk, state),
+  });
+  if (final.finished) await restoreCatalogIndexes(store.db);
+  removedBefore.removed += state.removed;
+  return summarise(file.path, final, 'completed', run.rowsDone, performance.now() - started);
+}
+
+/**
+ * Imports Open Library's monthly dumps: authors and works first, into keyed staging tables, then the
+ * editions, each joined to its work (title, first publication year, grouping key) and its authors'
+ * names. Each file resumes where a killed run stopped; a later month's dumps update what changed and
+ * remove what the editions dump no longer holds.
+ */
+export async function importOpenLibraryDumps(
+  store: Store,
+  dumps: DumpFiles,
+  options: DumpsOptions,
+): Promise<DumpsSummary> {
+  const files: ImportSummary[] = [];
+  const removed = { removed: 0 };
+  const restart = options.restart ?? false;
+  if (dumps.authors) {
+    const file = await openRun(store, dumps.authors, restart);
+    files.push(
+      await stageDump(store, file, parseAuthorLine, (trx, rows) => stageOlAuthors(trx, store, rows), options),
+    );
+  }
+  if (dumps.works) {
+    const file = await openRun(store, dumps.works, restart);
+    files.push(
+      await stageDump(store, file, parseWorkLine, (trx, rows) => stageOlWorks(trx, store, rows), options),
+    );
+  }
+  if (dumps.editions) {
+    const file = await openRun(store, dumps.editions, restart);
+    files.push(await importEditions(store, file, options, removed));
+  }
+  return { files, removed: removed.removed };
+}

@@ -1,0 +1,140 @@
+import { CompiledQuery, type Kysely, sql } from 'kysely';
+import type { Store } from './db.js';
+import type { Database } from './schema.js';
+
+// Staging tables of the Open Library authors and works dumps: compact keyed rows, written in bulk and
+// read back a batch of keys at a time while the editions stream past, so no dump is held in memory.
+
+export interface StagedAuthor {
+  key: string;
+  name: string;
+  modified: string | null;
+}
+
+export interface StagedWork {
+  key: string;
+  title: string | null;
+  firstYear: number | null;
+  /** Comma-separated author keys. */
+  authorKeys: string;
+  modified: string | null;
+}
+
+type StoreLike = Pick<Store, 'dialect' | 'sqlite'>;
+
+/**
+ * One statement per batch whatever its size: SQLite reads the rows from one JSON parameter, PostgreSQL
+ * from one array per column. A later dump's record replaces the staged one.
+ */
+async function upsertRows(
+  db: Kysely<Database>,
+  store: StoreLike,
+  table: 'ol_authors' | 'ol_works',
+  columns: readonly string[],
+  types: readonly string[],
+  rows: ReadonlyArray<ReadonlyArray<string | number | null>>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const key = columns[0];
+  const updates = columns
+    .slice(1)
+    .map((column) => `${column} = excluded.${column}`)
+    .join(', ');
+  if (store.dialect === 'postgres') {
+    const arrays = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
+    const text = `insert into ${table} (${columns.join(', ')}) select * from unnest(${arrays})
+      on conflict (${key}) do update set ${updates}`;
+    await db.executeQuery(
+      CompiledQuery.raw(
+        text,
+        columns.map((_, i) => rows.map((row) => row[i] ?? null)),
+      ),
+    );
+    return;
+  }
+  const picks = columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(', ');
+  // "where true" lets SQLite tell the upsert clause from a join's ON.
+  const text = `insert into ${table} (${columns.join(', ')}) select ${picks} from json_each(?) where true
+    on conflict (${key}) do update set ${updates}`;
+  const json = JSON.stringify(rows);
+  if (store.sqlite) store.sqlite.prepare(text).run(json);
+  else await db.executeQuery(CompiledQuery.raw(text, [json]));
+}
+
+export function stageOlAuthors(db: Kysely<Database>, store: StoreLike, authors: readonly StagedAuthor[]) {
+  return upsertRows(
+    db,
+    store,
+    'ol_authors',
+    ['author_key', 'name', 'last_modified'],
+    ['text', 'text', 'text'],
+    authors.map((author) => [author.key, author.name, author.modified]),
+  );
+}
+
+export function stageOlWorks(db: Kysely<Database>, store: StoreLike, works: readonly StagedWork[]) {
+  return upsertRows(
+    db,
+    store,
+    'ol_works',
+    ['work_key', 'title', 'first_year', 'author_keys', 'last_modified'],
+    ['text', 'text', 'integer', 'text', 'text'],
+    works.map((work) => [work.key, work.title, work.firstYear, work.authorKeys, work.modified]),
+  );
+}
+
+const CHUNK = 5000;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) result.push(items.slice(i, i + CHUNK));
+  return result;
+}
+
+/** Author key → name, for the keys staged. */
+export async function olAuthorNames(db: Kysely<Database>, keys: readonly string[]) {
+  const names = new Map<string, string>();
+  for (const part of chunks(keys)) {
+    const rows = await db
+      .selectFrom('ol_authors')
+      .select(['author_key', 'name'])
+      .where('author_key', 'in', part)
+      .execute();
+    for (const row of rows) names.set(row.author_key, row.name);
+  }
+  return names;
+}
+
+/** Work key → staged work, for the keys staged. */
+export async function olWorks(db: Kysely<Database>, keys: readonly string[]) {
+  const works = new Map<string, StagedWork>();
+  for (const part of chunks(keys)) {
+    const rows = await db
+      .selectFrom('ol_works')
+      .select(['work_key', 'title', 'first_year', 'author_keys', 'last_modified'])
+      .where('work_key', 'in', part)
+      .execute();
+    for (const row of rows) {
+      works.set(row.work_key, {
+        key: row.work_key,
+        title: row.title,
+        firstYear: row.first_year,
+        authorKeys: row.author_keys,
+        modified: row.last_modified,
+      });
+    }
+  }
+  return works;
+}
+
+/** Whether `source` has entries an import starting at `before` has not written yet (a re-import). */
+export async function hasEntriesBefore(db: Kysely<Database>, source: string, before: string) {
+  const row = await db
+    .selectFrom('catalog_entries')
+    .select(sql<number>`1`.as('found'))
+    .where('source', '=', source)
+    .where('updated_at', '<', before)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,447 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, beforeEach, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import type { Kysely } from 'kysely';
+import { classifyDumps, type DumpFiles, importOpenLibraryDumps } from '../../src/catalog/import/index.js';
+import { findCatalogEntryByIdentifier } from '../../src/services/resolve/catalog-identifiers.js';
+import { openStore, type Store } from '../../src/store/db.js';
+import { catalogIndexesDeferred } from '../../src/store/deferred-indexes.js';
+import { backfillCatalogIdentifiers } from '../../src/store/migrations/0014-identifier-index.js';
+import { retrieveCandidates } from '../../src/store/search.js';
+import { createTestDatabase, describeEachDialect } from '../support/databases.js';
+
+// Small invented dumps in Open Library's format: type, key, revision, last_modified, JSON.
+const scratch = mkdtempSync(join(tmpdir(), 'booklink-ol-dumps-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+let files = 0;
+
+const MODIFIED = '2024-03-01T10:00:00.000000';
+const datetime = (value: string) => ({ type: '/type/datetime', value });
+
+function line(type: string, key: string, modified: string, record: Record<string, unknown>): string {
+  const json = { ...record, key, type: { key: type }, revision: 3, last_modified: datetime(modified) };
+  return [type, key, '3', modified, JSON.stringify(json)].join('\t');
+}
+
+const author = (id: string, name: string, modified = MODIFIED) =>
+  line('/type/author', `/authors/${id}`, modified, { name, personal_name: name });
+
+const work = (id: string, title: string, authors: string[], first?: string) =>
+  line('/type/work', `/works/${id}`, MODIFIED, {
+    title,
+    ...(first ? { first_publish_date: first } : {}),
+    authors: authors.map((a) => ({ type: { key: '/type/author_role' }, author: { key: `/authors/${a}` } })),
+  });
+
+interface EditionFields {
+  id: string;
+  title?: string;
+  isbn13?: string[];
+  isbn10?: string[];
+  work?: string;
+  authors?: string[];
+  modified?: string;
+  extra?: Record<string, unknown>;
+}
+
+function edition(fields: EditionFields): string {
+  return line('/type/edition', `/books/${fields.id}`, fields.modified ?? MODIFIED, {
+    ...(fields.title !== undefined ? { title: fields.title } : {}),
+    ...(fields.isbn13 ? { isbn_13: fields.isbn13 } : {}),
+    ...(fields.isbn10 ? { isbn_10: fields.isbn10 } : {}),
+    ...(fields.work ? { works: [{ key: `/works/${fields.work}` }] } : {}),
+    ...(fields.authors ? { authors: fields.authors.map((a) => ({ key: `/authors/${a}` })) } : {}),
+    publishers: ['Invented Press'],
+    publish_date: 'March 2004',
+    ...fields.extra,
+  });
+}
+
+const AUTHORS = [
+  author('OL1A', 'Ada Quill'),
+  author('OL2A', 'Bram Fenwick'),
+  author('OL3A', 'Cora Lindqvist'),
+];
+const WORKS = [
+  work('OL10W', 'The Lantern Keeper', ['OL1A'], '1921'),
+  work('OL11W', 'Salt and Iron', ['OL2A', 'OL3A'], 'May 1955'),
+];
+const EDITIONS = [
+  // Two editions of one work; the second names no author and takes the work's.
+  edition({
+    id: 'OL100M',
+    title: 'The Lantern Keeper',
+    isbn13: ['9780306406157'],
+    isbn10: ['0306406152'],
+    work: 'OL10W',
+    authors: ['OL1A'],
+    extra: {
+      identifiers: { goodreads: ['4242'], librarything: ['77'], amazon: ['B00TESTASN'] },
+      oclc_numbers: ['41333709', '99999901'],
+      lccn: ['2004012345'],
+    },
+  }),
+  edition({
+    id: 'OL101M',
+    title: 'The Lantern Keeper',
+    isbn13: ['9781861972712'],
+    work: 'OL10W',
+    // Characters COPY's text format escapes arrive unchanged.
+    extra: { subtitle: 'A back\\slash, a literal \\N and a\ttab' },
+  }),
+  // No ISBN: kept under its edition id, found by its Goodreads id.
+  edition({
+    id: 'OL102M',
+    title: 'Salt and Iron',
+    work: 'OL11W',
+    authors: ['OL2A', 'OL3A'],
+    extra: { identifiers: { goodreads: ['5151'] } },
+  }),
+  edition({ id: 'OL103M', title: 'Salt and Iron', isbn13: ['9780141439518'], work: 'OL11W' }),
+  edition({ id: 'OL106M', isbn13: ['9780141439525'], work: 'OL11W' }),
+  edition({
+    id: 'OL104M',
+    title: 'Harbour Charts',
+    isbn13: ['9780000000002'],
+    extra: { physical_format: 'Microfiche' },
+  }),
+  '/type/edition\t/books/OL105M\t1\t2024-01-01T00:00:00\t{not json',
+  line('/type/delete', '/books/OL999M', MODIFIED, {}),
+];
+
+function write(name: string, lines: readonly string[], gzip = false): string {
+  const file = join(scratch, `${++files}-${name}${gzip ? '.gz' : ''}`);
+  const text = `${lines.join('\n')}\n`;
+  writeFileSync(file, gzip ? gzipSync(text) : text);
+  return file;
+}
+
+function dumps(editions = EDITIONS): DumpFiles {
+  return {
+    authors: write('authors.txt', AUTHORS),
+    works: write('works.txt', WORKS),
+    editions: write('editions.txt', editions),
+  };
+}
+
+const options = { coversBaseUrl: 'https://covers.test' };
+
+async function entry(store: Store, key: string) {
+  return store.db.selectFrom('catalog_entries').selectAll().where('entry_key', '=', key).executeTakeFirst();
+}
+
+/** Row count and a hash of every entry and every indexed identifier, without ids and timestamps. */
+async function checksum(store: Store): Promise<{ rows: number; identifiers: number; hash: string }> {
+  const rows = await store.db.selectFrom('catalog_entries').selectAll().orderBy('entry_key').execute();
+  const hash = createHash('sha256');
+  for (const { id: _id, updated_at: _updated, ...rest } of rows) {
+    const { search_tsv: _tsv, ...row } = rest as typeof rest & { search_tsv?: unknown };
+    hash.update(JSON.stringify(row));
+  }
+  const ids = await store.db
+    .selectFrom('catalog_identifiers as i')
+    .innerJoin('catalog_entries as c', 'c.id', 'i.entry_id')
+    .select(['i.scheme', 'i.value', 'c.entry_key'])
+    .orderBy('i.scheme')
+    .orderBy('i.value')
+    .orderBy('c.entry_key')
+    .execute();
+  for (const id of ids) hash.update(`${id.scheme}\0${id.value}\0${id.entry_key}\n`);
+  return { rows: rows.length, identifiers: ids.length, hash: hash.digest('hex') };
+}
+
+describeEachDialect('Open Library dumps import', (context) => {
+  const store = () => context.store();
+
+  beforeEach(async () => {
+    for (const table of [
+      'catalog_identifiers',
+      'catalog_entries',
+      'import_runs',
+      'ol_authors',
+      'ol_works',
+    ] as const) {
+      await store().db.deleteFrom(table).execute();
+    }
+  });
+
+  it('joins author names and works into each edition, keeps every identifier and counts skips', async () => {
+    const summary = await importOpenLibraryDumps(store(), dumps(), options);
+    const [authors, works, editions] = summary.files;
+    assert.equal(authors?.imported, 3);
+    assert.equal(works?.imported, 2);
+    assert.equal(editions?.rowsRead, 8);
+    assert.equal(editions?.imported, 4);
+    assert.deepEqual(editions?.skipped, { missing_title: 1, not_a_book: 1, invalid_json: 1, deleted: 1 });
+
+    const lantern = await entry(store(), 'isbn:9780306406157');
+    assert.ok(lantern);
+    assert.deepEqual(JSON.parse(lantern.authors), ['Ada Quill']);
+    assert.equal(lantern.work_key, 'OL10W');
+    assert.equal(lantern.work_title, 'The Lantern Keeper');
+    assert.equal(lantern.first_year, 1921);
+    assert.equal(lantern.source_modified, MODIFIED);
+    const second = await entry(store(), 'isbn:9781861972712');
+    assert.deepEqual(JSON.parse(second?.authors ?? '[]'), ['Ada Quill'], 'authors from the work');
+    assert.equal(second?.work_key, 'OL10W', 'grouped with the other edition');
+    assert.equal(second?.subtitle, 'A back\\slash, a literal \\N and a tab');
+    const salt = await entry(store(), 'openlibrary:OL102M');
+    assert.deepEqual(JSON.parse(salt?.authors ?? '[]'), ['Bram Fenwick', 'Cora Lindqvist']);
+    assert.equal(salt?.isbn13, null);
+    assert.equal(salt?.first_year, 1955);
+
+    // A first import builds the search index at the end: it is complete and nothing is left deferred.
+    const found = await retrieveCandidates(store(), ['lantern', 'keeper']);
+    assert.deepEqual(found.entries.map((e) => e.isbn13).sort(), ['9780306406157', '9781861972712']);
+    assert.equal(await catalogIndexesDeferred(store().db), false);
+
+    const indexed = await store()
+      .db.selectFrom('catalog_identifiers')
+      .select(['scheme', 'value'])
+      .where('entry_id', '=', lantern.id)
+      .orderBy('scheme')
+      .orderBy('value')
+      .execute();
+    assert.deepEqual(
+      indexed.map((row) => `${row.scheme}=${row.value}`),
+      [
+        'asin=B00TESTASN',
+        'goodreads=4242',
+        'isbn10=0306406152',
+        'isbn13=9780306406157',
+        'lccn=2004012345',
+        'librarything=77',
+        'oclc=41333709',
+        'oclc=99999901',
+        'ol_edition=OL100M',
+        'ol_work=OL10W',
+      ],
+    );
+  });
+
+  it('finds entries by any identifier through the index', async () => {
+    await importOpenLibraryDumps(store(), dumps(), options);
+    const find = (scheme: string, value: string) => findCatalogEntryByIdentifier(store().db, scheme, value);
+    assert.equal(
+      (await find('worldcat', '41333709'))?.isbn13,
+      '9780306406157',
+      'a WorldCat id is an OCLC number',
+    );
+    assert.equal((await find('oclc', '99999901'))?.isbn13, '9780306406157', 'the second OCLC number too');
+    assert.equal((await find('goodreads', '4242'))?.isbn13, '9780306406157');
+    assert.equal((await find('asin', 'B00TESTASN'))?.isbn13, '9780306406157');
+    assert.equal((await find('lccn', '2004012345'))?.isbn13, '9780306406157');
+    assert.equal((await find('librarything', '77'))?.isbn13, '9780306406157');
+    assert.equal((await find('ol_edition', 'OL101M'))?.isbn13, '9781861972712');
+    const salt = await find('goodreads', '5151');
+    assert.equal(salt?.title, 'Salt and Iron');
+    assert.equal(salt?.workKey, 'OL11W');
+    assert.equal(await find('goodreads', '4243'), null);
+    assert.equal(await find('ol_work', 'OL10W'), null, 'two editions claim the work: no guessing');
+  });
+
+  it('indexes entries imported before the index existed (the migration backfill)', async () => {
+    await importOpenLibraryDumps(store(), dumps(), options);
+    await store().db.deleteFrom('catalog_identifiers').execute();
+    // Migrations see an untyped database.
+    await backfillCatalogIdentifiers(store().db as unknown as Kysely<unknown>, context.dialect);
+    const find = (scheme: string, value: string) => findCatalogEntryByIdentifier(store().db, scheme, value);
+    assert.equal((await find('goodreads', '4242'))?.isbn13, '9780306406157');
+    assert.equal((await find('oclc', '41333709'))?.isbn13, '9780306406157');
+    assert.equal((await find('ol_edition', 'OL102M'))?.title, 'Salt and Iron');
+    assert.equal((await find('isbn10', '0306406152'))?.isbn13, '9780306406157');
+    const notes = await store()
+      .db.selectFrom('catalog_identifiers')
+      .select('scheme')
+      .where('scheme', 'in', ['ol_authors', 'series', 'original_title'])
+      .execute();
+    assert.deepEqual(notes, [], 'notes kept in the JSON are not identifiers');
+  });
+
+  it('takes the three files in any order, plain or gzip, to the same catalog', async () => {
+    await importOpenLibraryDumps(store(), dumps(), options);
+    const ordered = await checksum(store());
+    for (const table of [
+      'catalog_identifiers',
+      'catalog_entries',
+      'import_runs',
+      'ol_authors',
+      'ol_works',
+    ] as const) {
+      await store().db.deleteFrom(table).execute();
+    }
+    const shuffled = await classifyDumps([
+      write('e.txt', EDITIONS, true),
+      write('a.txt', AUTHORS),
+      write('w.txt', WORKS, true),
+    ]);
+    assert.match(shuffled.editions ?? '', /e\.txt\.gz$/);
+    const summary = await importOpenLibraryDumps(store(), shuffled, options);
+    assert.deepEqual(
+      summary.files.map((file) => file.imported),
+      [3, 2, 4],
+    );
+    const again = await checksum(store());
+    assert.equal(again.rows, ordered.rows);
+    assert.equal(again.identifiers, ordered.identifiers);
+    assert.equal(again.hash, ordered.hash);
+  });
+
+  it('re-imports a later month: updates changed editions, skips unchanged ones, removes deleted ones', async () => {
+    await importOpenLibraryDumps(store(), dumps(), options);
+    const later = '2024-04-01T10:00:00.000000';
+    const next = [
+      // Changed: a newer last_modified and a new title.
+      edition({
+        id: 'OL100M',
+        title: 'The Lantern Keeper (revised)',
+        isbn13: ['9780306406157'],
+        work: 'OL10W',
+        authors: ['OL1A'],
+        modified: later,
+      }),
+      // Unchanged by last_modified: the record is not rewritten, even though this line differs.
+      edition({ id: 'OL101M', title: 'Not applied', isbn13: ['9781861972712'], work: 'OL10W' }),
+      // OL102M is absent from the new dump; OL103M is deleted explicitly.
+      line('/type/delete', '/books/OL103M', later, {}),
+    ];
+    const summary = await importOpenLibraryDumps(store(), dumps(next), options);
+    assert.equal(summary.removed, 2);
+    assert.equal((await entry(store(), 'isbn:9780306406157'))?.title, 'The Lantern Keeper (revised)');
+    assert.equal((await entry(store(), 'isbn:9781861972712'))?.title, 'The Lantern Keeper');
+    // A re-import keeps the search index live.
+    const revised = await retrieveCandidates(store(), ['revised']);
+    assert.deepEqual(
+      revised.entries.map((e) => e.isbn13),
+      ['9780306406157'],
+    );
+    assert.equal(await entry(store(), 'openlibrary:OL102M'), undefined);
+    assert.equal(await entry(store(), 'isbn:9780141439518'), undefined);
+    const left = await store()
+      .db.selectFrom('catalog_entries')
+      .select('entry_key')
+      .orderBy('entry_key')
+      .execute();
+    assert.deepEqual(
+      left.map((row) => row.entry_key),
+      ['isbn:9780306406157', 'isbn:9781861972712'],
+    );
+    const orphans = await store()
+      .db.selectFrom('catalog_identifiers')
+      .select('value')
+      .where('value', 'in', ['5151', 'OL103M'])
+      .execute();
+    assert.deepEqual(orphans, [], 'removed entries leave nothing in the identifier index');
+    assert.equal(await findCatalogEntryByIdentifier(store().db, 'goodreads', '5151'), null);
+  });
+
+  it('resumes after kill -9 to exactly the catalog of an uninterrupted import', async () => {
+    const big = syntheticDumps(12_000);
+    await importOpenLibraryDumps(store(), big, { ...options, batchSize: 500, parseInWorker: false });
+    const expected = await checksum(store());
+    assert.ok(expected.rows > 9000);
+
+    const other = await createTestDatabase(context.dialect);
+    const observer = openStore(other.url);
+    try {
+      const args = [
+        'import-openlibrary',
+        '--editions',
+        big.editions ?? '',
+        '--works',
+        big.works ?? '',
+        '--authors',
+        big.authors ?? '',
+        '--batch-size',
+        '500',
+      ];
+      const child = cli(args, other.url);
+      await killWhenEditionsStarted(child, observer);
+      const partial = await observer.db
+        .selectFrom('catalog_entries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      assert.ok(Number(partial.n) < expected.rows, 'killed part-way');
+      const rerun = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+        env: { ...process.env, DATABASE_URL: other.url },
+        encoding: 'utf8',
+      });
+      assert.equal(rerun.status, 0, rerun.stderr);
+      assert.match(rerun.stderr, /Resuming at row/);
+      const resumed = await checksum(observer);
+      assert.equal(resumed.rows, expected.rows);
+      assert.equal(resumed.identifiers, expected.identifiers);
+      assert.equal(resumed.hash, expected.hash);
+      assert.equal(await catalogIndexesDeferred(observer.db), false);
+      assert.ok((await retrieveCandidates(observer, ['edition', '77'])).entries.length > 0);
+    } finally {
+      await observer.close();
+      await other.drop();
+    }
+  });
+});
+
+function cli(args: string[], databaseUrl: string): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: 'ignore',
+  });
+}
+
+/** SIGKILLs the import once some editions batches committed, as a crash would stop it. */
+async function killWhenEditionsStarted(child: ChildProcess, observer: Store): Promise<void> {
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const deadline = Date.now() + 60_000;
+  try {
+    for (;;) {
+      assert.ok(Date.now() < deadline, 'the import never got going');
+      assert.equal(child.exitCode, null, 'the import finished before it could be killed');
+      const count = await observer.db
+        .selectFrom('catalog_entries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst()
+        .catch(() => undefined);
+      if (Number(count?.n ?? 0) > 0) break;
+      await new Promise((done) => setTimeout(done, 5));
+    }
+  } finally {
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/** A few thousand invented editions (some without ISBN, a few per work) in the dump format. */
+function syntheticDumps(n: number): DumpFiles {
+  const authors: string[] = [];
+  const works: string[] = [];
+  const editions: string[] = [];
+  for (let a = 1; a <= n / 10; a++) authors.push(author(`OL${a}A`, `Author ${a} Surname${a % 97}`));
+  for (let w = 1; w <= n / 3; w++)
+    works.push(work(`OL${w}W`, `Work title ${w}`, [`OL${(w % (n / 10)) + 1}A`], String(1900 + (w % 120))));
+  for (let e = 1; e <= n; e++) {
+    const first12 = `978${String(e).padStart(9, '0')}`;
+    let sum = 0;
+    for (let i = 0; i < 12; i++) sum += (i % 2 === 0 ? 1 : 3) * Number(first12[i]);
+    const isbn = first12 + String((10 - (sum % 10)) % 10);
+    editions.push(
+      edition({
+        id: `OL${e}M`,
+        title: `Edition ${e}`,
+        ...(e % 4 === 0 ? {} : { isbn13: [isbn] }),
+        work: `OL${(e % (n / 3)) + 1}W`,
+        ...(e % 5 === 0 ? {} : { authors: [`OL${(e % (n / 10)) + 1}A`] }),
+        extra: { identifiers: { goodreads: [String(e)] } },
+      }),
+    );
+  }
+  return {
+    authors: write('synthetic-authors.txt', authors),
+    works: write('synthetic-works.txt', works, true),
+    editions: write('synthetic-editions.txt', editions),
+  };
+}
