@@ -12,7 +12,6 @@ import {
   resolveLink,
 } from '../domain/links.js';
 import { forCountry } from '../domain/storefronts.js';
-import { PageCache } from '../http/page-cache.js';
 import { type Book, bookIdentifiers, editionsOfWork, findBookBySlug } from '../store/books.js';
 import {
   bookLinksForBook,
@@ -22,6 +21,7 @@ import {
 } from '../store/destinations.js';
 import type { Database } from '../store/schema.js';
 import { canonicalEditionOf } from '../store/works.js';
+import { PageCache } from './page-cache.js';
 
 /** Everything known about a book that its page and its `/go/` links are built from. */
 export interface LoadedBook {

@@ -5,9 +5,9 @@ import { ItunesProvider } from '../catalog/providers/itunes.js';
 import { OpenLibraryProvider } from '../catalog/providers/openlibrary.js';
 import type { MetadataProvider } from '../catalog/types.js';
 import type { Isbn } from '../domain/isbn.js';
-import { PageCache } from '../http/page-cache.js';
 import { nowIso } from '../store/db.js';
 import type { Database } from '../store/schema.js';
+import { PageCache } from './page-cache.js';
 
 export interface CoverFound {
   coverUrl: string;
