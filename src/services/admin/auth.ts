@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AdminDb } from '../../store/admin-tables.js';
+import type { Db } from '../../store/schema.js';
 import {
   type AdminSession,
   deleteExpiredSessions,
@@ -42,7 +42,7 @@ export interface LoginInput {
  * Checks the password and opens a session. Unknown emails verify against a decoy hash, so the
  * answer takes as long as for a real account and the same "invalid" comes back.
  */
-export async function login(db: AdminDb, input: LoginInput, now = new Date()): Promise<LoginResult> {
+export async function login(db: Db, input: LoginInput, now = new Date()): Promise<LoginResult> {
   const since = new Date(now.getTime() - LOCK_MS).toISOString();
   if ((await recentFailuresFromIp(db, input.ip, since)) >= IP_FAILURE_LIMIT) return { kind: 'ip_limited' };
   const user = await findUserByEmail(db, input.email);
@@ -76,10 +76,10 @@ export async function login(db: AdminDb, input: LoginInput, now = new Date()): P
   return { kind: 'ok', token, session };
 }
 
-export function sessionForToken(db: AdminDb, token: string): Promise<AdminSession | null> {
+export function sessionForToken(db: Db, token: string): Promise<AdminSession | null> {
   return findSession(db, hashToken(token));
 }
 
-export function logout(db: AdminDb, token: string): Promise<void> {
+export function logout(db: Db, token: string): Promise<void> {
   return deleteSession(db, hashToken(token));
 }

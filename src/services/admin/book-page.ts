@@ -3,9 +3,9 @@ import { type OverrideRecord, overridesOf } from '../../store/admin-books.js';
 import { workOf } from '../../store/admin-editions.js';
 import { type LinkRecord, linksOfBook } from '../../store/admin-links.js';
 import { listPins, type PinRecord } from '../../store/admin-pins.js';
-import { type AdminDb, baseDb } from '../../store/admin-tables.js';
 import { type Book, editionsOfWork, findBookById } from '../../store/books.js';
 import { listAllDestinations } from '../../store/destinations.js';
+import type { Db } from '../../store/schema.js';
 import type { BookListRow } from './lists-read.js';
 
 /** Everything the book's admin page shows about the book; the view adds the state of its forms. */
@@ -21,13 +21,13 @@ export interface BookAdminData {
   lists?: readonly BookListRow[];
 }
 
-export function findBook(db: AdminDb, id: number): Promise<Book | null> {
-  return findBookById(baseDb(db), id);
+export function findBook(db: Db, id: number): Promise<Book | null> {
+  return findBookById(db, id);
 }
 
 /** Everything the book's admin page shows, read fresh (never from the public page caches). */
-export async function bookPageModel(db: AdminDb, book: Book): Promise<BookAdminData> {
-  const base = baseDb(db);
+export async function bookPageModel(db: Db, book: Book): Promise<BookAdminData> {
+  const base = db;
   const [links, destinations, overrides, pins, editions, work] = await Promise.all([
     linksOfBook(db, book.id),
     listAllDestinations(base),

@@ -6,7 +6,6 @@ import {
   upsertOverride,
 } from '../../store/admin-books.js';
 import { deleteLink, findLink, insertLink } from '../../store/admin-links.js';
-import { baseDb } from '../../store/admin-tables.js';
 import { writeAudit } from '../../store/audit.js';
 import { type Book, findBookById } from '../../store/books.js';
 import {
@@ -193,5 +192,5 @@ export async function removeOverride(ctx: CommandContext, book: Book, retailerKe
 }
 
 export async function reloadBook(ctx: CommandContext, id: number): Promise<Book | null> {
-  return findBookById(baseDb(ctx.db), id);
+  return findBookById(ctx.db, id);
 }

@@ -1,8 +1,8 @@
-import type { AdminDb } from '../../store/admin-tables.js';
 import { type List, listRowToList } from '../../store/lists.js';
+import type { Db } from '../../store/schema.js';
 
 /** Read side of the Lists area: plain queries, fresh from the database (no public cache involved). */
-export async function findAdminList(db: AdminDb, id: number): Promise<List | null> {
+export async function findAdminList(db: Db, id: number): Promise<List | null> {
   // An id past the safe range cannot exist, and PostgreSQL would refuse it as out of range (a 500).
   if (!Number.isSafeInteger(id)) return null;
   const row = await db.selectFrom('lists').selectAll().where('id', '=', id).executeTakeFirst();
@@ -21,7 +21,7 @@ export interface ListFilter {
 }
 
 /** The Lists area's table: featured first, then the most recently changed; names matched by words. */
-export async function findListsForAdmin(db: AdminDb, filter: ListFilter): Promise<ListRow[]> {
+export async function findListsForAdmin(db: Db, filter: ListFilter): Promise<ListRow[]> {
   let query = db
     .selectFrom('lists')
     .selectAll('lists')
@@ -53,7 +53,7 @@ export interface BookListRow {
   rank: number | null;
 }
 
-export async function listsOfBook(db: AdminDb, bookId: number): Promise<BookListRow[]> {
+export async function listsOfBook(db: Db, bookId: number): Promise<BookListRow[]> {
   const rows = await db
     .selectFrom('lists')
     .innerJoin('list_items', 'list_items.list_id', 'lists.id')

@@ -1,5 +1,4 @@
 import { parseIsbn } from '../../domain/isbn.js';
-import { baseDb } from '../../store/admin-tables.js';
 import { writeAudit } from '../../store/audit.js';
 import { type Book, findBookBySlug } from '../../store/books.js';
 import { addListItem, removeListItem } from '../../store/list-items.js';
@@ -40,7 +39,7 @@ export type BookFinder = Pick<Services, 'creator' | 'resolver'>;
 export async function findBookForList(ctx: CommandContext, finder: BookFinder, ref: string) {
   const text = ref.trim();
   if (!text) return null;
-  const db = baseDb(ctx.db);
+  const db = ctx.db;
   const path = /^(?:https?:\/\/[^/]+)?\/(?:book|b)\/([^/?#\s]+)/i.exec(text)?.[1];
   const own = path ? await findBookBySlug(db, safeDecode(path).toLowerCase()) : null;
   if (own) return own;
@@ -77,7 +76,7 @@ async function hasItem(ctx: CommandContext, listId: number, bookId: number): Pro
 export async function addBookToList(ctx: CommandContext, list: List, book: Book, rank: number | null) {
   if (await hasItem(ctx, list.id, book.id)) return invalid({ book_ref: 'This book is already on the list.' });
   await ctx.db.transaction().execute(async (trx) => {
-    await addListItem(baseDb(trx), list.id, book.id, rank);
+    await addListItem(trx, list.id, book.id, rank);
     const after = { bookId: book.id, slug: book.slug, rank };
     await writeAudit(trx, ctx.actor, {
       action: 'list.book.add',
@@ -121,7 +120,7 @@ export async function addBookToNamedList(
     errors.list_name = 'This book is already on that list.';
   if (Object.keys(errors).length > 0 || rank === 'invalid') return invalid(errors);
   const id = await ctx.db.transaction().execute(async (trx) => {
-    const base = baseDb(trx);
+    const base = trx;
     const list =
       found ??
       (await insertList(base, { kind: 'admin', name, source, listDate: date || null, ingestKey: key }));
@@ -151,7 +150,7 @@ export async function removeBookFromList(ctx: CommandContext, listId: number, bo
     .executeTakeFirst();
   if (!item) return false;
   await ctx.db.transaction().execute(async (trx) => {
-    await removeListItem(baseDb(trx), listId, bookId);
+    await removeListItem(trx, listId, bookId);
     const before = { bookId, rank: item.rank, position: item.position };
     await writeAudit(trx, ctx.actor, {
       action: 'list.book.remove',
