@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { Isbn } from '../domain/isbn.js';
 import { parseJsonArray } from '../store/books.js';
-import type { CatalogEntryRow, Database } from '../store/schema.js';
+import type { CatalogEntryRow, Db } from '../store/schema.js';
 import { BOOK_FORMATS, type BookFormat, type BookRecord, type MetadataProvider } from './types.js';
 
 function parseIdentifiers(text: string): Record<string, string> {
@@ -47,7 +46,7 @@ const PUBLIC_DOMAIN_SOURCES = ['gutenberg', 'standard_ebooks', 'librivox'] as co
 /** The imported catalog: answers in milliseconds and is always asked first. */
 export class LocalCatalogProvider implements MetadataProvider {
   readonly name = 'local';
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Db) {}
 
   async lookupIsbn(isbn: Isbn): Promise<BookRecord | null> {
     const row = await this.db

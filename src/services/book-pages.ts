@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import {
   type BookIdentifiers,
@@ -19,7 +18,7 @@ import {
   findDestination,
   overridesForBook,
 } from '../store/destinations.js';
-import type { Database } from '../store/schema.js';
+import type { Db } from '../store/schema.js';
 import { canonicalEditionOf } from '../store/works.js';
 import { PageCache } from './page-cache.js';
 
@@ -50,7 +49,7 @@ export class BookPages {
   private readonly loaded = new PageCache<Promise<LoadedBook | null>>(10_000, 30_000);
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     private readonly config: Readonly<Config>,
   ) {}
 

@@ -1,6 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Kysely } from 'kysely';
-import type { Database } from '../store/schema.js';
+import type { Db } from '../store/schema.js';
 
 /**
  * Records outbound clicks off the request path: `/go/` pushes into memory and redirects at once; a timer
@@ -62,7 +61,7 @@ export class ClickRecorder {
   private readonly logger: ClickRecorderLogger;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     options: ClickRecorderOptions = {},
   ) {
     this.maxBatch = options.maxBatch ?? 200;
@@ -160,7 +159,7 @@ export class ClickRecorder {
 }
 
 /** One transaction, multi-row inserts: all of a batch is written or none of it. */
-export async function insertClicks(db: Kysely<Database>, clicks: readonly Click[]): Promise<void> {
+export async function insertClicks(db: Db, clicks: readonly Click[]): Promise<void> {
   if (clicks.length === 0) return;
   await db.transaction().execute(async (trx) => {
     for (let start = 0; start < clicks.length; start += ROWS_PER_STATEMENT) {
@@ -177,6 +176,6 @@ export async function insertClicks(db: Kysely<Database>, clicks: readonly Click[
   });
 }
 
-export function createClickRecorder(db: Kysely<Database>, options: ClickRecorderOptions = {}): ClickRecorder {
+export function createClickRecorder(db: Db, options: ClickRecorderOptions = {}): ClickRecorder {
   return new ClickRecorder(db, options);
 }

@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import type { ProviderChain } from '../catalog/chain.js';
 import { GoogleBooksProvider } from '../catalog/providers/googlebooks.js';
 import { ItunesProvider } from '../catalog/providers/itunes.js';
@@ -6,7 +5,7 @@ import { OpenLibraryProvider } from '../catalog/providers/openlibrary.js';
 import type { MetadataProvider } from '../catalog/types.js';
 import type { Isbn } from '../domain/isbn.js';
 import { nowIso } from '../store/db.js';
-import type { Database } from '../store/schema.js';
+import type { Db } from '../store/schema.js';
 import { PageCache } from './page-cache.js';
 
 export interface CoverFound {
@@ -39,7 +38,7 @@ export class CoverFallback {
   private readonly cache = new PageCache<Promise<CoverFound | null>>(20_000, DAY_MS);
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     private readonly chain: ProviderChain,
     private readonly onBookChanged: (slug: string) => void,
   ) {}

@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import { catalogEntryToRecord } from '../catalog/local.js';
 import { parseIsbn } from '../domain/isbn.js';
 import { parseRetailerUrl } from '../domain/retailer-urls/index.js';
@@ -6,7 +5,7 @@ import { matchKey } from '../domain/text.js';
 import { type Book, bookRowToBook, findBookByIdentifier } from '../store/books.js';
 import { replaceIngestedList } from '../store/list-items.js';
 import type { List } from '../store/lists.js';
-import type { Database } from '../store/schema.js';
+import type { Db } from '../store/schema.js';
 import type { BookCreator } from './book-creator.js';
 
 export interface IngestBook {
@@ -41,7 +40,7 @@ const miss = (reason: string, detail: string): RowOutcome => ({ kind: 'unresolve
  */
 export class Ingest {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     private readonly creator: BookCreator,
   ) {}
 

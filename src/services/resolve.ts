@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
 import { parseQuery } from '../domain/query.js';
 import { type ParsedRetailerUrl, parseRetailerUrl } from '../domain/retailer-urls/index.js';
 import type { Book } from '../store/books.js';
-import type { Database } from '../store/schema.js';
+import type { Db } from '../store/schema.js';
 import type { BookCreator } from './book-creator.js';
 import { type EditionLookup, IdentifierResolver } from './resolve/identifiers.js';
 import { expandShortLink, isShortLink, type ShortLinkFollower } from './resolve/short-links.js';
@@ -20,7 +19,7 @@ export type ResolveOutcome =
   | { status: 'not_found'; searchText: string | null };
 
 export interface ResolverDeps {
-  db: Kysely<Database>;
+  db: Db;
   creator: BookCreator;
   /** The search service; without it title words never resolve (a guess is never made instead). */
   search: ConfidentTitleSearch | null;

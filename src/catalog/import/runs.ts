@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../store/schema.js';
+import type { Db } from '../../store/schema.js';
 import type { ImportFormat } from './types.js';
 
 /** Progress of one file as stored in `import_runs`; counts cover every run of the file so far. */
@@ -46,7 +45,7 @@ export function freshRun(key: string, format: ImportFormat): RunState {
   };
 }
 
-export async function loadRun(db: Kysely<Database>, key: string): Promise<RunState | null> {
+export async function loadRun(db: Db, key: string): Promise<RunState | null> {
   const row = await db.selectFrom('import_runs').selectAll().where('file_key', '=', key).executeTakeFirst();
   if (!row) return null;
   return {
@@ -62,7 +61,7 @@ export async function loadRun(db: Kysely<Database>, key: string): Promise<RunSta
 }
 
 /** Writes the run's counters; called inside the batch's transaction so both commit or neither does. */
-export async function saveRun(db: Kysely<Database>, run: RunState, now: string): Promise<void> {
+export async function saveRun(db: Db, run: RunState, now: string): Promise<void> {
   const values = {
     format: run.format,
     rows_done: run.rowsDone,
