@@ -1,12 +1,7 @@
-import { type Kysely, sql } from 'kysely';
 import { catalogEntryToRecord } from '../../catalog/local.js';
 import type { BookRecord } from '../../catalog/types.js';
-import type { Database } from '../../store/schema.js';
-
-/** LIKE treats `%`, `_` and the escape character itself as special; identifiers may hold `_`. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
+import { catalogEntriesContainingIdentifier } from '../../store/catalog-entries.js';
+import type { Db } from '../../store/schema.js';
 
 const MAX_ROWS = 5;
 
@@ -20,20 +15,12 @@ const MAX_ROWS = 5;
  * lookup table would be the next step for million-entry catalogs.
  */
 export async function findCatalogEntryByIdentifier(
-  db: Kysely<Database>,
+  db: Db,
   scheme: string,
   value: string,
 ): Promise<BookRecord | null> {
   const pair = `${JSON.stringify(scheme)}:${JSON.stringify(value)}`;
-  const pattern = `%${escapeLike(pair)}%`;
-  const rows = await db
-    .selectFrom('catalog_entries')
-    .selectAll()
-    .where(sql<boolean>`identifiers like ${pattern} escape '\\'`)
-    .orderBy('popularity', 'desc')
-    .orderBy('id')
-    .limit(MAX_ROWS)
-    .execute();
+  const rows = await catalogEntriesContainingIdentifier(db, pair, MAX_ROWS);
   const records = rows.map(catalogEntryToRecord).filter((record) => record.identifiers[scheme] === value);
   const first = records[0];
   if (!first) return null;
