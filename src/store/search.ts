@@ -1,4 +1,4 @@
-import { type Generated, type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { editDistance } from '../domain/ranking.js';
 import { nowIso, type Store } from './db.js';
 import type { BookRow, CatalogEntryRow, Database, SearchTables } from './schema.js';
