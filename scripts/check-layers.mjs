@@ -38,7 +38,8 @@ function layerOf(file) {
     return { name: top, rank: LAYERS.length };
   }
   const rank = LAYERS.indexOf(top);
-  if (rank < 0) throw new Error(`${relative(ROOT, file)}: src/${top}/ is not a known layer (${LAYERS.join(', ')})`);
+  if (rank < 0)
+    throw new Error(`${relative(ROOT, file)}: src/${top}/ is not a known layer (${LAYERS.join(', ')})`);
   return { name: top, rank };
 }
 
@@ -61,7 +62,9 @@ for (const file of sourceFiles(SRC)) {
   for (const specifier of importsOf(file)) {
     if (specifier === 'kysely' || specifier.startsWith('kysely/')) {
       if (layer.name !== 'store' && !KYSELY_PENDING.has(name)) {
-        problems.push(`${name}: imports '${specifier}' outside src/store (queries and types belong in src/store)`);
+        problems.push(
+          `${name}: imports '${specifier}' outside src/store (queries and types belong in src/store)`,
+        );
       }
       continue;
     }
