@@ -1,8 +1,9 @@
 import { parseIsbn } from '../../domain/isbn.js';
+import { featureList, findListByIngestKey, findListItem } from '../../store/admin-lists.js';
 import { writeAudit } from '../../store/audit.js';
 import { type Book, findBookBySlug } from '../../store/books.js';
 import { addListItem, removeListItem } from '../../store/list-items.js';
-import { insertList, type List, listRowToList } from '../../store/lists.js';
+import { insertList, type List } from '../../store/lists.js';
 import type { Services } from '../container.js';
 import { type CommandContext, type CommandResult, type FieldErrors, invalid, ok } from './commands.js';
 
@@ -63,13 +64,7 @@ function safeDecode(text: string): string {
 }
 
 async function hasItem(ctx: CommandContext, listId: number, bookId: number): Promise<boolean> {
-  const row = await ctx.db
-    .selectFrom('list_items')
-    .select('book_id')
-    .where('list_id', '=', listId)
-    .where('book_id', '=', bookId)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await findListItem(ctx.db, listId, bookId)) !== undefined;
 }
 
 /** Adds a book to a list picked in the Lists area. */
@@ -108,8 +103,7 @@ export async function addBookToNamedList(
   const featured = parseFlag(input.is_featured);
   const rank = wholeNumber(input.rank);
   const key = listKey(source, name || null, date || null);
-  const row = await ctx.db.selectFrom('lists').selectAll().where('ingest_key', '=', key).executeTakeFirst();
-  const found = row ? listRowToList(row) : null;
+  const found = await findListByIngestKey(ctx.db, key);
   const errors: FieldErrors = {};
   if (featured === null) errors.is_featured = 'Choose yes or no.';
   if (rank === 'invalid') errors.rank = RANK_ERROR;
@@ -125,8 +119,7 @@ export async function addBookToNamedList(
       found ??
       (await insertList(base, { kind: 'admin', name, source, listDate: date || null, ingestKey: key }));
     // "" leaves an existing list's flag alone: adding a book should not quietly unfeature a list.
-    if (featured && !list.featured)
-      await base.updateTable('lists').set({ is_featured: 1 }).where('id', '=', list.id).execute();
+    if (featured && !list.featured) await featureList(base, list.id);
     await addListItem(base, list.id, book.id, rank);
     const after = { bookId: book.id, slug: book.slug, rank, created: !found, featured: !!featured };
     await writeAudit(trx, ctx.actor, {
@@ -142,12 +135,7 @@ export async function addBookToNamedList(
 
 /** SPEC "book remove list" and the Lists area's remove button; false when the book was not there. */
 export async function removeBookFromList(ctx: CommandContext, listId: number, bookId: number) {
-  const item = await ctx.db
-    .selectFrom('list_items')
-    .select(['rank', 'position'])
-    .where('list_id', '=', listId)
-    .where('book_id', '=', bookId)
-    .executeTakeFirst();
+  const item = await findListItem(ctx.db, listId, bookId);
   if (!item) return false;
   await ctx.db.transaction().execute(async (trx) => {
     await removeListItem(trx, listId, bookId);
