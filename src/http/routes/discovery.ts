@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { projectRoot } from '../../paths.js';
 import type { Services } from '../../services/container.js';
+import { countBooks, sitemapBooks } from '../../store/sitemap.js';
 import { escapeXml, sitemapXml } from '../presenters/sitemap.js';
 
 /** Fills the guide's placeholders with this deployment's origin and contact. */
@@ -59,14 +60,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
     async (request, reply) => {
       const { db } = services.store;
       const page = request.query.page;
-      const total = Number(
-        (
-          await db
-            .selectFrom('books')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+      const total = await countBooks(db);
       reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=3600');
       if (page === undefined && total > SITEMAP_LIMIT) {
         const pages = Math.ceil(total / SITEMAP_LIMIT);
@@ -77,13 +71,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         );
         return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('')}</sitemapindex>\n`;
       }
-      const rows = await db
-        .selectFrom('books')
-        .select(['slug', 'updated_at'])
-        .orderBy('id')
-        .limit(SITEMAP_LIMIT)
-        .offset(((page ?? 1) - 1) * SITEMAP_LIMIT)
-        .execute();
+      const rows = await sitemapBooks(db, SITEMAP_LIMIT, ((page ?? 1) - 1) * SITEMAP_LIMIT);
       return sitemapXml(baseUrl, rows);
     },
   );
