@@ -14,10 +14,13 @@ import { BookCreator, type IsbnLookup } from './book-creator.js';
 import { BookPages } from './book-pages.js';
 import { type ClickRecorder, createClickRecorder } from './click-recorder.js';
 import { CoverFallback } from './cover-fallback.js';
+import { Ingest } from './ingest.js';
 import { closeRedis, createRedis, type Redis } from './redis.js';
 import { createResolver } from './resolve/wiring.js';
 import type { Resolver } from './resolve.js';
+import { SavedBooks } from './saved-books.js';
 import { SearchService, type TextSearchSource } from './search.js';
+import { SearchSignals } from './search-signals.js';
 
 /** Changes that cached pages must hear about: `book-changed` (slug) and `destinations-changed`. */
 export type ChangeEvents = EventEmitter<{ 'book-changed': [slug: string]; 'destinations-changed': [] }>;
@@ -31,6 +34,11 @@ export interface Services {
   providers: { chain: ProviderChain; client: HttpClient };
   creator: BookCreator;
   search: SearchService;
+  /** Clicks, misses and votes readers send about searches. */
+  signals: SearchSignals;
+  saved: SavedBooks;
+  /** Partner lists sent to the ingest API. */
+  ingest: Ingest;
   /** Retailer URLs (and client inputs) to one book: identifiers, providers, confident title search. */
   resolver: Resolver;
   pages: BookPages;
@@ -106,6 +114,9 @@ export function createServices(
     providers,
     creator,
     search,
+    signals: new SearchSignals(store.db),
+    saved: new SavedBooks(store.db),
+    ingest: new Ingest(store.db, creator),
     resolver,
     pages,
     // Tests and tools that build services directly get a secret for this process only.

@@ -3,6 +3,7 @@ import { parseIsbn } from '../domain/isbn.js';
 import { parseRetailerUrl } from '../domain/retailer-urls/index.js';
 import { matchKey } from '../domain/text.js';
 import { type Book, bookRowToBook, findBookByIdentifier } from '../store/books.js';
+import { findDestination } from '../store/destinations.js';
 import { replaceIngestedList } from '../store/list-items.js';
 import type { List } from '../store/lists.js';
 import type { Db } from '../store/schema.js';
@@ -43,6 +44,11 @@ export class Ingest {
     private readonly db: Db,
     private readonly creator: BookCreator,
   ) {}
+
+  /** Whether a slug (or alias) names a known destination, which an ingested list may be tied to. */
+  async knowsDestination(slugOrAlias: string): Promise<boolean> {
+    return (await findDestination(this.db, slugOrAlias)) !== null;
+  }
 
   async run(input: IngestList): Promise<{ list: List; outcomes: RowOutcome[] }> {
     const outcomes = await this.resolveAll(input.books);

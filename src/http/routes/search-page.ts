@@ -3,7 +3,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../services/container.js';
 import type { Candidate, SearchOutcome } from '../../services/search.js';
-import { logMiss } from '../../store/search.js';
 import { HttpError } from '../errors.js';
 import { renderMissThanks, renderSearchPage, type SearchResultView } from '../views/search-page.js';
 
@@ -154,7 +153,7 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     },
     async (request, reply) => {
       const { query, result_count, sfid, details } = request.body;
-      await logMiss(services.store.db, {
+      await services.signals.miss({
         query,
         result_count,
         sfid: sfid ?? null,
