@@ -67,3 +67,17 @@ export async function linkCounts(db: Db): Promise<Map<number, number>> {
     .execute();
   return new Map(rows.map((row) => [Number(row.destination_id), Number(row.n)]));
 }
+
+export async function destinationIdExists(db: Db, id: number): Promise<boolean> {
+  const row = await db.selectFrom('destinations').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function destinationSlugExists(db: Db, slug: string): Promise<boolean> {
+  const row = await db.selectFrom('destinations').select('id').where('slug', '=', slug).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function deactivateDestinationRow(db: Db, id: number): Promise<void> {
+  await db.updateTable('destinations').set({ is_active: 0 }).where('id', '=', id).execute();
+}

@@ -1,5 +1,6 @@
 import type { BookRecord } from '../../catalog/types.js';
 import { parseIsbn } from '../../domain/isbn.js';
+import { canonicalBookIdOfWorkKey } from '../../store/book-matches.js';
 import { addBookIdentifiers, type Book, findBookById, findBookByIdentifier } from '../../store/books.js';
 import type { Db } from '../../store/schema.js';
 import type { BookCreator } from '../book-creator.js';
@@ -23,12 +24,8 @@ export type IdentifierMatch = { book: Book; via: 'identifier' | 'catalog' | 'pro
 
 /** An Open Library work names no edition; the work's canonical edition stands for it. */
 async function canonicalBookOfWork(db: Db, workKey: string): Promise<Book | null> {
-  const work = await db
-    .selectFrom('works')
-    .select('canonical_book_id')
-    .where('work_key', '=', workKey)
-    .executeTakeFirst();
-  return work?.canonical_book_id ? findBookById(db, work.canonical_book_id) : null;
+  const canonicalId = await canonicalBookIdOfWorkKey(db, workKey);
+  return canonicalId ? findBookById(db, canonicalId) : null;
 }
 
 /**
