@@ -21,6 +21,7 @@ import type { Resolver } from './resolve.js';
 import { SavedBooks } from './saved-books.js';
 import { SearchService, type TextSearchSource } from './search.js';
 import { SearchSignals } from './search-signals.js';
+import { Sitemap } from './sitemap.js';
 
 /** Changes that cached pages must hear about: `book-changed` (slug) and `destinations-changed`. */
 export type ChangeEvents = EventEmitter<{ 'book-changed': [slug: string]; 'destinations-changed': [] }>;
@@ -39,6 +40,7 @@ export interface Services {
   saved: SavedBooks;
   /** Partner lists sent to the ingest API. */
   ingest: Ingest;
+  sitemap: Sitemap;
   /** Retailer URLs (and client inputs) to one book: identifiers, providers, confident title search. */
   resolver: Resolver;
   pages: BookPages;
@@ -117,6 +119,7 @@ export function createServices(
     signals: new SearchSignals(store.db),
     saved: new SavedBooks(store.db),
     ingest: new Ingest(store.db, creator),
+    sitemap: new Sitemap(store.db),
     resolver,
     pages,
     // Tests and tools that build services directly get a secret for this process only.

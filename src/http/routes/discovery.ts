@@ -4,7 +4,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { projectRoot } from '../../paths.js';
 import type { Services } from '../../services/container.js';
-import { countBooks, sitemapBooks } from '../../store/sitemap.js';
 import { escapeXml, sitemapXml } from '../presenters/sitemap.js';
 
 /** Fills the guide's placeholders with this deployment's origin and contact. */
@@ -58,9 +57,9 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       },
     },
     async (request, reply) => {
-      const { db } = services.store;
+      const { sitemap } = services;
       const page = request.query.page;
-      const total = await countBooks(db);
+      const total = await sitemap.bookCount();
       reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=3600');
       if (page === undefined && total > SITEMAP_LIMIT) {
         const pages = Math.ceil(total / SITEMAP_LIMIT);
@@ -71,7 +70,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         );
         return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('')}</sitemapindex>\n`;
       }
-      const rows = await sitemapBooks(db, SITEMAP_LIMIT, ((page ?? 1) - 1) * SITEMAP_LIMIT);
+      const rows = await sitemap.books(SITEMAP_LIMIT, ((page ?? 1) - 1) * SITEMAP_LIMIT);
       return sitemapXml(baseUrl, rows);
     },
   );
