@@ -6,7 +6,6 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { adminDb } from '../src/store/admin-tables.js';
 import { firstClickDay, rollupState } from '../src/store/analytics-rollup.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { migrateToLatest } from '../src/store/migrate.js';
@@ -73,7 +72,7 @@ async function duringBackfill(store: Store): Promise<void> {
     const note = /still being counted/.test(body) ? 'with back-fill note' : 'complete';
     console.log(`cold first view during back-fill ${path}: ${ms(time)} (${note})`);
   }
-  const db = adminDb(store.db);
+  const db = store.db;
   const during: number[] = [];
   for (;;) {
     const [state, first] = await Promise.all([rollupState(db), firstClickDay(db)]);

@@ -1,12 +1,15 @@
 /**
  * The yardstick the real server is compared with: plain `node:http`, no framework, no database.
- *   page <file> <port>      answers every request with the file's bytes as text/html
+ *   page <file> <port> [content-type] [content-encoding]
+ *                           answers every request with the file's bytes (default text/html; an encoding
+ *                           names bytes already compressed, sent as they are, like a cached page)
  *   redirect <url> <port>   answers every request with a 302 to <url>
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
-const [mode, argument = '', port = '0'] = process.argv.slice(2);
+const [mode, argument = '', port = '0', contentType = 'text/html; charset=utf-8', encoding] =
+  process.argv.slice(2);
 
 const server =
   mode === 'page'
@@ -14,8 +17,9 @@ const server =
         const body = readFileSync(argument);
         return createServer((_request, response) => {
           response.writeHead(200, {
-            'content-type': 'text/html; charset=utf-8',
+            'content-type': contentType,
             'content-length': body.length,
+            ...(encoding ? { 'content-encoding': encoding } : {}),
           });
           response.end(body);
         });

@@ -1,28 +1,26 @@
 /**
  * `/book/{slug}` throughput of the real server against a bare node:http server answering the very same
- * bytes, in one run: `npx tsx bench/book-page.ts [--duration 10] [--warmup 3] [--connections 10] [--rounds 2]`.
- * Goal (issue 2): the real server serves at least half the bare server's requests per second.
+ * bytes (same size, same encoding), both loaded by wrk from its own process in the same run:
+ * `npx tsx bench/book-page.ts [--duration 10] [--connections 50] [--rounds 2] [--identity]`.
+ * By default the requests accept brotli, as browsers do, and the bare server sends the same brotli bytes;
+ * `--identity` measures uncompressed pages on both sides. Goal (issue 14): at least half of bare.
  * Each round measures bare then app, then app then bare, so a drift in machine load hits both sides.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bookDatabase, createBook } from './fixtures.js';
-import {
-  BROWSER_UA,
-  load,
-  machineFacts,
-  mean,
-  option,
-  startApp,
-  startBare,
-  summary,
-  withTempDir,
-} from './harness.js';
+import { BROWSER_UA, flag, machineFacts, mean, option, startApp, startBare, withTempDir } from './harness.js';
+import { rawGet, wrk, wrkSummary } from './wrk.js';
 
-const connections = option('connections', 10);
+const connections = option('connections', 50);
 const duration = option('duration', 10);
-const warmup = option('warmup', 3);
+const warmup = option('warmup', 2);
 const rounds = option('rounds', 2);
+const headers: Record<string, string> = {
+  'user-agent': BROWSER_UA,
+  accept: 'text/html',
+  ...(flag('identity') ? {} : { 'accept-encoding': 'gzip, deflate, br' }),
+};
 
 await withTempDir(async (dir) => {
   const databaseUrl = await bookDatabase(dir);
@@ -30,29 +28,38 @@ await withTempDir(async (dir) => {
   try {
     const slug = await createBook(app.url);
     const pageUrl = `${app.url}/book/${slug}`;
-    const page = await fetch(pageUrl, { headers: { 'user-agent': BROWSER_UA } });
+    const page = await rawGet(pageUrl, headers);
     if (page.status !== 200) throw new Error(`${pageUrl} answered ${page.status}`);
-    const body = Buffer.from(await page.arrayBuffer());
-    const file = join(dir, 'page.html');
-    writeFileSync(file, body);
-    const bare = await startBare('page', file);
+    const encoding =
+      typeof page.headers['content-encoding'] === 'string' ? page.headers['content-encoding'] : '';
+    const file = join(dir, 'page.bin');
+    writeFileSync(file, page.body);
+    const bare = await startBare('page', file, ['text/html; charset=utf-8', ...(encoding ? [encoding] : [])]);
     try {
       console.log(machineFacts());
       console.log(
-        `page: /book/${slug}, ${body.length.toLocaleString('en-US')} bytes; ${connections} connections`,
+        `page: /book/${slug}, ${page.body.length.toLocaleString('en-US')} bytes sent (${encoding || 'identity'}); ` +
+          `wrk ${connections} connections, ${duration} s per run`,
       );
-      await load(bare.url, { connections, duration: warmup });
-      await load(pageUrl, { connections, duration: warmup });
+      await wrk(bare.url, { connections, duration: warmup, headers });
+      await wrk(pageUrl, { connections, duration: warmup, headers });
       const appRates: number[] = [];
       const bareRates: number[] = [];
       for (let round = 0; round < rounds; round++) {
         const order = round % 2 === 0 ? (['bare', 'app'] as const) : (['app', 'bare'] as const);
         for (const side of order) {
-          const run = await load(side === 'app' ? pageUrl : bare.url, { connections, duration });
-          if (run.result.non2xx > 0 || run.result.errors > 0) throw new Error(`${side}: failed responses`);
+          const run = await wrk(side === 'app' ? pageUrl : `${bare.url}/book/${slug}`, {
+            connections,
+            duration,
+            headers,
+          });
+          if (run.non2xx > 0) throw new Error(`${side}: ${run.non2xx} failed responses`);
           (side === 'app' ? appRates : bareRates).push(run.rate);
           console.log(
-            summary(`round ${round + 1} ${side === 'app' ? 'booklink /book/{slug}' : 'bare node:http'}`, run),
+            wrkSummary(
+              `round ${round + 1} ${side === 'app' ? 'booklink /book/{slug}' : 'bare node:http'}`,
+              run,
+            ),
           );
         }
       }

@@ -9,7 +9,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { bookDatabase, countClicks, createBook } from './fixtures.js';
 import { machineFacts, option, startApp, withTempDir } from './harness.js';
-import { wrk, wrkSummary } from './wrk.js';
+import { wrk, wrkSummary } from './wrk-status.js';
 
 const runs = option('runs', 3);
 const seconds = option('seconds', 10);

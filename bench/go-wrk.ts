@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { bookDatabase, countClicks, createBook } from './fixtures.js';
 import { BROWSER_UA, machineFacts, mean, option, startApp, startBare, withTempDir } from './harness.js';
-import { wrk, wrkSummary } from './wrk.js';
+import { wrk, wrkSummary } from './wrk-status.js';
 
 const connections = option('connections', 10);
 const seconds = option('seconds', 10);

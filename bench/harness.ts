@@ -113,9 +113,14 @@ export async function startApp(databaseUrl: string, env: Record<string, string> 
 }
 
 /** The bare `node:http` yardstick (bench/bare-server.ts): `page <file>` or `redirect <url>`. */
-export async function startBare(mode: 'page' | 'redirect', argument: string): Promise<ChildServer> {
+export async function startBare(
+  mode: 'page' | 'redirect',
+  argument: string,
+  extra: readonly string[] = [],
+): Promise<ChildServer> {
   const port = await freePort();
-  return startChild(['--import', 'tsx', 'bench/bare-server.ts', mode, argument, String(port)], {}, port, '/');
+  const args = ['--import', 'tsx', 'bench/bare-server.ts', mode, argument, String(port), ...extra];
+  return startChild(args, {}, port, '/');
 }
 
 export interface LoadSettings {

@@ -6,7 +6,6 @@ import { buildApp } from './http/app.js';
 import { ensureFirstAdmin } from './services/admin/users.js';
 import { deadLetterPath, openClickJournal, replayClickJournals } from './services/click-recorder.js';
 import { createServices, type Services } from './services/container.js';
-import { adminDb } from './store/admin-tables.js';
 import { openStore } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
 import { settingOrCreate } from './store/settings.js';
@@ -23,7 +22,7 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   const store = openStore(config.databaseUrl);
   await migrateToLatest(store);
   // The first admin from ADMIN_EMAIL/ADMIN_PASSWORD, only while no account exists.
-  await ensureFirstAdmin(adminDb(store.db), config.adminEmail, config.adminPassword);
+  await ensureFirstAdmin(store.db, config.adminEmail, config.adminPassword);
   // Without COOKIE_SECRET, a random secret made once and kept in the database signs cookies, so a
   // fresh install is never signed with a value anyone can read in the source.
   const cookieSecret =

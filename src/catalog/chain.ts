@@ -1,14 +1,10 @@
 import type { Isbn } from '../domain/isbn.js';
+import type { MissCache } from '../store/provider-misses.js';
 import { mergeRecords } from './merge.js';
 import type { BookRecord, MetadataProvider, SearchQuery } from './types.js';
 
+export type { MissCache } from '../store/provider-misses.js';
 export { coverQuality, hasSeriesNote, mergeRecords } from './merge.js';
-
-/** Remembers ISBNs no source knows, so a second visit does not ask every provider again. */
-export interface MissCache {
-  isMiss(isbn13: string): Promise<boolean>;
-  remember(isbn13: string, ttlMs: number): Promise<void>;
-}
 
 export interface ProviderChainOptions {
   /** Budget of each provider per question (config.providerTimeoutMs). */

@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
 import type { Isbn } from '../domain/isbn.js';
 import { parseJsonArray } from '../store/books.js';
-import type { CatalogEntryRow, Database } from '../store/schema.js';
+import { catalogEntriesOfMatchKey, findCatalogEntryByIsbn13 } from '../store/catalog-entries.js';
+import type { CatalogEntryRow, Db } from '../store/schema.js';
 import { BOOK_FORMATS, type BookFormat, type BookRecord, type MetadataProvider } from './types.js';
 
 function parseIdentifiers(text: string): Record<string, string> {
@@ -47,15 +47,10 @@ const PUBLIC_DOMAIN_SOURCES = ['gutenberg', 'standard_ebooks', 'librivox'] as co
 /** The imported catalog: answers in milliseconds and is always asked first. */
 export class LocalCatalogProvider implements MetadataProvider {
   readonly name = 'local';
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Db) {}
 
   async lookupIsbn(isbn: Isbn): Promise<BookRecord | null> {
-    const row = await this.db
-      .selectFrom('catalog_entries')
-      .selectAll()
-      .where('isbn13', '=', isbn.isbn13)
-      .orderBy('popularity', 'desc')
-      .executeTakeFirst();
+    const row = await findCatalogEntryByIsbn13(this.db, isbn.isbn13);
     return row ? catalogEntryToRecord(row) : null;
   }
 
@@ -64,14 +59,7 @@ export class LocalCatalogProvider implements MetadataProvider {
    * LibriVox) with the same title/author key. Only such confirmations produce "read free" links.
    */
   async publicDomainIdentifiers(matchKey: string): Promise<Record<string, string>> {
-    const rows = await this.db
-      .selectFrom('catalog_entries')
-      .select(['source', 'identifiers'])
-      .where('match_key', '=', matchKey)
-      .where('source', 'in', [...PUBLIC_DOMAIN_SOURCES])
-      .orderBy('popularity', 'desc')
-      .limit(10)
-      .execute();
+    const rows = await catalogEntriesOfMatchKey(this.db, matchKey, PUBLIC_DOMAIN_SOURCES, 10);
     const found: Record<string, string> = {};
     for (const row of rows) {
       const identifiers = parseIdentifiers(row.identifiers);

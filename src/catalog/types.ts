@@ -1,43 +1,7 @@
+import type { BookRecord } from '../domain/book-record.js';
 import type { Isbn } from '../domain/isbn.js';
 
-/** Formats a book can come in; the edition chooser prefers trade formats (SPEC 2.1). */
-export const BOOK_FORMATS = [
-  'hardcover',
-  'paperback',
-  'mass-market',
-  'ebook',
-  'audiobook',
-  'large-print',
-  'library-binding',
-  'board-book',
-  'other',
-] as const;
-export type BookFormat = (typeof BOOK_FORMATS)[number];
-
-/**
- * Metadata about one edition as a source knows it. Every provider answers in this shape and the
- * chain merges several into one. `identifiers` maps a scheme to a value: asin, goodreads,
- * ol_edition, ol_work, google_volume, apple_books, gutenberg, ia (Internet Archive id),
- * standard_ebooks (path), librivox.
- */
-export interface BookRecord {
-  source: string;
-  isbn13: string | null;
-  isbn10: string | null;
-  title: string;
-  subtitle: string | null;
-  authors: string[];
-  publishedDate: string | null;
-  publisher: string | null;
-  coverUrl: string | null;
-  language: string | null;
-  format: BookFormat | null;
-  pages: number | null;
-  description: string | null;
-  identifiers: Record<string, string>;
-  /** Open Library work key or similar, to group editions. */
-  workKey: string | null;
-}
+export { BOOK_FORMATS, type BookFormat, type BookRecord } from '../domain/book-record.js';
 
 export interface SearchQuery {
   text: string;

@@ -2,7 +2,6 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { createUser } from '../services/admin/users.js';
-import { adminDb } from '../store/admin-tables.js';
 import { openStore } from '../store/db.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { isRole } from '../store/users.js';
@@ -50,7 +49,7 @@ export async function runAdminCommand(args: string[]): Promise<number> {
   try {
     await migrateToLatest(store);
     const result = await createUser(
-      adminDb(store.db),
+      store.db,
       { id: null, email: 'cli' },
       { email: values.email, password, role: values.role },
     );

@@ -1,5 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { readCookie, serializeCookie } from '../domain/cookies.js';
 import type { Destination } from '../domain/links.js';
 import {
@@ -8,7 +7,7 @@ import {
   destinationsOfCode,
   findAccessCode,
 } from '../store/access-codes.js';
-import type { Database } from '../store/schema.js';
+import type { Db } from '../store/schema.js';
 
 export const ACCESS_COOKIE = 'booklink_access';
 const MAX_CODES_PER_COOKIE = 20;
@@ -32,7 +31,7 @@ export class AccessCodes {
   private readonly cache = new Map<string, { ids: ReadonlySet<number>; expires: number }>();
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     private readonly secret: string,
   ) {}
 

@@ -1,11 +1,10 @@
-import type { Kysely } from 'kysely';
 import type { LocalCatalogProvider } from '../catalog/local.js';
 import type { BookRecord } from '../catalog/types.js';
 import type { Isbn } from '../domain/isbn.js';
 import { baseSlug, slugCandidate } from '../domain/slug.js';
 import { matchKey } from '../domain/text.js';
 import { type Book, findBookByIsbn13, insertBook, takenSlugs } from '../store/books.js';
-import type { Database } from '../store/schema.js';
+import type { Db } from '../store/schema.js';
 import { claimCanonical, findOrCreateWork } from '../store/works.js';
 
 /** Remote metadata for an ISBN (the provider chain), or null when no source knows it. */
@@ -30,7 +29,7 @@ export class BookCreator {
   private readonly inflight = new Map<string, Promise<IsbnOutcome>>();
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     private readonly local: LocalCatalogProvider,
     private readonly remote: IsbnLookup | null,
   ) {}

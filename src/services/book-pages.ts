@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import {
   type BookIdentifiers,
@@ -12,7 +11,6 @@ import {
   resolveLink,
 } from '../domain/links.js';
 import { forCountry } from '../domain/storefronts.js';
-import { PageCache } from '../http/page-cache.js';
 import { type Book, bookIdentifiers, editionsOfWork, findBookBySlug } from '../store/books.js';
 import {
   bookLinksForBook,
@@ -20,8 +18,9 @@ import {
   findDestination,
   overridesForBook,
 } from '../store/destinations.js';
-import type { Database } from '../store/schema.js';
+import type { Db } from '../store/schema.js';
 import { canonicalEditionOf } from '../store/works.js';
+import { PageCache } from './page-cache.js';
 
 /** Everything known about a book that its page and its `/go/` links are built from. */
 export interface LoadedBook {
@@ -50,7 +49,7 @@ export class BookPages {
   private readonly loaded = new PageCache<Promise<LoadedBook | null>>(10_000, 30_000);
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     private readonly config: Readonly<Config>,
   ) {}
 

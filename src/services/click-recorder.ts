@@ -1,9 +1,8 @@
 import { appendFile, rm } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Kysely } from 'kysely';
 import { type ClickRecord, forgetJournalMark, insertClicks, journalMark } from '../store/click-writes.js';
 import { isDatabaseUnavailable } from '../store/errors.js';
-import type { Database } from '../store/schema.js';
+import type { Db } from '../store/schema.js';
 import { ClickJournal, claimOrphanJournals, type JournalSync, readJournal } from './click-journal.js';
 
 /**
@@ -79,7 +78,7 @@ export class ClickRecorder {
   private readonly deadLetterFile: string | null;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     options: ClickRecorderOptions = {},
   ) {
     this.maxBatch = options.maxBatch ?? 200;
@@ -238,7 +237,7 @@ export class ClickRecorder {
  * go to `setAside`. Stops at the first sign the database is unreachable and returns what is left.
  */
 async function writeSettingAside(
-  db: Kysely<Database>,
+  db: Db,
   entries: readonly Entry[],
   journal: string | null,
   setAside: (entry: Entry, error: unknown) => Promise<void>,
@@ -300,7 +299,7 @@ export const deadLetterPath = (dir: string) => `${dir}/dead-letter.jsonl`;
  * a crash during the replay leaves a journal the next start replays from where this one stopped.
  */
 export async function replayClickJournals(
-  db: Kysely<Database>,
+  db: Db,
   { dir, deadLetterFile, logger = consoleLogger }: JournalSetup,
 ): Promise<{ journals: number; replayed: number }> {
   let replayed = 0;
@@ -344,6 +343,6 @@ export function openClickJournal(
   return ClickJournal.open<Click>(dir, (click) => click, logger, sync);
 }
 
-export function createClickRecorder(db: Kysely<Database>, options: ClickRecorderOptions = {}): ClickRecorder {
+export function createClickRecorder(db: Db, options: ClickRecorderOptions = {}): ClickRecorder {
   return new ClickRecorder(db, options);
 }

@@ -17,10 +17,14 @@ import { type ChangeRelay, relayChanges } from './change-relay.js';
 import type { ClickJournal } from './click-journal.js';
 import { type Click, type ClickRecorder, createClickRecorder, deadLetterPath } from './click-recorder.js';
 import { CoverFallback } from './cover-fallback.js';
+import { Ingest } from './ingest.js';
 import { closeRedis, createRedis, createRedisBreaker, type Redis, throughBreaker } from './redis.js';
 import { createResolver } from './resolve/wiring.js';
 import type { Resolver } from './resolve.js';
+import { SavedBooks } from './saved-books.js';
 import { SearchService, type TextSearchSource } from './search.js';
+import { SearchSignals } from './search-signals.js';
+import { Sitemap } from './sitemap.js';
 
 export { ChangeEvents } from './change-events.js';
 
@@ -33,6 +37,12 @@ export interface Services {
   providers: { chain: ProviderChain; client: HttpClient };
   creator: BookCreator;
   search: SearchService;
+  /** Clicks, misses and votes readers send about searches. */
+  signals: SearchSignals;
+  saved: SavedBooks;
+  /** Partner lists sent to the ingest API. */
+  ingest: Ingest;
+  sitemap: Sitemap;
   /** Retailer URLs (and client inputs) to one book: identifiers, providers, confident title search. */
   resolver: Resolver;
   pages: BookPages;
@@ -133,6 +143,10 @@ export function createServices(
     providers,
     creator,
     search,
+    signals: new SearchSignals(store.db),
+    saved: new SavedBooks(store.db),
+    ingest: new Ingest(store.db, creator),
+    sitemap: new Sitemap(store.db),
     resolver,
     pages,
     access,

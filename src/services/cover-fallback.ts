@@ -1,13 +1,12 @@
-import type { Kysely } from 'kysely';
 import type { ProviderChain } from '../catalog/chain.js';
 import { GoogleBooksProvider } from '../catalog/providers/googlebooks.js';
 import { ItunesProvider } from '../catalog/providers/itunes.js';
 import { OpenLibraryProvider } from '../catalog/providers/openlibrary.js';
 import type { MetadataProvider } from '../catalog/types.js';
 import type { Isbn } from '../domain/isbn.js';
-import { PageCache } from '../http/page-cache.js';
-import { nowIso } from '../store/db.js';
-import type { Database } from '../store/schema.js';
+import { coverOfBook, setBookCover } from '../store/book-matches.js';
+import type { Db } from '../store/schema.js';
+import { PageCache } from './page-cache.js';
 
 export interface CoverFound {
   coverUrl: string;
@@ -39,7 +38,7 @@ export class CoverFallback {
   private readonly cache = new PageCache<Promise<CoverFound | null>>(20_000, DAY_MS);
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     private readonly chain: ProviderChain,
     private readonly onBookChanged: (slug: string) => void,
   ) {}
@@ -80,23 +79,11 @@ export class CoverFallback {
   }
 
   private async currentCover(slug: string): Promise<string | null> {
-    const row = await this.db
-      .selectFrom('books')
-      .select('cover_url')
-      .where('slug', '=', slug)
-      .executeTakeFirst();
-    return row?.cover_url ?? null;
+    return coverOfBook(this.db, slug);
   }
 
   /** Only the book the ISBN belongs to is updated: a slug alone must not rewrite another book's cover. */
   private async updateBook(slug: string, isbn13: string, coverUrl: string): Promise<void> {
-    const result = await this.db
-      .updateTable('books')
-      .set({ cover_url: coverUrl, updated_at: nowIso() })
-      .where('slug', '=', slug)
-      .where('isbn13', '=', isbn13)
-      .where((eb) => eb.or([eb('cover_url', 'is', null), eb('cover_url', '!=', coverUrl)]))
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) > 0) this.onBookChanged(slug);
+    if (await setBookCover(this.db, slug, isbn13, coverUrl)) this.onBookChanged(slug);
   }
 }

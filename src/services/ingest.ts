@@ -1,12 +1,13 @@
-import type { Kysely } from 'kysely';
 import { catalogEntryToRecord } from '../catalog/local.js';
 import { parseIsbn } from '../domain/isbn.js';
 import { parseRetailerUrl } from '../domain/retailer-urls/index.js';
 import { matchKey } from '../domain/text.js';
+import { bestBookByMatchKey, bestCatalogEntryByMatchKey } from '../store/book-matches.js';
 import { type Book, bookRowToBook, findBookByIdentifier } from '../store/books.js';
+import { findDestination } from '../store/destinations.js';
 import { replaceIngestedList } from '../store/list-items.js';
 import type { List } from '../store/lists.js';
-import type { Database } from '../store/schema.js';
+import type { Db } from '../store/schema.js';
 import type { BookCreator } from './book-creator.js';
 
 export interface IngestBook {
@@ -41,9 +42,14 @@ const miss = (reason: string, detail: string): RowOutcome => ({ kind: 'unresolve
  */
 export class Ingest {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     private readonly creator: BookCreator,
   ) {}
+
+  /** Whether a slug (or alias) names a known destination, which an ingested list may be tied to. */
+  async knowsDestination(slugOrAlias: string): Promise<boolean> {
+    return (await findDestination(this.db, slugOrAlias)) !== null;
+  }
 
   async run(input: IngestList): Promise<{ list: List; outcomes: RowOutcome[] }> {
     const outcomes = await this.resolveAll(input.books);
@@ -145,21 +151,9 @@ export class Ingest {
       `No book or catalog entry matches "${title}" by ${author}.`,
     );
     if (!key) return notFound;
-    const saved = await this.db
-      .selectFrom('books')
-      .selectAll()
-      .where('match_key', '=', key)
-      .orderBy('popularity', 'desc')
-      .orderBy('id')
-      .executeTakeFirst();
+    const saved = await bestBookByMatchKey(this.db, key);
     if (saved) return { kind: 'found', book: bookRowToBook(saved) };
-    const entry = await this.db
-      .selectFrom('catalog_entries')
-      .selectAll()
-      .where('match_key', '=', key)
-      .orderBy((eb) => eb.case().when('isbn13', 'is', null).then(1).else(0).end())
-      .orderBy('popularity', 'desc')
-      .executeTakeFirst();
+    const entry = await bestCatalogEntryByMatchKey(this.db, key);
     if (!entry) return notFound;
     if (entry.isbn13) return this.byIsbn(entry.isbn13);
     return { kind: 'found', book: await this.creator.createFromRecord(catalogEntryToRecord(entry)) };

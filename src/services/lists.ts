@@ -1,5 +1,4 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { foldText } from '../domain/text.js';
 import { findBookById } from '../store/books.js';
 import { addListItem, type ListItem, listItems, removeListItem } from '../store/list-items.js';
@@ -12,7 +11,7 @@ import {
   listsByTokenHashes,
   updateList,
 } from '../store/lists.js';
-import type { Database } from '../store/schema.js';
+import type { Db } from '../store/schema.js';
 
 export function hashEditToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
@@ -35,7 +34,7 @@ export type BookChange = Editable | { kind: 'no_book' } | { kind: 'not_in_list' 
  * at creation and only its SHA-256 is stored, so a leaked database does not hand out edit rights.
  */
 export class Lists {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Db) {}
 
   async create(input: { name: string | null; bookId: number | null }) {
     const token = randomBytes(32).toString('base64url');

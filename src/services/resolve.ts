@@ -1,9 +1,8 @@
-import type { Kysely } from 'kysely';
 import { parseIsbn } from '../domain/isbn.js';
 import { parseQuery } from '../domain/query.js';
 import { type ParsedRetailerUrl, parseRetailerUrl } from '../domain/retailer-urls/index.js';
 import type { Book } from '../store/books.js';
-import type { Database } from '../store/schema.js';
+import type { Db } from '../store/schema.js';
 import type { BookCreator } from './book-creator.js';
 import { type EditionLookup, IdentifierResolver } from './resolve/identifiers.js';
 import {
@@ -33,7 +32,7 @@ export type ResolveOutcome =
   | { status: 'not_found'; searchText: string | null; reason: NotFoundReason };
 
 export interface ResolverDeps {
-  db: Kysely<Database>;
+  db: Db;
   creator: BookCreator;
   /** The search service; without it title words never resolve (a guess is never made instead). */
   search: ConfidentTitleSearch | null;

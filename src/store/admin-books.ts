@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import type { AdminDb } from './admin-tables.js';
 import { type Book, bookRowToBook } from './books.js';
 import { nowIso } from './db.js';
+import type { Db } from './schema.js';
 
 /** Books for the admin search: an exact slug or ISBN first, then title or author matches, newest first. */
 export async function findBooksForAdmin(
-  db: AdminDb,
+  db: Db,
   query: string,
   isbn13: string | null,
   limit = 50,
@@ -44,7 +44,7 @@ export interface BookEdit {
 }
 
 /** The slug is never part of an edit: it is the book's permanent address. */
-export async function updateBookFields(db: AdminDb, id: number, edit: BookEdit): Promise<void> {
+export async function updateBookFields(db: Db, id: number, edit: BookEdit): Promise<void> {
   await db
     .updateTable('books')
     .set({
@@ -60,7 +60,7 @@ export async function updateBookFields(db: AdminDb, id: number, edit: BookEdit):
     .execute();
 }
 
-export async function isbnTakenByOther(db: AdminDb, isbn13: string, bookId: number): Promise<boolean> {
+export async function isbnTakenByOther(db: Db, isbn13: string, bookId: number): Promise<boolean> {
   const row = await db
     .selectFrom('books')
     .select('id')
@@ -77,7 +77,7 @@ export interface OverrideRecord {
   notes: string;
 }
 
-export async function overridesOf(db: AdminDb, bookId: number): Promise<OverrideRecord[]> {
+export async function overridesOf(db: Db, bookId: number): Promise<OverrideRecord[]> {
   const rows = await db
     .selectFrom('link_overrides')
     .selectAll()
@@ -94,7 +94,7 @@ export async function overridesOf(db: AdminDb, bookId: number): Promise<Override
 
 /** One override per book and retailer: a second one for the same retailer replaces the first. */
 export async function upsertOverride(
-  db: AdminDb,
+  db: Db,
   bookId: number,
   retailerKey: string,
   url: string,
@@ -107,7 +107,7 @@ export async function upsertOverride(
     .execute();
 }
 
-export async function deleteOverride(db: AdminDb, bookId: number, retailerKey: string): Promise<number> {
+export async function deleteOverride(db: Db, bookId: number, retailerKey: string): Promise<number> {
   const result = await db
     .deleteFrom('link_overrides')
     .where('book_id', '=', bookId)

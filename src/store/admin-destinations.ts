@@ -1,11 +1,10 @@
-import type { AdminDb } from './admin-tables.js';
 import { nowIso } from './db.js';
-import type { DestinationTable } from './schema.js';
+import type { Db, DestinationTable } from './schema.js';
 
 /** Every editable column of a destination, in the store's own naming. */
 export type DestinationColumns = Omit<DestinationTable, 'id' | 'created_at' | 'updated_at'>;
 
-export async function insertDestination(db: AdminDb, columns: DestinationColumns): Promise<number> {
+export async function insertDestination(db: Db, columns: DestinationColumns): Promise<number> {
   const now = nowIso();
   const row = await db
     .insertInto('destinations')
@@ -16,7 +15,7 @@ export async function insertDestination(db: AdminDb, columns: DestinationColumns
 }
 
 export async function updateDestinationColumns(
-  db: AdminDb,
+  db: Db,
   id: number,
   columns: DestinationColumns,
 ): Promise<void> {
@@ -28,7 +27,7 @@ export async function updateDestinationColumns(
 }
 
 /** The slug is free when no other destination has it, as its slug or as a former one. */
-export async function slugTaken(db: AdminDb, slug: string, exceptId: number | null): Promise<boolean> {
+export async function slugTaken(db: Db, slug: string, exceptId: number | null): Promise<boolean> {
   const direct = await db.selectFrom('destinations').select('id').where('slug', '=', slug).executeTakeFirst();
   if (direct && Number(direct.id) !== exceptId) return true;
   const alias = await db
@@ -40,7 +39,7 @@ export async function slugTaken(db: AdminDb, slug: string, exceptId: number | nu
 }
 
 /** The old slug keeps redirecting to the renamed destination; its own former alias of the new slug goes. */
-export async function renameSlug(db: AdminDb, id: number, oldSlug: string, newSlug: string): Promise<void> {
+export async function renameSlug(db: Db, id: number, oldSlug: string, newSlug: string): Promise<void> {
   await db.deleteFrom('destination_aliases').where('old_slug', '=', newSlug).execute();
   await db
     .insertInto('destination_aliases')
@@ -49,7 +48,7 @@ export async function renameSlug(db: AdminDb, id: number, oldSlug: string, newSl
     .execute();
 }
 
-export async function aliasesOf(db: AdminDb, id: number): Promise<string[]> {
+export async function aliasesOf(db: Db, id: number): Promise<string[]> {
   const rows = await db
     .selectFrom('destination_aliases')
     .select('old_slug')
@@ -60,11 +59,25 @@ export async function aliasesOf(db: AdminDb, id: number): Promise<string[]> {
 }
 
 /** Link counts per destination, for the list page. */
-export async function linkCounts(db: AdminDb): Promise<Map<number, number>> {
+export async function linkCounts(db: Db): Promise<Map<number, number>> {
   const rows = await db
     .selectFrom('book_destination_links')
     .select(['destination_id', (eb) => eb.fn.countAll<number>().as('n')])
     .groupBy('destination_id')
     .execute();
   return new Map(rows.map((row) => [Number(row.destination_id), Number(row.n)]));
+}
+
+export async function destinationIdExists(db: Db, id: number): Promise<boolean> {
+  const row = await db.selectFrom('destinations').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function destinationSlugExists(db: Db, slug: string): Promise<boolean> {
+  const row = await db.selectFrom('destinations').select('id').where('slug', '=', slug).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function deactivateDestinationRow(db: Db, id: number): Promise<void> {
+  await db.updateTable('destinations').set({ is_active: 0 }).where('id', '=', id).execute();
 }

@@ -1,8 +1,8 @@
-import type { AdminDb } from './admin-tables.js';
 import { nowIso } from './db.js';
+import type { Db } from './schema.js';
 
 export async function workOf(
-  db: AdminDb,
+  db: Db,
   workId: number,
 ): Promise<{ id: number; canonicalBookId: number | null } | null> {
   const row = await db
@@ -18,7 +18,7 @@ export async function workOf(
     : null;
 }
 
-export async function createWork(db: AdminDb, title: string): Promise<number> {
+export async function createWork(db: Db, title: string): Promise<number> {
   const row = await db
     .insertInto('works')
     .values({ work_key: null, title, canonical_book_id: null, created_at: nowIso() })
@@ -27,7 +27,7 @@ export async function createWork(db: AdminDb, title: string): Promise<number> {
   return Number(row.id);
 }
 
-export async function setBookWork(db: AdminDb, bookId: number, workId: number | null): Promise<void> {
+export async function setBookWork(db: Db, bookId: number, workId: number | null): Promise<void> {
   await db
     .updateTable('books')
     .set({ work_id: workId, updated_at: nowIso() })
@@ -35,12 +35,12 @@ export async function setBookWork(db: AdminDb, bookId: number, workId: number | 
     .execute();
 }
 
-export async function setCanonical(db: AdminDb, workId: number, bookId: number | null): Promise<void> {
+export async function setCanonical(db: Db, workId: number, bookId: number | null): Promise<void> {
   await db.updateTable('works').set({ canonical_book_id: bookId }).where('id', '=', workId).execute();
 }
 
 /** Slugs of every book of a work: each of their pages lists the others, so each must be refreshed. */
-export async function slugsOfWork(db: AdminDb, workId: number): Promise<string[]> {
+export async function slugsOfWork(db: Db, workId: number): Promise<string[]> {
   const rows = await db.selectFrom('books').select('slug').where('work_id', '=', workId).execute();
   return rows.map((row) => row.slug);
 }

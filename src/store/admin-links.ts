@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { AdminDb } from './admin-tables.js';
 import { nowIso } from './db.js';
-import type { BookDestinationLinkTable } from './schema.js';
+import type { BookDestinationLinkTable, Db } from './schema.js';
 
 export interface LinkFields {
   url: string;
@@ -49,7 +48,7 @@ function rowToLink(row: LinkRow): LinkRecord {
   };
 }
 
-function linksQuery(db: AdminDb) {
+function linksQuery(db: Db) {
   return db
     .selectFrom('book_destination_links as l')
     .innerJoin('books as b', 'b.id', 'l.book_id')
@@ -63,15 +62,11 @@ function linksQuery(db: AdminDb) {
     ]);
 }
 
-export async function linksOfBook(db: AdminDb, bookId: number): Promise<LinkRecord[]> {
+export async function linksOfBook(db: Db, bookId: number): Promise<LinkRecord[]> {
   return (await linksQuery(db).where('l.book_id', '=', bookId).orderBy('l.id').execute()).map(rowToLink);
 }
 
-export async function linksOfDestination(
-  db: AdminDb,
-  destinationId: number,
-  limit = 500,
-): Promise<LinkRecord[]> {
+export async function linksOfDestination(db: Db, destinationId: number, limit = 500): Promise<LinkRecord[]> {
   const rows = await linksQuery(db)
     .where('l.destination_id', '=', destinationId)
     .orderBy('l.id', 'desc')
@@ -80,7 +75,7 @@ export async function linksOfDestination(
   return rows.map(rowToLink);
 }
 
-export async function findLink(db: AdminDb, id: number): Promise<LinkRecord | null> {
+export async function findLink(db: Db, id: number): Promise<LinkRecord | null> {
   const row = await linksQuery(db).where('l.id', '=', id).executeTakeFirst();
   return row ? rowToLink(row) : null;
 }
@@ -96,7 +91,7 @@ const columns = (fields: LinkFields) => ({
 });
 
 export async function insertLink(
-  db: AdminDb,
+  db: Db,
   bookId: number,
   destinationId: number,
   fields: LinkFields,
@@ -109,10 +104,10 @@ export async function insertLink(
   return Number(row.id);
 }
 
-export async function updateLink(db: AdminDb, id: number, fields: LinkFields): Promise<void> {
+export async function updateLink(db: Db, id: number, fields: LinkFields): Promise<void> {
   await db.updateTable('book_destination_links').set(columns(fields)).where('id', '=', id).execute();
 }
 
-export async function deleteLink(db: AdminDb, id: number): Promise<void> {
+export async function deleteLink(db: Db, id: number): Promise<void> {
   await db.deleteFrom('book_destination_links').where('id', '=', id).execute();
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { AdminDb } from './admin-tables.js';
 import { nowIso } from './db.js';
+import type { Db } from './schema.js';
 
 export interface PinRecord {
   id: number;
@@ -14,7 +14,7 @@ export interface PinRecord {
   searches: number;
 }
 
-function pinsQuery(db: AdminDb) {
+function pinsQuery(db: Db) {
   return db
     .selectFrom('search_pins as p')
     .innerJoin('books as b', 'b.id', 'p.book_id')
@@ -45,20 +45,20 @@ const toPin = (row: PinRow): PinRecord => ({
   searches: Number(row.searches),
 });
 
-export async function listPins(db: AdminDb, bookId?: number): Promise<PinRecord[]> {
+export async function listPins(db: Db, bookId?: number): Promise<PinRecord[]> {
   let query = pinsQuery(db);
   if (bookId !== undefined) query = query.where('p.book_id', '=', bookId);
   return (await query.orderBy('p.id', 'desc').limit(500).execute()).map(toPin);
 }
 
-export async function findPin(db: AdminDb, id: number): Promise<PinRecord | null> {
+export async function findPin(db: Db, id: number): Promise<PinRecord | null> {
   const row = await pinsQuery(db).where('p.id', '=', id).executeTakeFirst();
   return row ? toPin(row) : null;
 }
 
 /** Returns null when this query already pins this book (unique per query and book). */
 export async function insertPin(
-  db: AdminDb,
+  db: Db,
   queryKey: string,
   bookId: number,
   notes: string,
@@ -72,6 +72,6 @@ export async function insertPin(
   return row ? Number(row.id) : null;
 }
 
-export async function deletePin(db: AdminDb, id: number): Promise<void> {
+export async function deletePin(db: Db, id: number): Promise<void> {
   await db.deleteFrom('search_pins').where('id', '=', id).execute();
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AdminDb } from './admin-tables.js';
+import type { Db } from './schema.js';
 
 export interface QueryCount {
   query: string;
@@ -15,7 +15,7 @@ export interface SearchStats {
 }
 
 /** What readers searched for and did not find: each row is something an operator can fix. */
-export async function searchStats(db: AdminDb, since: string, limit = 10): Promise<SearchStats> {
+export async function searchStats(db: Db, since: string, limit = 10): Promise<SearchStats> {
   const total = await db
     .selectFrom('searches')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -62,7 +62,7 @@ export async function searchStats(db: AdminDb, since: string, limit = 10): Promi
 
 /** Titles and slugs for the book ids of a report. */
 export async function bookLabels(
-  db: AdminDb,
+  db: Db,
   ids: number[],
 ): Promise<Map<number, { slug: string; title: string }>> {
   if (ids.length === 0) return new Map();

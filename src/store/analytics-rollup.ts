@@ -1,5 +1,5 @@
-import { type Kysely, sql } from 'kysely';
-import type { AdminDatabase, AdminDb } from './admin-tables.js';
+import { sql } from 'kysely';
+import type { Db } from './schema.js';
 
 /**
  * Writes the click roll-ups. Finished days (older than yesterday, so late buffered clicks are in) are
@@ -7,13 +7,6 @@ import type { AdminDatabase, AdminDb } from './admin-tables.js';
  * `[rolled_from, rolled_until)`: new days extend it forward, and existing clicks are back-filled
  * backwards a day per step, so the recent views are complete first and no step is ever large.
  */
-export type RollupTables = {
-  click_monthly: { dimension: string; month: string; key: string; clicks: number };
-  click_rollup_state: { id: number; rolled_from: string | null; rolled_until: string | null };
-};
-export type RollupDb = Kysely<AdminDatabase & RollupTables>;
-export const rollupDb = (db: AdminDb): RollupDb => db.withTables<RollupTables>();
-
 export const DIMENSIONS = ['destination', 'book', 'country', 'referrer'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
@@ -37,8 +30,8 @@ export interface RollupState {
   until: string | null;
 }
 
-export async function rollupState(db: AdminDb): Promise<RollupState> {
-  const row = await rollupDb(db)
+export async function rollupState(db: Db): Promise<RollupState> {
+  const row = await db
     .selectFrom('click_rollup_state')
     .select(['rolled_from', 'rolled_until'])
     .where('id', '=', 1)
@@ -47,7 +40,7 @@ export async function rollupState(db: AdminDb): Promise<RollupState> {
 }
 
 /** The day of the oldest click, from the `created_at` index (one index probe). */
-export async function firstClickDay(db: AdminDb): Promise<string | null> {
+export async function firstClickDay(db: Db): Promise<string | null> {
   const row = await db
     .selectFrom('clicks')
     .select('created_at')
@@ -58,7 +51,7 @@ export async function firstClickDay(db: AdminDb): Promise<string | null> {
 }
 
 /** Counts the clicks of days never rolled before; the caller holds the state lock. */
-async function rollDays(db: AdminDb, from: string, to: string): Promise<void> {
+async function rollDays(db: Db, from: string, to: string): Promise<void> {
   for (const [dimension, key] of Object.entries(KEY_SQL)) {
     await sql`insert into click_daily (day, dimension, key, clicks)
       select substr(created_at, 1, 10), ${dimension}, ${sql.raw(key)}, count(*) from clicks
@@ -82,7 +75,7 @@ export type RollStep = 'forward' | 'backward' | 'done';
  * oldest rolled one. The no-op update first takes the state row's lock (PostgreSQL) or the write lock
  * (SQLite), so two instances never roll the same day.
  */
-export async function rollStep(db: AdminDb, now = new Date()): Promise<RollStep> {
+export async function rollStep(db: Db, now = new Date()): Promise<RollStep> {
   return db.transaction().execute(async (trx) => {
     await sql`update click_rollup_state set id = id where id = 1`.execute(trx);
     const cutoff = rollCutoff(now);
@@ -102,7 +95,7 @@ export async function rollStep(db: AdminDb, now = new Date()): Promise<RollStep>
     }
     const rolledFrom = step === 'backward' ? addDays(from, -1) : from;
     const rolledUntil = step === 'forward' ? addDays(until, 1) : until;
-    await rollupDb(trx)
+    await trx
       .updateTable('click_rollup_state')
       .set({ rolled_from: rolledFrom, rolled_until: rolledUntil })
       .where('id', '=', 1)
@@ -112,7 +105,7 @@ export async function rollStep(db: AdminDb, now = new Date()): Promise<RollStep>
 }
 
 /** Rolls until nothing is left (tests, the bench); the server does the same a step at a time. */
-export async function rollAll(db: AdminDb, now = new Date()): Promise<number> {
+export async function rollAll(db: Db, now = new Date()): Promise<number> {
   let steps = 0;
   while ((await rollStep(db, now)) !== 'done') steps += 1;
   return steps;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { AdminDb } from './admin-tables.js';
 import { addDays, type Dimension, KEY_SQL, type RollupState, rollCutoff } from './analytics-rollup.js';
+import type { Db } from './schema.js';
 
 export { addDays, DIMENSIONS, type Dimension, dayOf } from './analytics-rollup.js';
 
@@ -70,7 +70,7 @@ function rolledRows(table: 'click_monthly' | 'click_daily', dimension: string, c
 
 /** Clicks per key of one dimension, the biggest first; or per day (`day`), in order. */
 export async function clickCounts(
-  db: AdminDb,
+  db: Db,
   dimension: Dimension | 'day',
   range: Range,
   state: RollupState,

@@ -1,26 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { nowIso } from './db.js';
-import type { Database } from './schema.js';
+import type { ApiKeyTable, Database } from './schema.js';
 
 /**
  * API keys: `bl_` + 32 random base62 characters (~190 bits). Only a SHA-256 of the key is stored: the
  * keys are long random secrets, so a fast unsalted hash cannot be brute-forced and a lookup stays one
  * indexed equality. The first 8 characters are kept in clear so lists and revocations can name a key.
  */
-export interface ApiKeyTable {
-  id: Generated<number>;
-  name: string;
-  key_prefix: string;
-  key_hash: string;
-  /** JSON array of scope names (`ingest`). */
-  scopes: string;
-  created_at: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
-}
-
-type KeysDb = Kysely<Database & { api_keys: ApiKeyTable }>;
 type ApiKeyRow = Selectable<ApiKeyTable>;
 
 export interface ApiKey {
@@ -45,8 +32,6 @@ export const API_KEY_PREFIX_LENGTH = 8;
 export const API_KEY_SCOPES = ['ingest'] as const;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-const keysDb = (db: Kysely<Database>): KeysDb => db.withTables<{ api_keys: ApiKeyTable }>();
 
 /** Rejection sampling: bytes ≥ 248 are skipped so every character is equally likely. */
 export function generateApiKey(): string {
@@ -90,7 +75,7 @@ export async function createApiKey(
   input: { name: string; scopes: readonly string[] },
 ): Promise<{ key: string; apiKey: ApiKey }> {
   const key = generateApiKey();
-  const row = await keysDb(db)
+  const row = await db
     .insertInto('api_keys')
     .values({
       name: input.name,
@@ -105,13 +90,13 @@ export async function createApiKey(
 }
 
 export async function listApiKeys(db: Kysely<Database>): Promise<ApiKey[]> {
-  const rows = await keysDb(db).selectFrom('api_keys').selectAll().orderBy('id').execute();
+  const rows = await db.selectFrom('api_keys').selectAll().orderBy('id').execute();
   return rows.map(rowToApiKey);
 }
 
 /** The key behind a clear key, if it exists and is not revoked. */
 export async function findActiveApiKey(db: Kysely<Database>, key: string): Promise<ApiKeyIdentity | null> {
-  const row = await keysDb(db)
+  const row = await db
     .selectFrom('api_keys')
     .select(['id', 'name', 'scopes'])
     .where('key_hash', '=', hashApiKey(key))
@@ -128,7 +113,7 @@ export type RevokeOutcome =
 
 /** `ref` is a numeric id, the 8-character prefix shown by `list`, or the full key. */
 export async function revokeApiKey(db: Kysely<Database>, ref: string): Promise<RevokeOutcome> {
-  const query = keysDb(db).selectFrom('api_keys').selectAll();
+  const query = db.selectFrom('api_keys').selectAll();
   const rows = /^\d+$/.test(ref)
     ? await query.where('id', '=', Number(ref)).execute()
     : API_KEY_PATTERN.test(ref)
@@ -139,7 +124,7 @@ export async function revokeApiKey(db: Kysely<Database>, ref: string): Promise<R
   if (rows.length > 1) return { kind: 'ambiguous', matches: rows.map(rowToApiKey) };
   if (row.revoked_at) return { kind: 'already_revoked', apiKey: rowToApiKey(row) };
   const revokedAt = nowIso();
-  await keysDb(db).updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', row.id).execute();
+  await db.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', row.id).execute();
   return { kind: 'revoked', apiKey: { ...rowToApiKey(row), revokedAt } };
 }
 
@@ -149,7 +134,7 @@ export async function touchApiKeys(
   lastUsed: ReadonlyMap<number, string>,
 ): Promise<void> {
   for (const [id, at] of lastUsed) {
-    await keysDb(db).updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+    await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
   }
 }
 

@@ -9,18 +9,6 @@ import type { Database } from './schema.js';
  * counted in memory and upserted as counters once a second (and on close), so the request path never
  * waits on a write and the table grows by distinct combinations, not by requests.
  */
-export interface ApiUsageTable {
-  day: string;
-  /** 0 for anonymous calls. */
-  key_id: number;
-  /** '' when the call sent no `source`. */
-  source: string;
-  route: string;
-  count: number;
-}
-
-type UsageDb = Kysely<Database & { api_usage: ApiUsageTable }>;
-
 export interface ApiCall {
   keyId: number | null;
   source: string | null;
@@ -49,38 +37,34 @@ export const MAX_SOURCE_LENGTH = 50;
 // 5 columns a row: far below either database's bound-parameter limit.
 const ROWS_PER_STATEMENT = 500;
 
-const usageDb = (db: Kysely<Database>): UsageDb => db.withTables<{ api_usage: ApiUsageTable }>();
-
 /** Adds counts to the stored counters; rows must be unique on (day, key, source, route). */
 export async function addUsage(db: Kysely<Database>, rows: readonly UsageRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await usageDb(db)
-    .transaction()
-    .execute(async (trx) => {
-      for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-        const values = rows.slice(start, start + ROWS_PER_STATEMENT).map((row) => ({
-          day: row.day,
-          key_id: row.keyId ?? 0,
-          source: row.source ?? '',
-          route: row.route,
-          count: row.count,
-        }));
-        await trx
-          .insertInto('api_usage')
-          .values(values)
-          .onConflict((conflict) =>
-            conflict
-              .columns(['day', 'key_id', 'source', 'route'])
-              .doUpdateSet({ count: sql<number>`api_usage.count + excluded.count` }),
-          )
-          .execute();
-      }
-    });
+  await db.transaction().execute(async (trx) => {
+    for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+      const values = rows.slice(start, start + ROWS_PER_STATEMENT).map((row) => ({
+        day: row.day,
+        key_id: row.keyId ?? 0,
+        source: row.source ?? '',
+        route: row.route,
+        count: row.count,
+      }));
+      await trx
+        .insertInto('api_usage')
+        .values(values)
+        .onConflict((conflict) =>
+          conflict
+            .columns(['day', 'key_id', 'source', 'route'])
+            .doUpdateSet({ count: sql<number>`api_usage.count + excluded.count` }),
+        )
+        .execute();
+    }
+  });
 }
 
 /** Stored counters, newest day first (for the operator's usage view and tests). */
 export async function listUsage(db: Kysely<Database>, since?: string): Promise<UsageRow[]> {
-  let query = usageDb(db).selectFrom('api_usage').selectAll();
+  let query = db.selectFrom('api_usage').selectAll();
   if (since) query = query.where('day', '>=', since);
   const rows = await query
     .orderBy('day', 'desc')

@@ -1,5 +1,5 @@
-import type { AdminDb } from './admin-tables.js';
 import { nowIso } from './db.js';
+import type { Db } from './schema.js';
 
 export interface AuditActor {
   id: number | null;
@@ -28,7 +28,7 @@ export interface AuditRecord {
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
 /** Written in the same transaction as the change it describes, so the trail never misses one. */
-export async function writeAudit(db: AdminDb, actor: AuditActor, entry: AuditEntry): Promise<void> {
+export async function writeAudit(db: Db, actor: AuditActor, entry: AuditEntry): Promise<void> {
   await db
     .insertInto('audit_log')
     .values({
@@ -51,7 +51,7 @@ export interface AuditFilter {
   offset: number;
 }
 
-export async function listAudit(db: AdminDb, filter: AuditFilter): Promise<AuditRecord[]> {
+export async function listAudit(db: Db, filter: AuditFilter): Promise<AuditRecord[]> {
   let query = db.selectFrom('audit_log').selectAll();
   if (filter.entityType) query = query.where('entity_type', '=', filter.entityType);
   if (filter.entityId) query = query.where('entity_id', '=', filter.entityId);

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { BookRecord } from '../catalog/types.js';
+import type { BookRecord } from '../domain/book-record.js';
 import { nowIso } from './db.js';
 import { isUniqueViolation } from './errors.js';
 import type { BookRow, Database } from './schema.js';

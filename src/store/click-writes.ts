@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Db } from './schema.js';
 
 /** One outbound click as stored; new columns are added here and in `clickRow`. */
 export interface ClickRecord {
@@ -37,7 +36,7 @@ function clickRow(click: ClickRecord) {
  * journal's position is moved in the same transaction, so a replay never writes these clicks again.
  */
 export async function insertClicks(
-  db: Kysely<Database>,
+  db: Db,
   clicks: readonly ClickRecord[],
   mark?: JournalMark,
 ): Promise<void> {
@@ -60,7 +59,7 @@ export async function insertClicks(
 }
 
 /** The last journal position written to the database (0: nothing yet). */
-export async function journalMark(db: Kysely<Database>, journal: string): Promise<number> {
+export async function journalMark(db: Db, journal: string): Promise<number> {
   const row = await db
     .selectFrom('settings')
     .select('value')
@@ -70,6 +69,6 @@ export async function journalMark(db: Kysely<Database>, journal: string): Promis
 }
 
 /** Forgets a journal's position once the journal itself is deleted. */
-export async function forgetJournalMark(db: Kysely<Database>, journal: string): Promise<void> {
+export async function forgetJournalMark(db: Db, journal: string): Promise<void> {
   await db.deleteFrom('settings').where('key', '=', markKey(journal)).execute();
 }

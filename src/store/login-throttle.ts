@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AdminDb } from './admin-tables.js';
+import type { Db } from './schema.js';
 
 /**
  * Failed sign-ins per key (`account:<email>`, `ip:<address>`) in a window of fixed length. An attempt
@@ -13,7 +13,7 @@ import type { AdminDb } from './admin-tables.js';
  * lock lasts a full period from the attempt that reached it.
  */
 export async function reserveLoginAttempt(
-  db: AdminDb,
+  db: Db,
   key: string,
   limit: number,
   now: string,
@@ -34,7 +34,7 @@ export async function reserveLoginAttempt(
 }
 
 /** Gives back one reserved slot (an attempt that turned out to be right does not count as a failure). */
-export async function releaseLoginAttempt(db: AdminDb, key: string): Promise<void> {
+export async function releaseLoginAttempt(db: Db, key: string): Promise<void> {
   await db
     .updateTable('admin_login_throttle')
     .set({ failures: sql<number>`case when failures > 0 then failures - 1 else 0 end` })
@@ -43,11 +43,11 @@ export async function releaseLoginAttempt(db: AdminDb, key: string): Promise<voi
 }
 
 /** Forgets every failure under `key` (the account's owner proved the password). */
-export async function clearLoginAttempts(db: AdminDb, key: string): Promise<void> {
+export async function clearLoginAttempts(db: Db, key: string): Promise<void> {
   await db.deleteFrom('admin_login_throttle').where('key', '=', key).execute();
 }
 
 /** Drops windows that ended: the table holds only the last period's keys. */
-export async function pruneLoginAttempts(db: AdminDb, since: string): Promise<void> {
+export async function pruneLoginAttempts(db: Db, since: string): Promise<void> {
   await db.deleteFrom('admin_login_throttle').where('window_started_at', '<', since).execute();
 }

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { MissCache } from '../catalog/chain.js';
 import type { Database } from './schema.js';
 
 /**
@@ -46,6 +45,12 @@ export async function purgeExpiredProviderMisses(db: Kysely<Database>, now = new
     .where('expires_at', '<=', now.toISOString())
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** Remembers ISBNs no source knows, so a second visit does not ask every provider again. */
+export interface MissCache {
+  isMiss(isbn13: string): Promise<boolean>;
+  remember(isbn13: string, ttlMs: number): Promise<void>;
 }
 
 /** The chain's MissCache backed by this table. */

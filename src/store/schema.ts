@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
 
 /**
  * Table types. Both dialects store booleans as 0/1 integers, JSON as text and timestamps as
@@ -179,7 +179,130 @@ export interface SettingTable {
   value: string;
 }
 
-export interface Database {
+/** Admin area: migration 0005. */
+export type AdminTables = {
+  admin_users: {
+    id: Generated<number>;
+    email: string;
+    password_hash: string;
+    role: string;
+    is_active: Generated<number>;
+    failed_attempts: Generated<number>;
+    locked_until: string | null;
+    last_login_at: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+  admin_sessions: {
+    id: Generated<number>;
+    token_hash: string;
+    user_id: number;
+    csrf_token: string;
+    ip: string | null;
+    user_agent: string | null;
+    expires_at: string;
+    created_at: string;
+  };
+  admin_login_attempts: {
+    id: Generated<number>;
+    ip: string;
+    email: string;
+    success: number;
+    created_at: string;
+  };
+  /** Migration 0010: failed sign-ins per `account:<email>` and `ip:<address>` in a 15-minute window. */
+  admin_login_throttle: { key: string; failures: number; window_started_at: string };
+  audit_log: {
+    id: Generated<number>;
+    user_id: number | null;
+    user_email: string;
+    action: string;
+    entity_type: string;
+    entity_id: string;
+    before_json: string | null;
+    after_json: string | null;
+    created_at: string;
+  };
+  click_daily: { day: string; dimension: string; key: string; clicks: number };
+};
+
+/** Search log, feedback, misses and pins: migrations 0003 and 0008. */
+export type SearchTables = {
+  searches: {
+    id: Generated<number>;
+    query: string;
+    query_key: string;
+    parsed_title: string | null;
+    parsed_author: string | null;
+    kind: string;
+    result_count: number;
+    top_book_key: string | null;
+    source: string | null;
+    channel: string;
+    created_at: string;
+  };
+  search_feedback: {
+    id: Generated<number>;
+    query: string;
+    parsed_title: string | null;
+    parsed_author: string | null;
+    result_count: number;
+    clicked_position: number;
+    clicked_book_id: number | null;
+    clicked_score: number | null;
+    clicked_relevance: number | null;
+    top_results_json: string | null;
+    source_sfid: number | null;
+    created_at: string;
+  };
+  search_misses: {
+    id: Generated<number>;
+    query: string;
+    result_count: number;
+    sfid: number | null;
+    details: string | null;
+    created_at: string;
+  };
+  search_votes: { id: Generated<number>; sfid: number; feedback: string; created_at: string };
+  search_pins: {
+    id: Generated<number>;
+    query_key: string;
+    book_id: number;
+    notes: string;
+    created_at: string;
+  };
+};
+
+/** Click roll-ups: migrations 0005 and 0007. */
+export type RollupTables = {
+  click_monthly: { dimension: string; month: string; key: string; clicks: number };
+  click_rollup_state: { id: number; rolled_from: string | null; rolled_until: string | null };
+};
+
+export interface ApiKeyTable {
+  id: Generated<number>;
+  name: string;
+  key_prefix: string;
+  key_hash: string;
+  /** JSON array of scope names (`ingest`). */
+  scopes: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface ApiUsageTable {
+  day: string;
+  /** 0 for anonymous calls. */
+  key_id: number;
+  /** '' when the call sent no `source`. */
+  source: string;
+  route: string;
+  count: number;
+}
+
+/** Every table in one type (lists, saved events and access codes add theirs by declaration merging). */
+export interface Database extends AdminTables, SearchTables, RollupTables {
   catalog_entries: CatalogEntryTable;
   works: WorkTable;
   books: BookTable;
@@ -195,7 +318,12 @@ export interface Database {
   ol_authors: OlAuthorTable;
   ol_works: OlWorkTable;
   settings: SettingTable;
+  api_keys: ApiKeyTable;
+  api_usage: ApiUsageTable;
 }
+
+/** The database handle (or a transaction) every repository takes first. */
+export type Db = Kysely<Database>;
 
 export type BookRow = Selectable<BookTable>;
 export type NewBookRow = Insertable<BookTable>;

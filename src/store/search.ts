@@ -1,57 +1,7 @@
-import { type Generated, type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { editDistance } from '../domain/ranking.js';
 import { nowIso, type Store } from './db.js';
-import type { BookRow, CatalogEntryRow, Database } from './schema.js';
-
-/** Tables of migration 0003, typed here so search owns its schema. */
-export type SearchTables = {
-  searches: {
-    id: Generated<number>;
-    query: string;
-    query_key: string;
-    parsed_title: string | null;
-    parsed_author: string | null;
-    kind: string;
-    result_count: number;
-    top_book_key: string | null;
-    source: string | null;
-    channel: string;
-    created_at: string;
-  };
-  search_feedback: {
-    id: Generated<number>;
-    query: string;
-    parsed_title: string | null;
-    parsed_author: string | null;
-    result_count: number;
-    clicked_position: number;
-    clicked_book_id: number | null;
-    clicked_score: number | null;
-    clicked_relevance: number | null;
-    top_results_json: string | null;
-    source_sfid: number | null;
-    created_at: string;
-  };
-  search_misses: {
-    id: Generated<number>;
-    query: string;
-    result_count: number;
-    sfid: number | null;
-    details: string | null;
-    created_at: string;
-  };
-  search_votes: { id: Generated<number>; sfid: number; feedback: string; created_at: string };
-  search_pins: {
-    id: Generated<number>;
-    query_key: string;
-    book_id: number;
-    notes: string;
-    created_at: string;
-  };
-};
-
-export type SearchDb = Kysely<Database & SearchTables>;
-export const searchDb = (db: Kysely<Database>): SearchDb => db.withTables<SearchTables>();
+import type { BookRow, CatalogEntryRow, Database, SearchTables } from './schema.js';
 
 export interface Retrieved {
   books: BookRow[];
@@ -284,7 +234,7 @@ export async function retrieveCandidates(store: Store, tokens: string[], limit =
 
 /** Saved books an operator pinned to this folded query. */
 export async function pinnedBooks(db: Kysely<Database>, queryKey: string): Promise<BookRow[]> {
-  return searchDb(db)
+  return db
     .selectFrom('search_pins')
     .innerJoin('books', 'books.id', 'search_pins.book_id')
     .selectAll('books')
@@ -299,7 +249,7 @@ export async function addPin(
   bookId: number,
   notes = '',
 ): Promise<void> {
-  await searchDb(db)
+  await db
     .insertInto('search_pins')
     .values({ query_key: queryKey, book_id: bookId, notes, created_at: nowIso() })
     .onConflict((oc) => oc.columns(['query_key', 'book_id']).doNothing())
@@ -322,7 +272,7 @@ export type NewSearch = Omit<SearchTables['searches'], 'id' | 'created_at'>;
 
 /** Logs one search and returns its id, the `sfid` result links carry. */
 export async function logSearch(db: Kysely<Database>, search: NewSearch): Promise<number> {
-  const row = await searchDb(db)
+  const row = await db
     .insertInto('searches')
     .values({ ...search, created_at: nowIso() })
     .returning('id')
@@ -331,11 +281,7 @@ export async function logSearch(db: Kysely<Database>, search: NewSearch): Promis
 }
 
 export async function searchExists(db: Kysely<Database>, sfid: number): Promise<boolean> {
-  const row = await searchDb(db)
-    .selectFrom('searches')
-    .select('id')
-    .where('id', '=', sfid)
-    .executeTakeFirst();
+  const row = await db.selectFrom('searches').select('id').where('id', '=', sfid).executeTakeFirst();
   return row !== undefined;
 }
 
@@ -343,14 +289,14 @@ export type NewFeedback = Omit<SearchTables['search_feedback'], 'id' | 'created_
 export type NewMiss = Omit<SearchTables['search_misses'], 'id' | 'created_at'>;
 
 export async function logFeedback(db: Kysely<Database>, feedback: NewFeedback): Promise<void> {
-  await searchDb(db)
+  await db
     .insertInto('search_feedback')
     .values({ ...feedback, created_at: nowIso() })
     .execute();
 }
 
 export async function logMiss(db: Kysely<Database>, miss: NewMiss): Promise<void> {
-  await searchDb(db)
+  await db
     .insertInto('search_misses')
     .values({ ...miss, created_at: nowIso() })
     .execute();
@@ -361,7 +307,7 @@ export async function logVote(
   sfid: number,
   feedback: 'positive' | 'negative',
 ): Promise<void> {
-  await searchDb(db).insertInto('search_votes').values({ sfid, feedback, created_at: nowIso() }).execute();
+  await db.insertInto('search_votes').values({ sfid, feedback, created_at: nowIso() }).execute();
 }
 
 /** Every edition sharing these match keys: the ranking needs a work's whole family to choose its edition. */

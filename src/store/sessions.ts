@@ -1,5 +1,5 @@
-import type { AdminDb } from './admin-tables.js';
 import { nowIso } from './db.js';
+import type { Db } from './schema.js';
 import { type AdminUser, userRowToUser } from './users.js';
 
 export interface AdminSession {
@@ -18,7 +18,7 @@ export interface NewSession {
   expiresAt: string;
 }
 
-export async function insertSession(db: AdminDb, session: NewSession): Promise<void> {
+export async function insertSession(db: Db, session: NewSession): Promise<void> {
   await db
     .insertInto('admin_sessions')
     .values({
@@ -34,11 +34,7 @@ export async function insertSession(db: AdminDb, session: NewSession): Promise<v
 }
 
 /** A live session of an active account, or null (expired, unknown, or the account was disabled). */
-export async function findSession(
-  db: AdminDb,
-  tokenHash: string,
-  now = nowIso(),
-): Promise<AdminSession | null> {
+export async function findSession(db: Db, tokenHash: string, now = nowIso()): Promise<AdminSession | null> {
   const row = await db
     .selectFrom('admin_sessions as s')
     .innerJoin('admin_users as u', 'u.id', 's.user_id')
@@ -57,14 +53,14 @@ export async function findSession(
   };
 }
 
-export async function deleteSession(db: AdminDb, tokenHash: string): Promise<void> {
+export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
   await db.deleteFrom('admin_sessions').where('token_hash', '=', tokenHash).execute();
 }
 
-export async function deleteUserSessions(db: AdminDb, userId: number): Promise<void> {
+export async function deleteUserSessions(db: Db, userId: number): Promise<void> {
   await db.deleteFrom('admin_sessions').where('user_id', '=', userId).execute();
 }
 
-export async function deleteExpiredSessions(db: AdminDb, now = nowIso()): Promise<void> {
+export async function deleteExpiredSessions(db: Db, now = nowIso()): Promise<void> {
   await db.deleteFrom('admin_sessions').where('expires_at', '<=', now).execute();
 }

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { AdminDatabase, AdminDb } from './admin-tables.js';
 import { nowIso } from './db.js';
+import type { Database, Db } from './schema.js';
 
 export const ROLES = ['admin', 'editor'] as const;
 export type Role = (typeof ROLES)[number];
@@ -17,7 +17,7 @@ export interface AdminUser {
   createdAt: string;
 }
 
-type UserRow = Selectable<AdminDatabase['admin_users']>;
+type UserRow = Selectable<Database['admin_users']>;
 
 export function userRowToUser(row: UserRow): AdminUser {
   return {
@@ -36,7 +36,7 @@ export function userRowToUser(row: UserRow): AdminUser {
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
 export async function findUserByEmail(
-  db: AdminDb,
+  db: Db,
   email: string,
 ): Promise<(AdminUser & { passwordHash: string }) | null> {
   const row = await db
@@ -47,17 +47,17 @@ export async function findUserByEmail(
   return row ? { ...userRowToUser(row), passwordHash: row.password_hash } : null;
 }
 
-export async function findUserById(db: AdminDb, id: number): Promise<AdminUser | null> {
+export async function findUserById(db: Db, id: number): Promise<AdminUser | null> {
   const row = await db.selectFrom('admin_users').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? userRowToUser(row) : null;
 }
 
-export async function listUsers(db: AdminDb): Promise<AdminUser[]> {
+export async function listUsers(db: Db): Promise<AdminUser[]> {
   const rows = await db.selectFrom('admin_users').selectAll().orderBy('email').execute();
   return rows.map(userRowToUser);
 }
 
-export async function countUsers(db: AdminDb, role?: Role): Promise<number> {
+export async function countUsers(db: Db, role?: Role): Promise<number> {
   let query = db.selectFrom('admin_users').select((eb) => eb.fn.countAll<number>().as('n'));
   if (role) query = query.where('role', '=', role).where('is_active', '=', 1);
   const row = await query.executeTakeFirstOrThrow();
@@ -65,7 +65,7 @@ export async function countUsers(db: AdminDb, role?: Role): Promise<number> {
 }
 
 export async function insertUser(
-  db: AdminDb,
+  db: Db,
   email: string,
   passwordHash: string,
   role: Role,
@@ -86,7 +86,7 @@ export async function insertUser(
 }
 
 export async function updateUser(
-  db: AdminDb,
+  db: Db,
   id: number,
   changes: { role?: Role; isActive?: boolean; passwordHash?: string },
 ): Promise<void> {
@@ -103,11 +103,11 @@ export async function updateUser(
 }
 
 /** Marks an account locked until `until` (shown on the Users page; sign-ins are refused by the throttle). */
-export async function markUserLocked(db: AdminDb, id: number, until: string): Promise<void> {
+export async function markUserLocked(db: Db, id: number, until: string): Promise<void> {
   await db.updateTable('admin_users').set({ locked_until: until }).where('id', '=', id).execute();
 }
 
-export async function recordSuccessfulLogin(db: AdminDb, id: number): Promise<void> {
+export async function recordSuccessfulLogin(db: Db, id: number): Promise<void> {
   await db
     .updateTable('admin_users')
     .set({ failed_attempts: 0, locked_until: null, last_login_at: nowIso() })
@@ -115,12 +115,7 @@ export async function recordSuccessfulLogin(db: AdminDb, id: number): Promise<vo
     .execute();
 }
 
-export async function recordLoginAttempt(
-  db: AdminDb,
-  ip: string,
-  email: string,
-  success: boolean,
-): Promise<void> {
+export async function recordLoginAttempt(db: Db, ip: string, email: string, success: boolean): Promise<void> {
   await db
     .insertInto('admin_login_attempts')
     .values({

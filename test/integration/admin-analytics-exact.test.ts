@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { analyticsCsv, dashboard, type Period } from '../../src/services/admin/analytics.js';
-import { adminDb } from '../../src/store/admin-tables.js';
 import {
   addDays,
   DIMENSIONS,
@@ -98,7 +97,7 @@ describeEachDialect('admin analytics equal the raw clicks', (context) => {
   after(() => t?.close());
 
   async function assertExact(at: Date, expectPending: boolean): Promise<void> {
-    const db = adminDb(context.store().db);
+    const db = context.store().db;
     for (const period of PERIODS) {
       const model = await dashboard(db, period, at);
       assert.equal(model.pendingBefore !== null, expectPending, `pending note, ${period}`);
@@ -143,14 +142,14 @@ describeEachDialect('admin analytics equal the raw clicks', (context) => {
   }
 
   it('is exact for the days rolled so far while the back-fill runs', async () => {
-    const db = adminDb(context.store().db);
+    const db = context.store().db;
     for (let i = 0; i < 20; i++) await rollStep(db, now);
     await assertExact(now, true);
   });
 
   it('is exact for every view once the server has back-filled in the background', async () => {
     t = await startAdminApp(context.store());
-    const db = adminDb(context.store().db);
+    const db = context.store().db;
     const deadline = Date.now() + 60_000;
     while ((await dashboard(db, 7, now)).pendingBefore !== null) {
       assert.ok(Date.now() < deadline, 'the back-fill finishes within a minute');
@@ -162,7 +161,7 @@ describeEachDialect('admin analytics equal the raw clicks', (context) => {
 
   it('stays exact when the next day is rolled forward', async () => {
     const tomorrow = new Date(now.getTime() + DAY);
-    assert.equal(await rollStep(adminDb(context.store().db), tomorrow), 'forward');
+    assert.equal(await rollStep(context.store().db, tomorrow), 'forward');
     await assertExact(tomorrow, false);
   });
 

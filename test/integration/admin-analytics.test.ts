@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { analyticsCsv, dashboard } from '../../src/services/admin/analytics.js';
-import { adminDb } from '../../src/store/admin-tables.js';
 import { rollAll } from '../../src/store/analytics-rollup.js';
 import type { TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
@@ -54,7 +53,7 @@ describeEachDialect('admin analytics', (context) => {
   after(() => t.close());
 
   it('rolls up finished days and counts the same as the raw clicks', async () => {
-    const db = adminDb(context.store().db);
+    const db = context.store().db;
     await rollAll(db);
     assert.equal(await rollAll(db), 0, 'a second roll-up has nothing to do');
     const csv = await analyticsCsv(db, 'destination', 30);

@@ -1,5 +1,4 @@
 import { createUser } from '../../src/services/admin/users.js';
-import { adminDb } from '../../src/store/admin-tables.js';
 import type { Store } from '../../src/store/db.js';
 import type { Role } from '../../src/store/users.js';
 import { HUMAN_UA, startTestApp, type TestApp } from '../support/app.js';
@@ -77,11 +76,7 @@ export class AdminClient {
 }
 
 export async function addUser(store: Store, email: string, role: Role): Promise<void> {
-  const result = await createUser(
-    adminDb(store.db),
-    { id: null, email: 'test' },
-    { email, password: PASSWORD, role },
-  );
+  const result = await createUser(store.db, { id: null, email: 'test' }, { email, password: PASSWORD, role });
   if (!result.ok) throw new Error(JSON.stringify(result.errors));
 }
 

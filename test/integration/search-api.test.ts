@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { searchDb } from '../../src/store/search.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
 import { addCatalogEntry } from '../support/factories.js';
@@ -58,8 +57,9 @@ describeEachDialect('/api/v1/search and search feedback', (context) => {
       published_date: '1990-09-01',
       search_url: 'http://booklink.test/search?q=dune+herbert&pick=1',
     });
-    const logged = await searchDb(context.store().db)
-      .selectFrom('searches')
+    const logged = await context
+      .store()
+      .db.selectFrom('searches')
       .selectAll()
       .where('source', '=', 'app-test')
       .executeTakeFirstOrThrow();
@@ -104,7 +104,7 @@ describeEachDialect('/api/v1/search and search feedback', (context) => {
       top_results_json: '[]',
     });
     assert.equal(feedback.status, 201);
-    const rows = await searchDb(context.store().db).selectFrom('search_feedback').selectAll().execute();
+    const rows = await context.store().db.selectFrom('search_feedback').selectAll().execute();
     assert.equal(rows.length, 1);
     assert.equal(rows[0]?.clicked_position, 2);
     const miss = await post('/api/v1/search/miss', {
@@ -113,11 +113,9 @@ describeEachDialect('/api/v1/search and search feedback', (context) => {
       details: 'Blue cover',
     });
     assert.equal(miss.status, 201);
-    const sfid = (
-      await searchDb(context.store().db).selectFrom('searches').select('id').executeTakeFirstOrThrow()
-    ).id;
+    const sfid = (await context.store().db.selectFrom('searches').select('id').executeTakeFirstOrThrow()).id;
     assert.equal((await post(`/api/v1/search/${sfid}/vote`, { feedback: 'negative' })).status, 201);
-    const votes = await searchDb(context.store().db).selectFrom('search_votes').selectAll().execute();
+    const votes = await context.store().db.selectFrom('search_votes').selectAll().execute();
     assert.deepEqual(
       votes.map((v) => [Number(v.sfid), v.feedback]),
       [[Number(sfid), 'negative']],

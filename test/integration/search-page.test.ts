@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
-import { searchDb } from '../../src/store/search.js';
 import { BOT_UA, startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
 import { addCatalogEntry } from '../support/factories.js';
@@ -61,8 +60,9 @@ describeEachDialect('GET /search', (context) => {
     const location = response.headers.get('location') ?? '';
     assert.match(location, /^\/book\/the-hobbit-j-r-r-tolkien\?sfid=\d+$/);
     const sfid = Number(location.split('sfid=')[1]);
-    const logged = await searchDb(context.store().db)
-      .selectFrom('searches')
+    const logged = await context
+      .store()
+      .db.selectFrom('searches')
       .selectAll()
       .where('id', '=', sfid)
       .executeTakeFirstOrThrow();
@@ -143,8 +143,9 @@ describeEachDialect('GET /search', (context) => {
     });
     assert.equal(posted.status, 201);
     assert.match(await posted.text(), /Thank you/);
-    const miss = await searchDb(context.store().db)
-      .selectFrom('search_misses')
+    const miss = await context
+      .store()
+      .db.selectFrom('search_misses')
       .selectAll()
       .where('query', '=', 'zzyzx qwertyuiop')
       .executeTakeFirstOrThrow();

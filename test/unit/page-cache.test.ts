@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PageCache } from '../../src/http/page-cache.js';
+import { PageCache } from '../../src/services/page-cache.js';
 
 describe('PageCache', () => {
   it('returns what was stored until it expires', () => {

@@ -1,4 +1,5 @@
 import { type Isbn, parseIsbn } from '../../domain/isbn.js';
+import { LANGUAGE_639_1 } from '../../domain/languages.js';
 import type { BookFormat } from '../types.js';
 
 /** Trims and collapses whitespace; empty strings become null so "" never lands in the catalog. */
@@ -70,62 +71,6 @@ export function isoDate(value: unknown): string | null {
   if (month === 0) return year;
   return day ? `${year}-${pad(month)}-${pad(Number(day))}` : `${year}-${pad(month)}`;
 }
-
-// ISO 639-2 codes seen in Goodreads and Open Library data, mapped to the 639-1 codes the rest of the
-// service uses; regional tags (en-US) keep only the language.
-const LANGUAGE_639_1: Readonly<Record<string, string>> = {
-  eng: 'en',
-  fre: 'fr',
-  fra: 'fr',
-  ger: 'de',
-  deu: 'de',
-  spa: 'es',
-  ita: 'it',
-  por: 'pt',
-  jpn: 'ja',
-  rus: 'ru',
-  dut: 'nl',
-  nld: 'nl',
-  swe: 'sv',
-  ara: 'ar',
-  chi: 'zh',
-  zho: 'zh',
-  pol: 'pl',
-  tur: 'tr',
-  dan: 'da',
-  fin: 'fi',
-  nor: 'no',
-  gre: 'el',
-  ell: 'el',
-  heb: 'he',
-  hin: 'hi',
-  kor: 'ko',
-  lat: 'la',
-  cze: 'cs',
-  ces: 'cs',
-  hun: 'hu',
-  ind: 'id',
-  per: 'fa',
-  fas: 'fa',
-  vie: 'vi',
-  ukr: 'uk',
-  cat: 'ca',
-  rum: 'ro',
-  ron: 'ro',
-  bul: 'bg',
-  srp: 'sr',
-  hrv: 'hr',
-  slv: 'sl',
-  slo: 'sk',
-  slk: 'sk',
-  ice: 'is',
-  isl: 'is',
-  wel: 'cy',
-  cym: 'cy',
-  gle: 'ga',
-  tha: 'th',
-  mul: 'mul',
-};
 
 export function languageCode(value: unknown): string | null {
   const text = cleanText(value)

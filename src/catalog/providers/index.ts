@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import { providerMissCache } from '../../store/provider-misses.js';
-import type { Database } from '../../store/schema.js';
+import type { Db } from '../../store/schema.js';
 import { ProviderChain, type ProviderChainOptions } from '../chain.js';
 import { createHttpClient, type HttpClient } from '../http-client.js';
 import type { MetadataProvider } from '../types.js';
@@ -61,7 +60,7 @@ export interface ProviderWiring {
  */
 export function createProviderChain(
   config: ProviderConfig,
-  db: Kysely<Database>,
+  db: Db,
   localProvider?: MetadataProvider,
   options: Omit<ProviderChainOptions, 'missCache' | 'timeoutMs'> = {},
 ): ProviderWiring {

@@ -1,3 +1,4 @@
+import { LANGUAGE_639_1 } from '../../domain/languages.js';
 import type { BookFormat } from '../types.js';
 
 /** Readers for untrusted JSON: each answers the value when it has the expected type, else null. */
@@ -136,25 +137,10 @@ export function languageCode(value: unknown): string | null {
     ?.toLowerCase()
     .replace(/^\/languages\//, '');
   if (!text) return null;
-  const THREE: Record<string, string> = {
-    eng: 'en',
-    fre: 'fr',
-    fra: 'fr',
-    ger: 'de',
-    deu: 'de',
-    spa: 'es',
-    ita: 'it',
-    jpn: 'ja',
-    por: 'pt',
-    dut: 'nl',
-    nld: 'nl',
-    rus: 'ru',
-    chi: 'zh',
-    zho: 'zh',
-  };
   const base = text.split(/[-_]/)[0] ?? text;
   if (base.length === 2) return base;
-  return THREE[base] ?? null;
+  const code = LANGUAGE_639_1[base];
+  return code?.length === 2 ? code : null;
 }
 
 /** Joins a base URL (no trailing slash) and a path with a query. */

@@ -47,20 +47,26 @@ async function guardsPlugin(app: FastifyInstance, options: GuardsOptions) {
   const origin = new URL(options.baseUrl).origin;
   const https = origin.startsWith('https:');
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'] });
-  app.decorateRequest('isAutomated', false);
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  // Read only by the routes that create or count (isbn, go, search, resolve): isbot's large regular
+  // expression runs on first read, not on every request (book pages and assets never ask).
+  app.decorateRequest('isAutomated', {
+    getter(this: FastifyRequest) {
+      return isAutomatedClient(this.headers['user-agent']);
+    },
+  });
+  // Callback hooks, not async ones: they run on every request and need no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
     if (request.headers.referer === origin) {
-      throw new HttpError(
-        403,
-        'referer_refused',
-        'Requests referred by the bare service origin are refused.',
+      done(
+        new HttpError(403, 'referer_refused', 'Requests referred by the bare service origin are refused.'),
       );
+      return;
     }
-    request.isAutomated = isAutomatedClient(request.headers['user-agent']);
+    done();
   });
   // Our pages run only our own scripts and are framed only where a route allows it; /docs (Swagger
   // UI) sets its own policy, and so may any route that sets a Content-Security-Policy itself.
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
     if (https) reply.header('strict-transport-security', HSTS);
     const type = String(reply.getHeader('content-type') ?? '');
@@ -77,7 +83,7 @@ async function guardsPlugin(app: FastifyInstance, options: GuardsOptions) {
       if (frameAncestors === DEFAULT_FRAME_ANCESTORS) reply.header('x-frame-options', 'DENY');
       reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     }
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -5,8 +5,9 @@ import { parseSlugList } from '../../domain/links.js';
 import { MAX_SLUG_LENGTH } from '../../domain/slug.js';
 import { readerCountry } from '../../domain/storefronts.js';
 import type { Services } from '../../services/container.js';
+import { PageCache } from '../../services/page-cache.js';
+import { CompressedBody, sendCompressed } from '../compressed.js';
 import { HttpError } from '../errors.js';
-import { PageCache } from '../page-cache.js';
 import { bookPageModel } from '../presenters/book-page.js';
 import { Integer } from '../validation.js';
 import { renderBookPage } from '../views/book-page.js';
@@ -60,8 +61,9 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   app,
   { services },
 ) => {
-  // Bytes, not a string: a cached page is sent as is, without re-encoding 20 kB of UTF-8 per request.
-  const rendered = new PageCache<Buffer>(5000, 30_000);
+  // Bytes, not a string, kept with their compressed forms: a cached page is sent as stored, without
+  // re-encoding 20 kB of UTF-8 or compressing it again per request.
+  const rendered = new PageCache<CompressedBody>(5000, 30_000);
   services.events.on('book-changed', (slug: string) => rendered.invalidate(slug));
   services.events.on('destinations-changed', () => rendered.clear());
 
@@ -92,17 +94,15 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
         use: useSlug,
         sfid: query.sfid ?? null,
       });
-      page = Buffer.from(renderBookPage(model));
+      page = new CompressedBody(Buffer.from(renderBookPage(model)));
       rendered.set(key, slug, page);
     }
-    return (
-      reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', access.size > 0 ? 'private, no-cache' : 'public, max-age=300')
-        // The storefronts shown follow the reader's language (and a CDN's country header, which the CDN keys on).
-        .header('vary', 'Cookie, Accept-Language')
-        .send(page)
-    );
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', access.size > 0 ? 'private, no-cache' : 'public, max-age=300')
+      // The storefronts shown follow the reader's language (and a CDN's country header, which the CDN keys on).
+      .header('vary', 'Cookie, Accept-Language');
+    return sendCompressed(request, reply, page);
   }
 
   app.get(

@@ -58,16 +58,9 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       },
     },
     async (request, reply) => {
-      const { db } = services.store;
+      const { sitemap } = services;
       const page = request.query.page;
-      const total = Number(
-        (
-          await db
-            .selectFrom('books')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+      const total = await sitemap.bookCount();
       reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=3600');
       if (page === undefined && total > SITEMAP_LIMIT) {
         const pages = Math.ceil(total / SITEMAP_LIMIT);
@@ -78,13 +71,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         );
         return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('')}</sitemapindex>\n`;
       }
-      const rows = await db
-        .selectFrom('books')
-        .select(['slug', 'updated_at'])
-        .orderBy('id')
-        .limit(SITEMAP_LIMIT)
-        .offset(((page ?? 1) - 1) * SITEMAP_LIMIT)
-        .execute();
+      const rows = await sitemap.books(SITEMAP_LIMIT, ((page ?? 1) - 1) * SITEMAP_LIMIT);
       return sitemapXml(baseUrl, rows);
     },
   );

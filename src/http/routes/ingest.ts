@@ -1,9 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../services/container.js';
-import { Ingest } from '../../services/ingest.js';
 import { listPath } from '../../services/lists.js';
-import { findDestination } from '../../store/destinations.js';
 import { ValidationProblem } from '../errors.js';
 import { requireScope } from '../plugins/api-keys.js';
 import { Integer } from '../validation.js';
@@ -65,7 +63,7 @@ const IngestResult = Type.Object({
 
 /** `POST /api/v1/ingest/lists` (DESIGN): partner lists, for keys with the `ingest` scope. */
 export const ingestRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const ingest = new Ingest(services.store.db, services.creator);
+  const { ingest } = services;
   const base = services.config.baseUrl;
   app.post(
     '/api/v1/ingest/lists',
@@ -85,7 +83,7 @@ export const ingestRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
     async (request, reply) => {
       const body = request.body;
       const destination = body.destination_slug?.trim();
-      if (destination && !(await findDestination(services.store.db, destination))) {
+      if (destination && !(await ingest.knowsDestination(destination))) {
         throw new ValidationProblem([
           {
             type: 'value_error',

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Services } from '../../services/container.js';
+import { pingDatabase } from '../../store/health.js';
 
 const Health = Type.Object({
   status: Type.String(),
@@ -32,7 +32,7 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     async (_request, reply) => {
       const checks: Record<string, string> = {};
       try {
-        await sql`select 1`.execute(services.store.db);
+        await pingDatabase(services.store.db);
         checks.database = 'ok';
       } catch (error) {
         checks.database = `failed: ${error instanceof Error ? error.message : 'unknown'}`;

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../services/container.js';
-import { type Book, findBookBySlug } from '../../store/books.js';
-import { insertSavedEvent } from '../../store/saved-events.js';
 import { Integer } from '../validation.js';
 import { renderSavedPage, SAVED_VIEWS, type SavedView } from '../views/saved-page.js';
 
@@ -39,7 +37,7 @@ const MAX_SHARED = 100;
  * collections (`/saved?books=a,b`, readable without JavaScript) and logs what readers do with them.
  */
 export const savedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { db } = services.store;
+  const { saved } = services;
 
   app.post(
     '/api/v1/events/saved',
@@ -53,7 +51,7 @@ export const savedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     },
     async (request, reply) => {
       const body = request.body;
-      await insertSavedEvent(db, {
+      await saved.record({
         eventType: body.event_type,
         collectionSize: body.collection_size,
         bookSlug: body.book_slug ?? null,
@@ -81,8 +79,7 @@ export const savedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       const slugs = [...new Set((request.query.books ?? '').split(',').map((slug) => slug.trim()))]
         .filter((slug) => slug.length > 0 && slug.length <= 80)
         .slice(0, MAX_SHARED);
-      const found = await Promise.all(slugs.map((slug) => findBookBySlug(db, slug)));
-      const shared = found.filter((book): book is Book => book !== null);
+      const shared = await saved.booksBySlugs(slugs);
       const view: SavedView = SAVED_VIEWS.find((name) => name === request.query.view) ?? 'list';
       const page = renderSavedPage({
         shared: request.query.books === undefined ? null : shared,

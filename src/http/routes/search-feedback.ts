@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../services/container.js';
-import { logFeedback, logMiss, logVote, searchExists } from '../../store/search.js';
 import { notFound } from '../errors.js';
 import { Integer } from '../validation.js';
 
@@ -58,7 +57,7 @@ export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Service
   app,
   { services },
 ) => {
-  const { db } = services.store;
+  const { signals } = services;
 
   app.post(
     '/api/v1/search/feedback',
@@ -72,7 +71,7 @@ export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Service
     },
     async (request, reply) => {
       const body = request.body;
-      await logFeedback(db, {
+      await signals.feedback({
         query: body.query,
         parsed_title: body.parsed_title ?? null,
         parsed_author: body.parsed_author ?? null,
@@ -100,7 +99,7 @@ export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Service
     },
     async (request, reply) => {
       const { query, result_count, sfid, details } = request.body;
-      await logMiss(db, { query, result_count, sfid: sfid ?? null, details: details?.trim() || null });
+      await signals.miss({ query, result_count, sfid: sfid ?? null, details: details?.trim() || null });
       return reply.code(201).send({ status: 'recorded' as const });
     },
   );
@@ -119,8 +118,9 @@ export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Service
       },
     },
     async (request, reply) => {
-      if (!(await searchExists(db, request.params.sfid))) throw notFound('No search has this id.');
-      await logVote(db, request.params.sfid, request.body.feedback);
+      if (!(await signals.vote(request.params.sfid, request.body.feedback))) {
+        throw notFound('No search has this id.');
+      }
       return reply.code(201).send({ status: 'recorded' as const });
     },
   );

@@ -4,7 +4,6 @@ import { Type } from 'typebox';
 import type { Services } from '../../services/container.js';
 import type { NotFoundReason } from '../../services/resolve.js';
 import type { Candidate, SearchOutcome } from '../../services/search.js';
-import { logMiss } from '../../store/search.js';
 import { HttpError } from '../errors.js';
 import { readResolveReason, resolveReasonCookie } from '../presenters/resolve.js';
 import { Integer } from '../validation.js';
@@ -168,7 +167,7 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     },
     async (request, reply) => {
       const { query, result_count, sfid, details } = request.body;
-      await logMiss(services.store.db, {
+      await services.signals.miss({
         query,
         result_count,
         sfid: sfid ?? null,

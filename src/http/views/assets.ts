@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CompressedBody } from '../compressed.js';
 
 /**
  * The files of `web/`, read once and fingerprinted. Pages link `/static/<name>?v=<hash>`, so the route
@@ -10,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 export interface StaticAsset {
   name: string;
   body: Buffer;
+  /** The body with its brotli and gzip forms, made on first request and kept. */
+  compressed: CompressedBody;
   contentType: string;
   /** First 12 hex digits of the SHA-256 of the body. */
   hash: string;
@@ -52,7 +55,7 @@ export function loadStaticAssets(dir: string = findWebDir()): ReadonlyMap<string
     if (!contentType || name.startsWith('.') || !statSync(path).isFile()) continue;
     const body = readFileSync(path);
     const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-    assets.set(name, { name, body, contentType, hash });
+    assets.set(name, { name, body, compressed: new CompressedBody(body, 11), contentType, hash });
   }
   return assets;
 }

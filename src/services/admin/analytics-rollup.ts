@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { AdminDb } from '../../store/admin-tables.js';
 import { rollStep } from '../../store/analytics-rollup.js';
+import type { Db } from '../../store/schema.js';
 
 /**
  * Keeps the click roll-ups current off the request path: at start it back-fills existing clicks a day
@@ -19,7 +19,7 @@ export interface RollupWorker {
   stop(): Promise<void>;
 }
 
-export function startRollupWorker(db: AdminDb, options: RollupWorkerOptions): RollupWorker {
+export function startRollupWorker(db: Db, options: RollupWorkerOptions): RollupWorker {
   const stopper = new AbortController();
   const idleMs = options.idleMs ?? 5 * 60_000;
   const stepPauseMs = options.stepPauseMs ?? 25;

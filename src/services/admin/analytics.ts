@@ -1,5 +1,4 @@
 import { bookLabels, searchStats } from '../../store/admin-search-stats.js';
-import { type AdminDb, baseDb } from '../../store/admin-tables.js';
 import {
   addDays,
   type Count,
@@ -10,6 +9,7 @@ import {
 } from '../../store/analytics.js';
 import { firstClickDay, type RollupState, rollupState } from '../../store/analytics-rollup.js';
 import { listAllDestinations } from '../../store/destinations.js';
+import type { Db } from '../../store/schema.js';
 
 export interface LabelledCount {
   key: string;
@@ -38,10 +38,10 @@ interface Snapshot {
  * in between would otherwise count its day twice (in the monthly row and in the raw clicks).
  */
 async function withSnapshot<T>(
-  db: AdminDb,
+  db: Db,
   period: Period,
   now: Date,
-  read: (trx: AdminDb, snapshot: Snapshot) => Promise<T>,
+  read: (trx: Db, snapshot: Snapshot) => Promise<T>,
 ): Promise<T> {
   return db
     .transaction()
@@ -69,12 +69,12 @@ export function dailySeries(range: Range, counts: readonly Count[]): Array<{ day
 
 /** Counts with human labels and a link to the admin page where the thing can be changed. */
 export async function labelled(
-  db: AdminDb,
+  db: Db,
   dimension: Dimension,
   counts: readonly Count[],
 ): Promise<LabelledCount[]> {
   if (dimension === 'destination') {
-    const names = new Map((await listAllDestinations(baseDb(db))).map((d) => [String(d.id), d.displayName]));
+    const names = new Map((await listAllDestinations(db)).map((d) => [String(d.id), d.displayName]));
     return counts.map((c) => ({
       ...c,
       label: names.get(c.key) ?? `Destination ${c.key}`,
@@ -100,7 +100,7 @@ export const TOP_TITLES: Readonly<Record<Dimension, string>> = {
   referrer: 'By referring site',
 };
 
-export async function dashboard(db: AdminDb, period: Period, now = new Date()) {
+export async function dashboard(db: Db, period: Period, now = new Date()) {
   // Labels and search figures are read in the same transaction: on SQLite's single connection a page
   // then waits at most once for a back-fill step, not once per query.
   return withSnapshot(db, period, now, async (trx, { range, state, pendingBefore }) => {
@@ -133,7 +133,7 @@ const csvCell = (value: string | number): string => {
 };
 
 export async function analyticsCsv(
-  db: AdminDb,
+  db: Db,
   by: Dimension | 'day',
   period: Period,
   now = new Date(),

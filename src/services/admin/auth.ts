@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AdminDb } from '../../store/admin-tables.js';
 import {
   clearLoginAttempts,
   pruneLoginAttempts,
   releaseLoginAttempt,
   reserveLoginAttempt,
 } from '../../store/login-throttle.js';
+import type { Db } from '../../store/schema.js';
 import {
   type AdminSession,
   deleteExpiredSessions,
@@ -52,7 +52,7 @@ export interface LoginInput {
  * or not the account does, and unknown emails verify against a decoy hash, so neither the answer,
  * the lock nor the time taken tells which emails have accounts.
  */
-export async function login(db: AdminDb, input: LoginInput, now = new Date()): Promise<LoginResult> {
+export async function login(db: Db, input: LoginInput, now = new Date()): Promise<LoginResult> {
   const at = now.toISOString();
   const since = new Date(now.getTime() - LOCK_MS).toISOString();
   const ipKey = `ip:${input.ip}`;
@@ -98,10 +98,10 @@ export async function login(db: AdminDb, input: LoginInput, now = new Date()): P
   return { kind: 'ok', token, session };
 }
 
-export function sessionForToken(db: AdminDb, token: string): Promise<AdminSession | null> {
+export function sessionForToken(db: Db, token: string): Promise<AdminSession | null> {
   return findSession(db, hashToken(token));
 }
 
-export function logout(db: AdminDb, token: string): Promise<void> {
+export function logout(db: Db, token: string): Promise<void> {
   return deleteSession(db, hashToken(token));
 }

@@ -1,19 +1,33 @@
-import type { BookPageModel } from '../../http/views/admin/book.js';
-import { overridesOf } from '../../store/admin-books.js';
+import type { Destination } from '../../domain/links.js';
+import { type OverrideRecord, overridesOf } from '../../store/admin-books.js';
 import { workOf } from '../../store/admin-editions.js';
-import { linksOfBook } from '../../store/admin-links.js';
-import { listPins } from '../../store/admin-pins.js';
-import { type AdminDb, baseDb } from '../../store/admin-tables.js';
+import { type LinkRecord, linksOfBook } from '../../store/admin-links.js';
+import { listPins, type PinRecord } from '../../store/admin-pins.js';
 import { type Book, editionsOfWork, findBookById } from '../../store/books.js';
 import { listAllDestinations } from '../../store/destinations.js';
+import type { Db } from '../../store/schema.js';
+import type { BookListRow } from './lists-read.js';
 
-export function findBook(db: AdminDb, id: number): Promise<Book | null> {
-  return findBookById(baseDb(db), id);
+/** Everything the book's admin page shows about the book; the view adds the state of its forms. */
+export interface BookAdminData {
+  book: Book;
+  links: LinkRecord[];
+  destinations: Destination[];
+  overrides: OverrideRecord[];
+  pins: PinRecord[];
+  editions: Book[];
+  canonicalId: number | null;
+  /** The lists holding the book (absent: the section shows none). */
+  lists?: readonly BookListRow[];
+}
+
+export function findBook(db: Db, id: number): Promise<Book | null> {
+  return findBookById(db, id);
 }
 
 /** Everything the book's admin page shows, read fresh (never from the public page caches). */
-export async function bookPageModel(db: AdminDb, book: Book): Promise<BookPageModel> {
-  const base = baseDb(db);
+export async function bookPageModel(db: Db, book: Book): Promise<BookAdminData> {
+  const base = db;
   const [links, destinations, overrides, pins, editions, work] = await Promise.all([
     linksOfBook(db, book.id),
     listAllDestinations(base),

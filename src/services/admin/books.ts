@@ -5,8 +5,8 @@ import {
   updateBookFields,
   upsertOverride,
 } from '../../store/admin-books.js';
+import { destinationIdExists, destinationSlugExists } from '../../store/admin-destinations.js';
 import { deleteLink, findLink, insertLink } from '../../store/admin-links.js';
-import { baseDb } from '../../store/admin-tables.js';
 import { writeAudit } from '../../store/audit.js';
 import { type Book, findBookById } from '../../store/books.js';
 import {
@@ -98,11 +98,7 @@ export async function addBookLink(
   input: AddLinkInput,
 ): Promise<CommandResult<number>> {
   const checked = checkLinkFields(input);
-  const destination = await ctx.db
-    .selectFrom('destinations')
-    .select('id')
-    .where('id', '=', input.destination_id)
-    .executeTakeFirst();
+  const destination = await destinationIdExists(ctx.db, input.destination_id);
   const errors: FieldErrors = 'errors' in checked ? { ...checked.errors } : {};
   if (!destination) errors.destination_id = 'Choose a destination.';
   if (Object.keys(errors).length > 0 || !('fields' in checked)) return invalid(errors);
@@ -157,11 +153,7 @@ export async function createOverride(
   const errors: FieldErrors = {};
   const key = input.retailer_key.trim().toLowerCase();
   const url = input.override_url.trim();
-  const known = await ctx.db
-    .selectFrom('destinations')
-    .select('id')
-    .where('slug', '=', key)
-    .executeTakeFirst();
+  const known = await destinationSlugExists(ctx.db, key);
   if (!known) errors.retailer_key = 'Choose a destination.';
   if (!isHttpUrl(url)) errors.override_url = 'Use an http(s) address.';
   if (Object.keys(errors).length > 0) return invalid(errors);
@@ -193,5 +185,5 @@ export async function removeOverride(ctx: CommandContext, book: Book, retailerKe
 }
 
 export async function reloadBook(ctx: CommandContext, id: number): Promise<Book | null> {
-  return findBookById(baseDb(ctx.db), id);
+  return findBookById(ctx.db, id);
 }

@@ -1,10 +1,10 @@
-import type { AdminDb } from '../../store/admin-tables.js';
 import type { AuditActor } from '../../store/audit.js';
+import type { Db } from '../../store/schema.js';
 import type { ChangeEvents } from '../container.js';
 
 /** What every admin command needs: the database, who acts (for the audit log), and the cache events. */
 export interface CommandContext {
-  db: AdminDb;
+  db: Db;
   actor: AuditActor;
   events: ChangeEvents;
 }

@@ -2,6 +2,7 @@ import { DESTINATION_GROUPS, isDestinationGroup } from '../../domain/groups.js';
 import { buildDestinationUrl, type Destination, templateProblems } from '../../domain/links.js';
 import {
   type DestinationColumns,
+  deactivateDestinationRow,
   insertDestination,
   renameSlug,
   slugTaken,
@@ -127,7 +128,7 @@ export async function updateDestination(
 
 export async function deactivateDestination(ctx: CommandContext, before: Destination): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.updateTable('destinations').set({ is_active: 0 }).where('id', '=', before.id).execute();
+    await deactivateDestinationRow(trx, before.id);
     await writeAudit(trx, ctx.actor, {
       action: 'destination.deactivate',
       entityType: 'destination',

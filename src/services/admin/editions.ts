@@ -1,5 +1,4 @@
 import { createWork, setBookWork, setCanonical, slugsOfWork, workOf } from '../../store/admin-editions.js';
-import { baseDb } from '../../store/admin-tables.js';
 import { writeAudit } from '../../store/audit.js';
 import { type Book, findBookById } from '../../store/books.js';
 import { type CommandContext, type CommandResult, invalid, ok } from './commands.js';
@@ -11,7 +10,7 @@ async function refreshWork(ctx: CommandContext, workId: number | null, extra: st
 
 /** Puts `targetId` into the book's work (creating the work when the book has none). */
 export async function linkEdition(ctx: CommandContext, book: Book, targetId: number): Promise<CommandResult> {
-  const target = await findBookById(baseDb(ctx.db), targetId);
+  const target = await findBookById(ctx.db, targetId);
   if (!target) return invalid({ target_book_id: 'No book has this id.' });
   if (target.id === book.id) return invalid({ target_book_id: 'A book cannot be its own edition.' });
   const workId = await ctx.db.transaction().execute(async (trx) => {
@@ -38,7 +37,7 @@ export async function unlinkEdition(
   book: Book,
   targetId: number | null,
 ): Promise<CommandResult> {
-  const target = targetId === null ? book : await findBookById(baseDb(ctx.db), targetId);
+  const target = targetId === null ? book : await findBookById(ctx.db, targetId);
   if (!target || target.workId === null || target.workId !== book.workId)
     return invalid({ target_book_id: 'That book is not an edition of this one.' });
   const oldWork = target.workId;
@@ -67,7 +66,7 @@ export async function setCanonicalEdition(
     return invalid({ new_canonical_id: 'Link an edition first: this book has no work.' });
   const workId = book.workId;
   if (canonicalId !== null) {
-    const chosen = await findBookById(baseDb(ctx.db), canonicalId);
+    const chosen = await findBookById(ctx.db, canonicalId);
     if (!chosen || chosen.workId !== workId)
       return invalid({ new_canonical_id: 'Choose an edition of this work.' });
   }

@@ -1,4 +1,3 @@
-import { baseDb } from '../../store/admin-tables.js';
 import { addDays, dayOf } from '../../store/analytics.js';
 import { type ApiKey, createApiKey, listApiKeys, revokeApiKey } from '../../store/api-keys.js';
 import { listUsage } from '../../store/api-usage.js';
@@ -13,7 +12,7 @@ export interface KeysOverview {
 }
 
 export async function keysOverview(ctx: Pick<CommandContext, 'db'>, now = new Date()): Promise<KeysOverview> {
-  const db = baseDb(ctx.db);
+  const db = ctx.db;
   const [keys, usage] = await Promise.all([listApiKeys(db), listUsage(db, addDays(dayOf(now), -29))]);
   const byKey = new Map<number, number>();
   const sources = new Map<string, number>();
@@ -36,7 +35,7 @@ export async function createKey(
 ): Promise<CommandResult<string>> {
   const trimmed = name.trim();
   if (!trimmed) return invalid({ name: 'Name the key after who uses it.' });
-  const { key, apiKey } = await createApiKey(baseDb(ctx.db), { name: trimmed, scopes });
+  const { key, apiKey } = await createApiKey(ctx.db, { name: trimmed, scopes });
   await writeAudit(ctx.db, ctx.actor, {
     action: 'apikey.create',
     entityType: 'api_key',
@@ -47,7 +46,7 @@ export async function createKey(
 }
 
 export async function revokeKey(ctx: CommandContext, id: number): Promise<boolean> {
-  const outcome = await revokeApiKey(baseDb(ctx.db), String(id));
+  const outcome = await revokeApiKey(ctx.db, String(id));
   if (outcome.kind !== 'revoked') return false;
   ctx.events.emit('api-keys-changed');
   await writeAudit(ctx.db, ctx.actor, {

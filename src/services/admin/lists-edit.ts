@@ -1,5 +1,11 @@
+import {
+  deleteListAndItems,
+  findListByIngestKey,
+  itemRanksOfList,
+  setItemRank,
+  updateList,
+} from '../../store/admin-lists.js';
 import { writeAudit } from '../../store/audit.js';
-import { nowIso } from '../../store/db.js';
 import type { List } from '../../store/lists.js';
 import { type CommandContext, type FieldErrors, invalid, ok } from './commands.js';
 import { dateError, listKey, RANK_ERROR, wholeNumber } from './lists.js';
@@ -19,12 +25,7 @@ export async function updateListDetails(ctx: CommandContext, list: List, input: 
   if (badDate) return invalid({ list_date: badDate });
   const key = list.source === null ? null : listKey(list.source, name, date);
   if (key !== null) {
-    const other = await ctx.db
-      .selectFrom('lists')
-      .select('id')
-      .where('ingest_key', '=', key)
-      .where('id', '!=', list.id)
-      .executeTakeFirst();
+    const other = await findListByIngestKey(ctx.db, key, list.id);
     if (other) return invalid({ name: 'Another list from this source has this name and date.' });
   }
   const after = {
@@ -34,18 +35,13 @@ export async function updateListDetails(ctx: CommandContext, list: List, input: 
     featured: input.is_featured,
   };
   await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('lists')
-      .set({
-        name,
-        description: after.description,
-        list_date: date,
-        is_featured: input.is_featured ? 1 : 0,
-        ...(key === null ? {} : { ingest_key: key }),
-        updated_at: nowIso(),
-      })
-      .where('id', '=', list.id)
-      .execute();
+    await updateList(trx, list.id, {
+      name,
+      description: after.description,
+      list_date: date,
+      is_featured: input.is_featured ? 1 : 0,
+      ...(key === null ? {} : { ingest_key: key }),
+    });
     const before = {
       name: list.name,
       description: list.description,
@@ -65,11 +61,7 @@ export async function updateListDetails(ctx: CommandContext, list: List, input: 
 
 export async function setListFeatured(ctx: CommandContext, list: List, featured: boolean): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('lists')
-      .set({ is_featured: featured ? 1 : 0, updated_at: nowIso() })
-      .where('id', '=', list.id)
-      .execute();
+    await updateList(trx, list.id, { is_featured: featured ? 1 : 0 });
     await writeAudit(trx, ctx.actor, {
       action: featured ? 'list.feature' : 'list.unfeature',
       entityType: 'list',
@@ -83,13 +75,8 @@ export async function setListFeatured(ctx: CommandContext, list: List, featured:
 /** Deletes a list and its items; the audit keeps what it held, so it could be rebuilt by hand. */
 export async function deleteAdminList(ctx: CommandContext, list: List): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
-    const items = await trx
-      .selectFrom('list_items')
-      .select(['book_id', 'rank'])
-      .where('list_id', '=', list.id)
-      .execute();
-    await trx.deleteFrom('list_items').where('list_id', '=', list.id).execute();
-    await trx.deleteFrom('lists').where('id', '=', list.id).execute();
+    const items = await itemRanksOfList(trx, list.id);
+    await deleteListAndItems(trx, list.id);
     const before = {
       ...list,
       editTokenHash: undefined,
@@ -125,20 +112,9 @@ export function parseRanks(
 
 export async function setRanks(ctx: CommandContext, list: List, ranks: ReadonlyMap<number, number | null>) {
   await ctx.db.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom('list_items')
-      .select(['book_id', 'rank'])
-      .where('list_id', '=', list.id)
-      .execute();
-    for (const [bookId, rank] of ranks) {
-      await trx
-        .updateTable('list_items')
-        .set({ rank })
-        .where('list_id', '=', list.id)
-        .where('book_id', '=', bookId)
-        .execute();
-    }
-    await trx.updateTable('lists').set({ updated_at: nowIso() }).where('id', '=', list.id).execute();
+    const before = await itemRanksOfList(trx, list.id);
+    for (const [bookId, rank] of ranks) await setItemRank(trx, list.id, bookId, rank);
+    await updateList(trx, list.id, {});
     const after = Object.fromEntries(ranks);
     await writeAudit(trx, ctx.actor, {
       action: 'list.reorder',

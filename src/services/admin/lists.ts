@@ -1,9 +1,9 @@
 import { parseIsbn } from '../../domain/isbn.js';
-import { baseDb } from '../../store/admin-tables.js';
+import { featureList, findListByIngestKey, findListItem } from '../../store/admin-lists.js';
 import { writeAudit } from '../../store/audit.js';
 import { type Book, findBookBySlug } from '../../store/books.js';
 import { addListItem, removeListItem } from '../../store/list-items.js';
-import { insertList, type List, listRowToList } from '../../store/lists.js';
+import { insertList, type List } from '../../store/lists.js';
 import type { Services } from '../container.js';
 import { type CommandContext, type CommandResult, type FieldErrors, invalid, ok } from './commands.js';
 
@@ -40,7 +40,7 @@ export type BookFinder = Pick<Services, 'creator' | 'resolver'>;
 export async function findBookForList(ctx: CommandContext, finder: BookFinder, ref: string) {
   const text = ref.trim();
   if (!text) return null;
-  const db = baseDb(ctx.db);
+  const db = ctx.db;
   const path = /^(?:https?:\/\/[^/]+)?\/(?:book|b)\/([^/?#\s]+)/i.exec(text)?.[1];
   const own = path ? await findBookBySlug(db, safeDecode(path).toLowerCase()) : null;
   if (own) return own;
@@ -64,20 +64,14 @@ function safeDecode(text: string): string {
 }
 
 async function hasItem(ctx: CommandContext, listId: number, bookId: number): Promise<boolean> {
-  const row = await ctx.db
-    .selectFrom('list_items')
-    .select('book_id')
-    .where('list_id', '=', listId)
-    .where('book_id', '=', bookId)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await findListItem(ctx.db, listId, bookId)) !== undefined;
 }
 
 /** Adds a book to a list picked in the Lists area. */
 export async function addBookToList(ctx: CommandContext, list: List, book: Book, rank: number | null) {
   if (await hasItem(ctx, list.id, book.id)) return invalid({ book_ref: 'This book is already on the list.' });
   await ctx.db.transaction().execute(async (trx) => {
-    await addListItem(baseDb(trx), list.id, book.id, rank);
+    await addListItem(trx, list.id, book.id, rank);
     const after = { bookId: book.id, slug: book.slug, rank };
     await writeAudit(trx, ctx.actor, {
       action: 'list.book.add',
@@ -109,8 +103,7 @@ export async function addBookToNamedList(
   const featured = parseFlag(input.is_featured);
   const rank = wholeNumber(input.rank);
   const key = listKey(source, name || null, date || null);
-  const row = await ctx.db.selectFrom('lists').selectAll().where('ingest_key', '=', key).executeTakeFirst();
-  const found = row ? listRowToList(row) : null;
+  const found = await findListByIngestKey(ctx.db, key);
   const errors: FieldErrors = {};
   if (featured === null) errors.is_featured = 'Choose yes or no.';
   if (rank === 'invalid') errors.rank = RANK_ERROR;
@@ -121,13 +114,12 @@ export async function addBookToNamedList(
     errors.list_name = 'This book is already on that list.';
   if (Object.keys(errors).length > 0 || rank === 'invalid') return invalid(errors);
   const id = await ctx.db.transaction().execute(async (trx) => {
-    const base = baseDb(trx);
+    const base = trx;
     const list =
       found ??
       (await insertList(base, { kind: 'admin', name, source, listDate: date || null, ingestKey: key }));
     // "" leaves an existing list's flag alone: adding a book should not quietly unfeature a list.
-    if (featured && !list.featured)
-      await base.updateTable('lists').set({ is_featured: 1 }).where('id', '=', list.id).execute();
+    if (featured && !list.featured) await featureList(base, list.id);
     await addListItem(base, list.id, book.id, rank);
     const after = { bookId: book.id, slug: book.slug, rank, created: !found, featured: !!featured };
     await writeAudit(trx, ctx.actor, {
@@ -143,15 +135,10 @@ export async function addBookToNamedList(
 
 /** SPEC "book remove list" and the Lists area's remove button; false when the book was not there. */
 export async function removeBookFromList(ctx: CommandContext, listId: number, bookId: number) {
-  const item = await ctx.db
-    .selectFrom('list_items')
-    .select(['rank', 'position'])
-    .where('list_id', '=', listId)
-    .where('book_id', '=', bookId)
-    .executeTakeFirst();
+  const item = await findListItem(ctx.db, listId, bookId);
   if (!item) return false;
   await ctx.db.transaction().execute(async (trx) => {
-    await removeListItem(baseDb(trx), listId, bookId);
+    await removeListItem(trx, listId, bookId);
     const before = { bookId, rank: item.rank, position: item.position };
     await writeAudit(trx, ctx.actor, {
       action: 'list.book.remove',

@@ -1,7 +1,6 @@
 import { parseIsbn } from '../../domain/isbn.js';
 import { foldText } from '../../domain/text.js';
 import { deletePin, findPin, insertPin } from '../../store/admin-pins.js';
-import { baseDb } from '../../store/admin-tables.js';
 import { writeAudit } from '../../store/audit.js';
 import { type Book, findBookByIsbn13, findBookBySlug } from '../../store/books.js';
 import { type CommandContext, type CommandResult, type FieldErrors, invalid, ok } from './commands.js';
@@ -11,10 +10,10 @@ export async function resolveBookRef(ctx: CommandContext, ref: string): Promise<
   const text = ref.trim();
   if (!text) return null;
   const path = /\/(?:book|b)\/([^/?#\s]+)/.exec(text);
-  if (path?.[1]) return findBookBySlug(baseDb(ctx.db), decodeURIComponent(path[1]).toLowerCase());
+  if (path?.[1]) return findBookBySlug(ctx.db, decodeURIComponent(path[1]).toLowerCase());
   const isbn = parseIsbn(text);
-  if (isbn) return findBookByIsbn13(baseDb(ctx.db), isbn.isbn13);
-  return findBookBySlug(baseDb(ctx.db), text.toLowerCase());
+  if (isbn) return findBookByIsbn13(ctx.db, isbn.isbn13);
+  return findBookBySlug(ctx.db, text.toLowerCase());
 }
 
 /** Pins a book to the top of a search. The query is stored folded, as the search engine compares it. */

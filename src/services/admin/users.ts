@@ -1,6 +1,6 @@
-import type { AdminDb } from '../../store/admin-tables.js';
 import { type AuditActor, writeAudit } from '../../store/audit.js';
 import { isUniqueViolation } from '../../store/errors.js';
+import type { Db } from '../../store/schema.js';
 import { deleteUserSessions } from '../../store/sessions.js';
 import {
   type AdminUser,
@@ -24,7 +24,7 @@ export interface NewUserInput {
 }
 
 export async function createUser(
-  db: AdminDb,
+  db: Db,
   actor: AuditActor,
   input: NewUserInput,
 ): Promise<CommandResult<AdminUser>> {
@@ -60,7 +60,7 @@ export interface UserChanges {
 
 /** Role, active flag and an optional new password; the last active admin cannot be demoted or disabled. */
 export async function changeUser(
-  db: AdminDb,
+  db: Db,
   actor: AuditActor,
   id: number,
   changes: UserChanges,
@@ -92,7 +92,7 @@ export async function changeUser(
 
 /** The first admin from ADMIN_EMAIL/ADMIN_PASSWORD, only while no account exists at all. */
 export async function ensureFirstAdmin(
-  db: AdminDb,
+  db: Db,
   email: string | null,
   password: string | null,
 ): Promise<AdminUser | null> {

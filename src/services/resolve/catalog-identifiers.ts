@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
 import { catalogEntryToRecord } from '../../catalog/local.js';
 import type { BookRecord } from '../../catalog/types.js';
 import { catalogEntriesByIdentifier } from '../../store/catalog-identifiers.js';
-import type { Database } from '../../store/schema.js';
+import type { Db } from '../../store/schema.js';
 
 const MAX_ROWS = 5;
 
@@ -14,7 +13,7 @@ const MAX_ROWS = 5;
  * is one index probe whatever the size of the catalog.
  */
 export async function findCatalogEntryByIdentifier(
-  db: Kysely<Database>,
+  db: Db,
   scheme: string,
   value: string,
 ): Promise<BookRecord | null> {

@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
 import type { BookRecord } from '../../catalog/types.js';
 import { parseIsbn } from '../../domain/isbn.js';
+import { canonicalBookIdOfWorkKey } from '../../store/book-matches.js';
 import { addBookIdentifiers, type Book, findBookById, findBookByIdentifier } from '../../store/books.js';
-import type { Database } from '../../store/schema.js';
+import type { Db } from '../../store/schema.js';
 import type { BookCreator } from '../book-creator.js';
 import { findCatalogEntryByIdentifier } from './catalog-identifiers.js';
 
@@ -13,7 +13,7 @@ export interface EditionLookup {
 }
 
 export interface IdentifierDeps {
-  db: Kysely<Database>;
+  db: Db;
   creator: BookCreator;
   lookups: readonly EditionLookup[];
   /** Budget of one provider lookup. */
@@ -23,13 +23,9 @@ export interface IdentifierDeps {
 export type IdentifierMatch = { book: Book; via: 'identifier' | 'catalog' | 'provider' } | null;
 
 /** An Open Library work names no edition; the work's canonical edition stands for it. */
-async function canonicalBookOfWork(db: Kysely<Database>, workKey: string): Promise<Book | null> {
-  const work = await db
-    .selectFrom('works')
-    .select('canonical_book_id')
-    .where('work_key', '=', workKey)
-    .executeTakeFirst();
-  return work?.canonical_book_id ? findBookById(db, work.canonical_book_id) : null;
+async function canonicalBookOfWork(db: Db, workKey: string): Promise<Book | null> {
+  const canonicalId = await canonicalBookIdOfWorkKey(db, workKey);
+  return canonicalId ? findBookById(db, canonicalId) : null;
 }
 
 /**

@@ -1,10 +1,9 @@
-import type { Kysely } from 'kysely';
 import { HttpClient, SHORT_LINK_HOSTS } from '../../catalog/http-client.js';
 import { GoogleBooksProvider } from '../../catalog/providers/googlebooks.js';
 import { ItunesProvider } from '../../catalog/providers/itunes.js';
 import { OpenLibraryProvider } from '../../catalog/providers/openlibrary.js';
 import type { MetadataProvider } from '../../catalog/types.js';
-import type { Database } from '../../store/schema.js';
+import type { Db } from '../../store/schema.js';
 import type { BookCreator } from '../book-creator.js';
 import { Resolver } from '../resolve.js';
 import type { EditionLookup } from './identifiers.js';
@@ -12,7 +11,7 @@ import type { ProviderTitleSource } from './provider-title.js';
 import type { ConfidentTitleSearch } from './title-match.js';
 
 export interface ResolverWiring {
-  db: Kysely<Database>;
+  db: Db;
   creator: BookCreator;
   search: ConfidentTitleSearch | null;
   /** The configured remote providers; those that can look up an edition id are used. */

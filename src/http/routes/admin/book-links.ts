@@ -8,9 +8,9 @@ import {
 } from '../../../services/admin/books.js';
 import { createPin, removePin } from '../../../services/admin/pins.js';
 import { Integer } from '../../validation.js';
-import { bookOr404, showFailedForm } from './books.js';
+import { submitBookForm } from './book-form.js';
+import { bookOr404 } from './books.js';
 import { type AdminRouteOptions, commandContext, IdParams, seeOther } from './context.js';
-import { schemaErrors, submitted } from './form-errors.js';
 
 const text = (max: number) => Type.String({ default: '', maxLength: max });
 const int = Integer({ default: 0 });
@@ -38,16 +38,14 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
     schema: { hide: true, params: IdParams, body },
   });
 
-  app.post('/admin/books/:id/links', options(AddLinkBody), async (request, reply) => {
-    const book = await bookOr404(services, request);
-    const errors = schemaErrors(request);
-    const values = submitted(request);
-    if (errors) return showFailedForm(services, request, reply, book, { form: 'link', values, errors });
-    const result = await addBookLink(commandContext(request, services), book, request.body);
-    if (!result.ok)
-      return showFailedForm(services, request, reply, book, { form: 'link', values, errors: result.errors });
-    return seeOther(reply, `/admin/books/${book.id}?notice=created#links`);
-  });
+  app.post('/admin/books/:id/links', options(AddLinkBody), async (request, reply) =>
+    submitBookForm(services, request, reply, {
+      form: 'link',
+      refill: true,
+      run: (ctx, book, body) => addBookLink(ctx, book, body),
+      done: (book) => `/admin/books/${book.id}?notice=created#links`,
+    }),
+  );
 
   app.post('/admin/books/:id/links/remove', options(RemoveLinkBody), async (request, reply) => {
     const book = await bookOr404(services, request);
@@ -56,20 +54,14 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
     return seeOther(reply, `/admin/books/${book.id}?notice=deleted#links`);
   });
 
-  app.post('/admin/books/:id/overrides', options(OverrideBody), async (request, reply) => {
-    const book = await bookOr404(services, request);
-    const errors = schemaErrors(request);
-    const values = submitted(request);
-    if (errors) return showFailedForm(services, request, reply, book, { form: 'override', values, errors });
-    const result = await createOverride(commandContext(request, services), book, request.body);
-    if (!result.ok)
-      return showFailedForm(services, request, reply, book, {
-        form: 'override',
-        values,
-        errors: result.errors,
-      });
-    return seeOther(reply, `/admin/books/${book.id}?notice=saved#overrides`);
-  });
+  app.post('/admin/books/:id/overrides', options(OverrideBody), async (request, reply) =>
+    submitBookForm(services, request, reply, {
+      form: 'override',
+      refill: true,
+      run: (ctx, book, body) => createOverride(ctx, book, body),
+      done: (book) => `/admin/books/${book.id}?notice=saved#overrides`,
+    }),
+  );
 
   app.post('/admin/books/:id/overrides/delete', options(DeleteOverrideBody), async (request, reply) => {
     const book = await bookOr404(services, request);
@@ -78,21 +70,14 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
     return seeOther(reply, `/admin/books/${book.id}?notice=deleted#overrides`);
   });
 
-  app.post('/admin/books/:id/pins', options(PinBody), async (request, reply) => {
-    const book = await bookOr404(services, request);
-    const errors = schemaErrors(request);
-    const values = submitted(request);
-    if (errors) return showFailedForm(services, request, reply, book, { form: 'pin', values, errors });
-    const result = await createPin(
-      commandContext(request, services),
-      book,
-      request.body.query,
-      request.body.notes,
-    );
-    if (!result.ok)
-      return showFailedForm(services, request, reply, book, { form: 'pin', values, errors: result.errors });
-    return seeOther(reply, `/admin/books/${book.id}?notice=created#pins`);
-  });
+  app.post('/admin/books/:id/pins', options(PinBody), async (request, reply) =>
+    submitBookForm(services, request, reply, {
+      form: 'pin',
+      refill: true,
+      run: (ctx, book, body) => createPin(ctx, book, body.query, body.notes),
+      done: (book) => `/admin/books/${book.id}?notice=created#pins`,
+    }),
+  );
 
   app.post('/admin/books/:id/pins/delete', options(DeletePinBody), async (request, reply) => {
     const book = await bookOr404(services, request);

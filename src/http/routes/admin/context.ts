@@ -3,8 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { CommandContext } from '../../../services/admin/commands.js';
 import type { Services } from '../../../services/container.js';
-import { type AdminDb, adminDb } from '../../../store/admin-tables.js';
 import type { AuditActor } from '../../../store/audit.js';
+import type { Db } from '../../../store/schema.js';
 import type { AdminSession } from '../../../store/sessions.js';
 import { HttpError } from '../../errors.js';
 import { Integer } from '../../validation.js';
@@ -26,7 +26,7 @@ export interface AdminRouteOptions {
   services: Services;
 }
 
-export const dbOf = (services: Services): AdminDb => adminDb(services.store.db);
+export const dbOf = (services: Services): Db => services.store.db;
 
 export function sessionOf(request: FastifyRequest): AdminSession {
   // The area-wide hook has already redirected every request without one.

@@ -12,7 +12,6 @@ import {
 } from '../../../services/admin/destinations.js';
 import { aliasesOf, linkCounts } from '../../../store/admin-destinations.js';
 import { linksOfDestination } from '../../../store/admin-links.js';
-import { baseDb } from '../../../store/admin-tables.js';
 import { listAllDestinations } from '../../../store/destinations.js';
 import { HttpError } from '../../errors.js';
 import {
@@ -54,7 +53,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
   const db = dbOf(services);
   const load = async (request: FastifyRequest): Promise<Destination> => {
     const id = idParam(request);
-    const found = (await listAllDestinations(baseDb(db))).find((d) => d.id === id);
+    const found = (await listAllDestinations(db)).find((d) => d.id === id);
     if (!found) throw new HttpError(404, 'destination_not_found', 'There is no destination with this id.');
     return found;
   };
@@ -80,7 +79,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
   };
 
   app.get('/admin/destinations', { schema: { hide: true } }, async (request, reply) => {
-    const all = await listAllDestinations(baseDb(db));
+    const all = await listAllDestinations(db);
     all.sort((a, b) => a.group.localeCompare(b.group) || b.displayPriority - a.displayPriority);
     return sendPage(
       reply,

@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { linkEdition, setCanonicalEdition, unlinkEdition } from '../../../services/admin/editions.js';
 import { Integer } from '../../validation.js';
-import { bookOr404, showFailedForm } from './books.js';
-import { type AdminRouteOptions, commandContext, IdParams, seeOther } from './context.js';
-import { schemaErrors, submitted } from './form-errors.js';
+import { submitBookForm } from './book-form.js';
+import { type AdminRouteOptions, IdParams } from './context.js';
 
 /** SPEC 2.4 "book link edition", "book unlink edition", "book set canonical". */
 const LinkBody = Type.Object({ target_book_id: Integer() });
@@ -18,54 +17,32 @@ export const editionRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     attachValidation: true,
     schema: { hide: true, params: IdParams, body },
   });
-  const done = (id: number) => `/admin/books/${id}?notice=saved#editions`;
+  const done = (book: { id: number }) => `/admin/books/${book.id}?notice=saved#editions`;
 
-  app.post('/admin/books/:id/editions/link', options(LinkBody), async (request, reply) => {
-    const book = await bookOr404(services, request);
-    const values = submitted(request);
-    const errors = schemaErrors(request);
-    if (errors) return showFailedForm(services, request, reply, book, { form: 'edition', values, errors });
-    const result = await linkEdition(commandContext(request, services), book, request.body.target_book_id);
-    if (!result.ok)
-      return showFailedForm(services, request, reply, book, {
-        form: 'edition',
-        values,
-        errors: result.errors,
-      });
-    return seeOther(reply, done(book.id));
-  });
+  app.post('/admin/books/:id/editions/link', options(LinkBody), async (request, reply) =>
+    submitBookForm(services, request, reply, {
+      form: 'edition',
+      refill: true,
+      run: (ctx, book, body) => linkEdition(ctx, book, body.target_book_id),
+      done,
+    }),
+  );
 
-  app.post('/admin/books/:id/editions/unlink', options(UnlinkBody), async (request, reply) => {
-    const book = await bookOr404(services, request);
-    const errors = schemaErrors(request);
-    const result = errors
-      ? { ok: false as const, errors }
-      : await unlinkEdition(commandContext(request, services), book, request.body.target_book_id ?? null);
-    if (!result.ok)
-      return showFailedForm(services, request, reply, book, {
-        form: 'edition',
-        values: {},
-        errors: result.errors,
-      });
-    return seeOther(reply, done(book.id));
-  });
+  app.post('/admin/books/:id/editions/unlink', options(UnlinkBody), async (request, reply) =>
+    submitBookForm(services, request, reply, {
+      form: 'edition',
+      refill: false,
+      run: (ctx, book, body) => unlinkEdition(ctx, book, body.target_book_id ?? null),
+      done,
+    }),
+  );
 
-  app.post('/admin/books/:id/editions/canonical', options(CanonicalBody), async (request, reply) => {
-    const book = await bookOr404(services, request);
-    const errors = schemaErrors(request);
-    const result = errors
-      ? { ok: false as const, errors }
-      : await setCanonicalEdition(
-          commandContext(request, services),
-          book,
-          request.body.new_canonical_id ?? null,
-        );
-    if (!result.ok)
-      return showFailedForm(services, request, reply, book, {
-        form: 'edition',
-        values: {},
-        errors: result.errors,
-      });
-    return seeOther(reply, done(book.id));
-  });
+  app.post('/admin/books/:id/editions/canonical', options(CanonicalBody), async (request, reply) =>
+    submitBookForm(services, request, reply, {
+      form: 'edition',
+      refill: false,
+      run: (ctx, book, body) => setCanonicalEdition(ctx, book, body.new_canonical_id ?? null),
+      done,
+    }),
+  );
 };

@@ -1,21 +1,7 @@
 import { html, type SafeHtml } from '../html.js';
-import { type BookPageModel, formState } from './book.js';
-import { checkbox, field, formError, select } from './form.js';
+import { type BookPageModel, formState } from './book-model.js';
+import { actionButton, checkbox, field, formError, select } from './form.js';
 import { type AdminViewer, csrfField } from './layout.js';
-
-/** A one-button form: removing things is a POST with the CSRF token, never a GET link. */
-export function actionButton(
-  viewer: AdminViewer,
-  action: string,
-  name: string,
-  value: string | number,
-  label: string,
-): SafeHtml {
-  return html`<form method="post" action="${action}" class="inline-form">
-  ${csrfField(viewer)}<input type="hidden" name="${name}" value="${value}">
-  <button type="submit" class="button button--small button--quiet">${label}</button>
-</form>`;
-}
 
 const windowText = (from: string | null, until: string | null) =>
   from || until ? `${from ?? '…'} → ${until ?? '…'}` : 'always';

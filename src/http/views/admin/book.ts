@@ -1,34 +1,9 @@
-import type { Destination } from '../../../domain/links.js';
-import type { BookListRow } from '../../../services/admin/lists-read.js';
-import type { OverrideRecord } from '../../../store/admin-books.js';
-import type { LinkRecord } from '../../../store/admin-links.js';
-import type { PinRecord } from '../../../store/admin-pins.js';
-import type { Book } from '../../../store/books.js';
 import { html, type SafeHtml } from '../html.js';
+import { type BookPageModel, formState } from './book-model.js';
 import { editionsSection, linksSection, overridesSection, pinsSection } from './book-sections.js';
-import { type FormErrors, type FormValues, field, formError, textarea } from './form.js';
+import { field, formError, textarea } from './form.js';
 import { type AdminViewer, csrfField, renderAdminPage } from './layout.js';
 import { listsSection } from './lists-book.js';
-
-export interface BookPageModel {
-  book: Book;
-  links: LinkRecord[];
-  destinations: Destination[];
-  overrides: OverrideRecord[];
-  pins: PinRecord[];
-  editions: Book[];
-  canonicalId: number | null;
-  /** The lists holding the book (absent: the section shows none). */
-  lists?: readonly BookListRow[];
-  /** The form that failed, with what was typed and the errors beside its fields. */
-  failed?: { form: string; values: FormValues; errors: FormErrors };
-  notice?: string | null;
-}
-
-export const formState = (model: BookPageModel, form: string, defaults: FormValues) =>
-  model.failed?.form === form
-    ? { values: model.failed.values, errors: model.failed.errors }
-    : { values: defaults, errors: {} as FormErrors };
 
 function editForm(viewer: AdminViewer, model: BookPageModel): SafeHtml {
   const { book } = model;

@@ -1,9 +1,9 @@
 import type { Destination } from '../../../domain/links.js';
 import type { LinkRecord } from '../../../store/admin-links.js';
 import { html, type SafeHtml } from '../html.js';
-import { actionButton } from './book-sections.js';
 import { destinationForm, type Preview } from './destination-form.js';
 import type { FormErrors, FormValues } from './form.js';
+import { actionButton } from './form.js';
 import { type AdminViewer, csrfField, renderAdminPage } from './layout.js';
 
 export interface DestinationPageModel {

@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from '../html.js';
+import { type AdminViewer, csrfField } from './layout.js';
 
 /** Raw submitted or stored values by field name, and the error to show next to each field. */
 export type FormValues = Readonly<Record<string, string | number | boolean | null | undefined>>;
@@ -93,4 +94,18 @@ export function select(
 /** A form-wide error (not tied to one field). */
 export function formError(errors: FormErrors): SafeHtml {
   return errors._form ? html`<p class="form-error" role="alert">${errors._form}</p>` : html``;
+}
+
+/** A one-button form: removing things is a POST with the CSRF token, never a GET link. */
+export function actionButton(
+  viewer: AdminViewer,
+  action: string,
+  name: string,
+  value: string | number,
+  label: string,
+): SafeHtml {
+  return html`<form method="post" action="${action}" class="inline-form">
+  ${csrfField(viewer)}<input type="hidden" name="${name}" value="${value}">
+  <button type="submit" class="button button--small button--quiet">${label}</button>
+</form>`;
 }

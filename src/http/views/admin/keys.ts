@@ -1,7 +1,6 @@
 import type { KeysOverview } from '../../../services/admin/keys.js';
 import { html } from '../html.js';
-import { actionButton } from './book-sections.js';
-import { checkbox, type FormErrors, type FormValues, field, formError } from './form.js';
+import { actionButton, checkbox, type FormErrors, type FormValues, field, formError } from './form.js';
 import { type AdminViewer, csrfField, renderAdminPage } from './layout.js';
 
 export interface KeysModel {

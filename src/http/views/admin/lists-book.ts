@@ -1,8 +1,7 @@
 import { html, type SafeHtml } from '../html.js';
 import { listTitle } from '../list-page.js';
-import { type BookPageModel, formState } from './book.js';
-import { actionButton } from './book-sections.js';
-import { checkbox, field, formError } from './form.js';
+import { type BookPageModel, formState } from './book-model.js';
+import { actionButton, checkbox, field, formError } from './form.js';
 import { type AdminViewer, csrfField } from './layout.js';
 
 /** The book's lists, with SPEC 2.4 "book remove list" per list and the "book add list" form. */

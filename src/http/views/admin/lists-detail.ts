@@ -2,8 +2,15 @@ import type { ListItem } from '../../../store/list-items.js';
 import type { List } from '../../../store/lists.js';
 import { html, type SafeHtml } from '../html.js';
 import { listTitle } from '../list-page.js';
-import { actionButton } from './book-sections.js';
-import { checkbox, type FormErrors, type FormValues, field, formError, textarea } from './form.js';
+import {
+  actionButton,
+  checkbox,
+  type FormErrors,
+  type FormValues,
+  field,
+  formError,
+  textarea,
+} from './form.js';
 import { type AdminViewer, csrfField, renderAdminPage } from './layout.js';
 import { featureButton } from './lists.js';
 

@@ -1,7 +1,6 @@
 import type { PinRecord } from '../../../store/admin-pins.js';
 import { html } from '../html.js';
-import { actionButton } from './book-sections.js';
-import { type FormErrors, type FormValues, field, formError } from './form.js';
+import { actionButton, type FormErrors, type FormValues, field, formError } from './form.js';
 import { type AdminViewer, csrfField, renderAdminPage } from './layout.js';
 
 export function renderPins(
