@@ -17,7 +17,8 @@ import { CoverFallback } from './cover-fallback.js';
 import { closeRedis, createRedis, type Redis } from './redis.js';
 import { createResolver } from './resolve/wiring.js';
 import type { Resolver } from './resolve.js';
-import { SearchService, type TextSearchSource } from './search.js';
+import { SearchVocabulary } from './search/vocabulary.js';
+import { SearchService, searchAnswerCache, type TextSearchSource } from './search.js';
 
 /** Changes that cached pages must hear about: `book-changed` (slug) and `destinations-changed`. */
 export type ChangeEvents = EventEmitter<{ 'book-changed': [slug: string]; 'destinations-changed': [] }>;
@@ -90,6 +91,9 @@ export function createServices(
   const usage = new UsageRecorder(store.db, { flushIntervalMs: overrides.usageFlushIntervalMs });
   const search = new SearchService(store, local, creator, textSearch, {
     remoteTimeoutMs: Math.min(config.providerTimeoutMs, 1500),
+    isbnLookup: remote,
+    vocabulary: new SearchVocabulary(store),
+    cache: searchAnswerCache(redis),
   });
   const resolver = createResolver({
     db: store.db,
