@@ -69,8 +69,9 @@ export function searchAnswerCache(redis: Redis | null): AnswerCache {
 }
 
 /**
- * Local results this relevant name a title exactly and are not improved by asking the providers;
- * a series volume (0.85) or a title's first words (up to 0.92) may be a book the catalog lacks.
+ * A confident local result this relevant names a title exactly and is not improved by asking the
+ * providers; a series volume (0.85) or a title's first words (up to 0.92) may be a book the
+ * catalog lacks, and an unsure one may be told apart by what the providers know.
  */
 const LOCAL_ENOUGH = 0.95;
 /** Provider answers this relevant end the search; below it the relaxed questions are asked too. */
@@ -79,6 +80,8 @@ const STRICT_ENOUGH = 0.8;
 const READING_MARGIN = 0.02;
 /** A provider record's popularity: a work in print in many editions is a known one. */
 const POPULARITY_PER_EDITION = 1000;
+/** Editions assumed for a published book whose provider does not count them (Google, iTunes). */
+const UNCOUNTED_EDITIONS = 10;
 export const PROVIDER_CACHE_TTL_MS = 10 * 60 * 1000;
 
 function bookToRecord(book: Book): BookRecord {
@@ -136,11 +139,26 @@ function confident(query: TextQuery, groups: readonly RankedGroup<Candidate>[]):
   const top = groups[0]?.best;
   if (wanted === null || !top || top.pinned) return true;
   const parts = titleParts(top);
-  return (parts.series?.number === wanted && !parts.series.range) || parts.core.includes(String(wanted));
+  if (parts.core.includes(String(wanted))) return true;
+  const series = parts.series;
+  if (!series || series.number !== wanted || series.range) return false;
+  // The query names that series ("foundation 2" is not "Foundation: Prequel, #2").
+  const named = series.name.filter((word) => !['the', 'a', 'an', 'of', 'and'].includes(word));
+  return named.every((word) => query.terms.includes(word));
+}
+
+/** The series names the local candidates' notes carry, as folded words, each once. */
+function uniqueSeriesNames(candidates: readonly Candidate[]): string[][] {
+  const names = new Map<string, string[]>();
+  for (const c of candidates) {
+    const name = c.series ? titleParts(c).series?.name : undefined;
+    if (name && name.length > 0) names.set(name.join(' '), name);
+  }
+  return [...names.values()];
 }
 
 function remoteCandidate(record: BookRecord, index: number): Candidate {
-  const popularity = (record.editionCount ?? 0) * POPULARITY_PER_EDITION;
+  const popularity = (record.editionCount ?? UNCOUNTED_EDITIONS) * POPULARITY_PER_EDITION;
   const key = record.isbn13 ?? record.workKey ?? `${index}`;
   return candidate(record, null, popularity, `remote:${key}`);
 }
@@ -207,7 +225,7 @@ export class SearchService {
     if (query.kind !== 'text') return { query, results: [], confident: null };
     const local = await this.localCandidates(query);
     let groups = rankCandidates(query, local);
-    if (!confident(query, groups) && (groups[0]?.relevance ?? 0) < LOCAL_ENOUGH && this.remote) {
+    if (this.remote && !(confident(query, groups) && (groups[0]?.relevance ?? 0) >= LOCAL_ENOUGH)) {
       groups = await this.withProviders(query, local, groups);
     }
     const results = groups.slice(0, limit).map((group) => ({ ...group.best, relevance: group.relevance }));
@@ -227,12 +245,13 @@ export class SearchService {
     const budget = this.options.remoteTimeoutMs ?? 1500;
     const deadline = Date.now() + budget;
     const vocabulary = this.options.vocabulary ? await this.options.vocabulary.vocabulary() : null;
-    const plan = planProviderSearch(query, vocabulary);
+    const plan = planProviderSearch(query, vocabulary, uniqueSeriesNames(local));
     const found: Candidate[] = [];
-    const readings: Array<{ reading: TextQuery; weight: number }> = plan.readings.map((reading) => ({
-      reading,
-      weight: 1,
-    }));
+    const readings: Array<{ reading: TextQuery; weight: number }> = [
+      ...plan.readings.map((reading) => ({ reading, weight: 1 })),
+      // The title without the series name explains the query but not from what the book says.
+      ...plan.titles.map((reading) => ({ reading, weight: 0.88 })),
+    ];
     // The reading that explains the best result wins; another must explain it clearly better.
     const rank = () => {
       const all = dedupe([...local, ...found]);
