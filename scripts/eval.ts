@@ -1,5 +1,5 @@
 /**
- * The labelled evaluation: `npx tsx scripts/eval.ts [--verbose] [--sqlite-only] [--goodbooks-only] [--kind=typo]`.
+ * The labelled evaluation: `npx tsx scripts/eval.ts [--verbose] [--sqlite-only|--postgres-only] [--goodbooks-only] [--kind=typo]`.
  * 1. test/fixtures/eval: catalog.jsonl loaded into a fresh SQLite database (and PostgreSQL when
  *    reachable), queries.jsonl through our search and through MiniSearch.
  * 2. ../shared/data/search-dev/queries.tsv over goodbooks-10k (read in place; skipped when absent):
@@ -12,7 +12,8 @@ import { runGoodbooksEvaluation } from './eval/run-goodbooks.js';
 import { runSearchEvaluation } from './eval/run-search.js';
 
 const verbose = process.argv.includes('--verbose');
-const dialects: Dialect[] | undefined = process.argv.includes('--sqlite-only') ? ['sqlite'] : undefined;
+const only = (['sqlite', 'postgres'] as const).find((d) => process.argv.includes(`--${d}-only`));
+const dialects: Dialect[] | undefined = only ? [only] : undefined;
 const goodbooksOnly = process.argv.includes('--goodbooks-only');
 const kind = process.argv.find((arg) => arg.startsWith('--kind='))?.slice('--kind='.length);
 
