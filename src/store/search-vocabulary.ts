@@ -12,23 +12,17 @@ export interface VocabularySource {
 }
 
 /**
- * The text of the most popular catalog entries and saved books (at most `limit` of each): the
- * words readers are likely to mean. Read once in a while, never per query.
+ * The text of up to `limit` catalog entries and saved books each, in storage order (no sort: a
+ * million-entry catalog is read without scanning it all). Read once in a while, never per query.
  */
 export async function vocabularySources(db: Kysely<Database>, limit: number): Promise<VocabularySource[]> {
   const [entries, books] = await Promise.all([
     db
       .selectFrom('catalog_entries')
       .select(['title', 'subtitle', 'authors', 'identifiers'])
-      .orderBy('popularity', 'desc')
       .limit(limit)
       .execute(),
-    db
-      .selectFrom('books')
-      .select(['title', 'subtitle', 'authors'])
-      .orderBy('popularity', 'desc')
-      .limit(limit)
-      .execute(),
+    db.selectFrom('books').select(['title', 'subtitle', 'authors']).limit(limit).execute(),
   ]);
   return [...entries, ...books.map((book) => ({ ...book, identifiers: null }))];
 }

@@ -73,13 +73,31 @@ export class SearchVocabulary {
 
   constructor(private readonly store: Store) {}
 
+  /**
+   * The current vocabulary. The catalog's words are (re)read in the background: until the first
+   * read finishes, queries are corrected against the English list and the provider words alone,
+   * so no search waits for a large catalog to be read.
+   */
   async vocabulary(): Promise<Vocabulary> {
     if (this.words && Date.now() - this.loadedAt < REFRESH_MS) return this.words;
-    this.loading ??= this.load().finally(() => {
-      this.loading = null;
-    });
-    // A stale vocabulary answers while the new one loads.
-    return this.words ?? this.loading;
+    this.loading ??= this.load()
+      .catch(() => this.words ?? this.fallback())
+      .finally(() => {
+        this.loading = null;
+      });
+    return this.words ?? this.fallback();
+  }
+
+  /** Resolves when the catalog's words are read (for tools and tests that need them at once). */
+  async ready(): Promise<void> {
+    await this.vocabulary();
+    await this.loading;
+  }
+
+  private fallback(): Vocabulary {
+    const own = new Vocabulary();
+    for (const [word, weight] of this.seen) own.add(word, weight);
+    return new LayeredVocabulary(own, englishWords());
   }
 
   private async load(): Promise<Vocabulary> {
@@ -90,9 +108,10 @@ export class SearchVocabulary {
       for (const word of indexTokens(text)) words.add(word, CATALOG_WEIGHT);
     }
     for (const [word, weight] of this.seen) words.add(word, weight);
-    this.words = new LayeredVocabulary(words, base);
+    const loaded = new LayeredVocabulary(words, base);
+    this.words = loaded;
     this.loadedAt = Date.now();
-    return this.words;
+    return loaded;
   }
 
   /** Learns the words of provider answers (titles and authors). */
