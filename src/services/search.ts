@@ -147,6 +147,26 @@ function confident(query: TextQuery, groups: readonly RankedGroup<Candidate>[]):
   return named.every((word) => query.terms.includes(word));
 }
 
+/** Whether a candidate is the volume a query asks for, by its title or its series note. */
+function carriesVolume(query: TextQuery, candidate: Candidate): boolean {
+  const parts = titleParts(candidate);
+  const wanted = query.seriesNumber;
+  return wanted !== null && (parts.core.includes(String(wanted)) || parts.series?.number === wanted);
+}
+
+/**
+ * When the query asks for a volume ("green mile part 3") and the first work does not carry that
+ * number, a work that does and matches the words at least as well goes first.
+ */
+function volumeFirst(query: TextQuery, groups: RankedGroup<Candidate>[]): RankedGroup<Candidate>[] {
+  const top = groups[0];
+  if (query.seriesNumber === null || !top || top.best.pinned || carriesVolume(query, top.best)) return groups;
+  const index = groups.findIndex((g) => g.relevance >= top.relevance && carriesVolume(query, g.best));
+  if (index <= 0) return groups;
+  const volume = groups[index];
+  return volume ? [volume, ...groups.filter((_, i) => i !== index)] : groups;
+}
+
 /** The series names the local candidates' notes carry, as folded words, each once. */
 function uniqueSeriesNames(candidates: readonly Candidate[]): string[][] {
   const names = new Map<string, string[]>();
@@ -228,6 +248,7 @@ export class SearchService {
     if (this.remote && !(confident(query, groups) && (groups[0]?.relevance ?? 0) >= LOCAL_ENOUGH)) {
       groups = await this.withProviders(query, local, groups);
     }
+    groups = volumeFirst(query, groups);
     const results = groups.slice(0, limit).map((group) => ({ ...group.best, relevance: group.relevance }));
     return { query, results, confident: confident(query, groups) ? (results[0] ?? null) : null };
   }
