@@ -240,13 +240,14 @@ export class SearchService {
   private readonly cache: AnswerCache;
 
   async search(text: string, limit = 10): Promise<SearchOutcome> {
+    const started = Date.now();
     const query = parseQuery(text);
     if (query.kind === 'isbn') return this.byIsbn(query);
     if (query.kind !== 'text') return { query, results: [], confident: null };
     const local = await this.localCandidates(query);
     let groups = rankCandidates(query, local);
     if (this.remote && !(confident(query, groups) && (groups[0]?.relevance ?? 0) >= LOCAL_ENOUGH)) {
-      groups = await this.withProviders(query, local, groups);
+      groups = await this.withProviders(query, local, groups, started);
     }
     groups = volumeFirst(query, groups);
     const results = groups.slice(0, limit).map((group) => ({ ...group.best, relevance: group.relevance }));
@@ -262,9 +263,11 @@ export class SearchService {
     query: TextQuery,
     local: Candidate[],
     localGroups: RankedGroup<Candidate>[],
+    started: number,
   ): Promise<RankedGroup<Candidate>[]> {
-    const budget = this.options.remoteTimeoutMs ?? 1500;
-    const deadline = Date.now() + budget;
+    // The budget covers the whole search, the local part included.
+    const deadline = started + (this.options.remoteTimeoutMs ?? 1500);
+    if (deadline - Date.now() < 50) return localGroups;
     const vocabulary = this.options.vocabulary ? await this.options.vocabulary.vocabulary() : null;
     const plan = planProviderSearch(query, vocabulary, uniqueSeriesNames(local));
     const found: Candidate[] = [];
