@@ -17,7 +17,6 @@ const LAYERS = ['domain', 'store', 'catalog', 'services', 'http', 'cli'];
 const LEAVES = new Set(['config.ts', 'paths.ts']);
 const ENTRY_POINTS = new Set(['cli.ts', 'server.ts']);
 
-
 function sourceFiles(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);

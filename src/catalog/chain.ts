@@ -56,11 +56,22 @@ export class ProviderChain {
 
   /** Every record the searching providers find, in order of trust, one per ISBN (merged). */
   async search(query: SearchQuery, signal?: AbortSignal): Promise<BookRecord[]> {
+    return (await this.searchAnswers(query, signal)).records;
+  }
+
+  /** `search`, telling whether every provider answered (only a complete answer may be cached). */
+  async searchAnswers(
+    query: SearchQuery,
+    signal?: AbortSignal,
+  ): Promise<{ records: BookRecord[]; complete: boolean }> {
     const searchers = this.providers.filter((p) => typeof p.search === 'function');
     const answers = await Promise.all(
       searchers.map((p) => this.ask(p, (s) => p.search?.(query, s) ?? Promise.resolve([]), signal)),
     );
-    return dedupeByIsbn(answers.flatMap((answer) => (answer.ok ? answer.value : [])));
+    return {
+      records: dedupeByIsbn(answers.flatMap((answer) => (answer.ok ? answer.value : []))),
+      complete: answers.every((answer) => answer.ok),
+    };
   }
 
   /** Runs one provider call under its own deadline; never throws. */
@@ -115,5 +126,10 @@ export function dedupeByIsbn(records: readonly BookRecord[]): BookRecord[] {
       order.push(record.isbn13);
     }
   }
-  return order.map((entry) => (typeof entry === 'string' ? mergeRecords(groups.get(entry) ?? []) : entry));
+  return order.map((entry) => {
+    if (typeof entry !== 'string') return entry;
+    const group = groups.get(entry) ?? [];
+    const editions = Math.max(0, ...group.map((record) => record.editionCount ?? 0));
+    return editions > 0 ? { ...mergeRecords(group), editionCount: editions } : mergeRecords(group);
+  });
 }

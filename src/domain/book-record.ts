@@ -35,4 +35,6 @@ export interface BookRecord {
   identifiers: Record<string, string>;
   /** Open Library work key or similar, to group editions. */
   workKey: string | null;
+  /** Editions a search provider counts for the work (Open Library `edition_count`): how known it is. */
+  editionCount?: number;
 }

@@ -22,7 +22,8 @@ import { closeRedis, createRedis, createRedisBreaker, type Redis, throughBreaker
 import { createResolver } from './resolve/wiring.js';
 import type { Resolver } from './resolve.js';
 import { SavedBooks } from './saved-books.js';
-import { SearchService, type TextSearchSource } from './search.js';
+import { SearchVocabulary } from './search/vocabulary.js';
+import { SearchService, searchAnswerCache, type TextSearchSource } from './search.js';
 import { SearchSignals } from './search-signals.js';
 import { Sitemap } from './sitemap.js';
 
@@ -123,6 +124,9 @@ export function createServices(
   const usage = new UsageRecorder(store.db, { flushIntervalMs: overrides.usageFlushIntervalMs });
   const search = new SearchService(store, local, creator, textSearch, {
     remoteTimeoutMs: Math.min(config.providerTimeoutMs, 1500),
+    isbnLookup: remote,
+    vocabulary: new SearchVocabulary(store),
+    cache: searchAnswerCache(redis),
   });
   const resolver = createResolver({
     db: store.db,

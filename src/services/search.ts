@@ -1,8 +1,16 @@
+import type { Redis } from 'ioredis';
 import { catalogEntryToRecord, type LocalCatalogProvider } from '../catalog/local.js';
 import type { BookRecord, SearchQuery } from '../catalog/types.js';
 import { type ParsedQuery, parseQuery, type TextQuery } from '../domain/query.js';
-import { isConfident, type RankInput, rankCandidates, workGroupKey } from '../domain/ranking.js';
+import {
+  isConfident,
+  type RankedGroup,
+  type RankInput,
+  rankCandidates,
+  workGroupKey,
+} from '../domain/ranking.js';
 import { matchKey } from '../domain/text.js';
+import { titleParts } from '../domain/title-parts.js';
 import { type Book, bookRowToBook, findBookByIsbn13 } from '../store/books.js';
 import type { Store } from '../store/db.js';
 import type { BookRow, CatalogEntryRow } from '../store/schema.js';
@@ -13,11 +21,19 @@ import {
   pinnedBooks,
   retrieveCandidates,
 } from '../store/search.js';
-import type { BookCreator } from './book-creator.js';
+import type { BookCreator, IsbnLookup } from './book-creator.js';
+import { type AnswerCache, MemoryAnswerCache, RedisAnswerCache } from './search/cache.js';
+import { planProviderSearch, requestKey } from './search/plans.js';
+import type { SearchVocabulary } from './search/vocabulary.js';
 
 /** A text search over remote providers (the provider chain's `search`). */
 export interface TextSearchSource {
   search(query: SearchQuery, signal?: AbortSignal): Promise<BookRecord[]>;
+  /** The same, telling whether every provider answered (only complete answers are cached). */
+  searchAnswers?(
+    query: SearchQuery,
+    signal?: AbortSignal,
+  ): Promise<{ records: BookRecord[]; complete: boolean }>;
 }
 
 /** One edition that could answer the query: a saved book, a catalog entry or a provider record. */
@@ -38,7 +54,35 @@ export interface SearchOutcome {
 export interface SearchOptions {
   /** Provider search is asked only when local results are weak, within this budget. */
   remoteTimeoutMs?: number;
+  /** ISBNs neither saved nor in the local catalog are asked of the providers (the provider chain). */
+  isbnLookup?: IsbnLookup | null;
+  /** Spelling vocabulary for queries asked of providers; without it words are asked as typed. */
+  vocabulary?: SearchVocabulary | null;
+  /** Provider answers per normalised question (default: in-process, 10 minutes). */
+  cache?: AnswerCache;
 }
+
+/** Provider answers cached in this process, and in Redis too when the install has one. */
+export function searchAnswerCache(redis: Redis | null): AnswerCache {
+  const memory = new MemoryAnswerCache(PROVIDER_CACHE_TTL_MS);
+  return redis ? new RedisAnswerCache(redis, memory, PROVIDER_CACHE_TTL_MS) : memory;
+}
+
+/**
+ * A confident local result this relevant names a title exactly and is not improved by asking the
+ * providers; a series volume (0.85) or a title's first words (up to 0.92) may be a book the
+ * catalog lacks, and an unsure one may be told apart by what the providers know.
+ */
+const LOCAL_ENOUGH = 0.95;
+/** Provider answers this relevant end the search; below it the relaxed questions are asked too. */
+const STRICT_ENOUGH = 0.8;
+/** How much better another reading must explain its best result than the words as typed. */
+const READING_MARGIN = 0.02;
+/** A provider record's popularity: a work in print in many editions is a known one. */
+const POPULARITY_PER_EDITION = 1000;
+/** Editions assumed for a published book whose provider does not count them (Google, iTunes). */
+const UNCOUNTED_EDITIONS = 10;
+export const PROVIDER_CACHE_TTL_MS = 10 * 60 * 1000;
 
 function bookToRecord(book: Book): BookRecord {
   return {
@@ -83,6 +127,60 @@ function candidate(
     originalTitle: record.identifiers.original_title ?? null,
     relevance: 0,
   };
+}
+
+/**
+ * Sure enough to go straight to the top result (the ranking's rule), and when the query asks for
+ * a volume ("green mile part 3"), the top result is that volume by its series note or title.
+ */
+function confident(query: TextQuery, groups: readonly RankedGroup<Candidate>[]): boolean {
+  if (!isConfident(groups)) return false;
+  const wanted = query.seriesNumber;
+  const top = groups[0]?.best;
+  if (wanted === null || !top || top.pinned) return true;
+  const parts = titleParts(top);
+  if (parts.core.includes(String(wanted))) return true;
+  const series = parts.series;
+  if (!series || series.number !== wanted || series.range) return false;
+  // The query names that series ("foundation 2" is not "Foundation: Prequel, #2").
+  const named = series.name.filter((word) => !['the', 'a', 'an', 'of', 'and'].includes(word));
+  return named.every((word) => query.terms.includes(word));
+}
+
+/** Whether a candidate is the volume a query asks for, by its title or its series note. */
+function carriesVolume(query: TextQuery, candidate: Candidate): boolean {
+  const parts = titleParts(candidate);
+  const wanted = query.seriesNumber;
+  return wanted !== null && (parts.core.includes(String(wanted)) || parts.series?.number === wanted);
+}
+
+/**
+ * When the query asks for a volume ("green mile part 3") and the first work does not carry that
+ * number, a work that does and matches the words at least as well goes first.
+ */
+function volumeFirst(query: TextQuery, groups: RankedGroup<Candidate>[]): RankedGroup<Candidate>[] {
+  const top = groups[0];
+  if (query.seriesNumber === null || !top || top.best.pinned || carriesVolume(query, top.best)) return groups;
+  const index = groups.findIndex((g) => g.relevance >= top.relevance && carriesVolume(query, g.best));
+  if (index <= 0) return groups;
+  const volume = groups[index];
+  return volume ? [volume, ...groups.filter((_, i) => i !== index)] : groups;
+}
+
+/** The series names the local candidates' notes carry, as folded words, each once. */
+function uniqueSeriesNames(candidates: readonly Candidate[]): string[][] {
+  const names = new Map<string, string[]>();
+  for (const c of candidates) {
+    const name = c.series ? titleParts(c).series?.name : undefined;
+    if (name && name.length > 0) names.set(name.join(' '), name);
+  }
+  return [...names.values()];
+}
+
+function remoteCandidate(record: BookRecord, index: number): Candidate {
+  const popularity = (record.editionCount ?? UNCOUNTED_EDITIONS) * POPULARITY_PER_EDITION;
+  const key = record.isbn13 ?? record.workKey ?? `${index}`;
+  return candidate(record, null, popularity, `remote:${key}`);
 }
 
 const fromBookRow = (row: BookRow) => {
@@ -135,25 +233,118 @@ export class SearchService {
     readonly creator: BookCreator,
     private readonly remote: TextSearchSource | null = null,
     private readonly options: SearchOptions = {},
-  ) {}
+  ) {
+    this.cache = options.cache ?? new MemoryAnswerCache(PROVIDER_CACHE_TTL_MS);
+  }
+
+  private readonly cache: AnswerCache;
 
   async search(text: string, limit = 10): Promise<SearchOutcome> {
+    const started = Date.now();
     const query = parseQuery(text);
     if (query.kind === 'isbn') return this.byIsbn(query);
     if (query.kind !== 'text') return { query, results: [], confident: null };
     const local = await this.localCandidates(query);
     let groups = rankCandidates(query, local);
-    if (!isConfident(groups) && (groups[0]?.relevance ?? 0) < 0.85 && this.remote) {
-      const remote = await this.remoteCandidates(query);
-      if (remote.length > 0) groups = rankCandidates(query, dedupe([...local, ...remote]));
+    if (this.remote && !(confident(query, groups) && (groups[0]?.relevance ?? 0) >= LOCAL_ENOUGH)) {
+      groups = await this.withProviders(query, local, groups, started);
     }
+    groups = volumeFirst(query, groups);
     const results = groups.slice(0, limit).map((group) => ({ ...group.best, relevance: group.relevance }));
-    return { query, results, confident: isConfident(groups) ? (results[0] ?? null) : null };
+    return { query, results, confident: confident(query, groups) ? (results[0] ?? null) : null };
+  }
+
+  /**
+   * Asks the providers within the time budget: the strict questions at once, then (time left and
+   * nothing good yet) the relaxed ones. Every answer is ranked with the local candidates by the
+   * same ranking, under the reading (as typed or as corrected) that explains the best result.
+   */
+  private async withProviders(
+    query: TextQuery,
+    local: Candidate[],
+    localGroups: RankedGroup<Candidate>[],
+    started: number,
+  ): Promise<RankedGroup<Candidate>[]> {
+    // The budget covers the whole search, the local part included.
+    const deadline = started + (this.options.remoteTimeoutMs ?? 1500);
+    if (deadline - Date.now() < 50) return localGroups;
+    const vocabulary = this.options.vocabulary ? await this.options.vocabulary.vocabulary() : null;
+    const plan = planProviderSearch(query, vocabulary, uniqueSeriesNames(local));
+    const found: Candidate[] = [];
+    const readings: Array<{ reading: TextQuery; weight: number }> = [
+      ...plan.readings.map((reading) => ({ reading, weight: 1 })),
+      // The title without the series name explains the query but not from what the book says.
+      ...plan.titles.map((reading) => ({ reading, weight: 0.88 })),
+    ];
+    // The reading that explains the best result wins; another must explain it clearly better.
+    const rank = () => {
+      const all = dedupe([...local, ...found]);
+      const ranked = readings.map(({ reading, weight }) => ({
+        weight,
+        groups: rankCandidates(reading, all),
+      }));
+      const top = (r: (typeof ranked)[number]) => (r.groups[0]?.relevance ?? 0) * r.weight;
+      const best = ranked.reduce((a, b) => (top(b) > top(a) + READING_MARGIN ? b : a));
+      return best.weight === 1
+        ? best.groups
+        : best.groups.map((group) => ({ ...group, relevance: group.relevance * best.weight }));
+    };
+    found.push(...(await this.ask(plan.strict, deadline)));
+    let groups = found.length > 0 ? rank() : localGroups;
+    if (
+      (groups[0]?.relevance ?? 0) < STRICT_ENOUGH &&
+      plan.relaxed.length > 0 &&
+      deadline - Date.now() > 50
+    ) {
+      const answers = await Promise.all(plan.relaxed.map((request) => this.ask([request], deadline)));
+      plan.relaxed.forEach((request, i) => {
+        const more = answers[i] ?? [];
+        const volume = query.seriesNumber === null ? '' : ` ${query.seriesNumber}`;
+        const reading = parseQuery(`${request.text}${volume}`);
+        if (more.length === 0 || reading.kind !== 'text') return;
+        found.push(...more);
+        // A reading of fewer words than typed ranks below any full reading: never confident.
+        const kept = reading.terms.length / Math.max(1, query.terms.length);
+        readings.push({ reading, weight: Math.min(0.88, 0.7 + 0.2 * kept) });
+      });
+      if (found.length > 0) groups = rank();
+    }
+    return groups;
+  }
+
+  /** Asks the providers several questions at once (cached answers are not asked again). */
+  private async ask(requests: readonly SearchQuery[], deadline: number): Promise<Candidate[]> {
+    const remote = this.remote;
+    if (!remote) return [];
+    const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+    const answers = Promise.all(
+      requests.map(async (request): Promise<BookRecord[]> => {
+        const key = requestKey(request);
+        const cached = await this.cache.get(key);
+        if (cached) return cached;
+        const answer = remote.searchAnswers
+          ? await remote.searchAnswers(request, signal).catch(() => ({ records: [], complete: false }))
+          : await remote.search(request, signal).then(
+              (records) => ({ records, complete: records.length > 0 }),
+              () => ({ records: [], complete: false }),
+            );
+        if (answer.complete && !signal.aborted) await this.cache.set(key, answer.records);
+        return answer.records;
+      }),
+    );
+    const timeout = new Promise<BookRecord[][]>((resolve) =>
+      setTimeout(() => resolve([]), Math.max(1, deadline - Date.now()) + 50).unref(),
+    );
+    const records = (await Promise.race([answers, timeout])).flat();
+    this.options.vocabulary?.learn(records);
+    return records.filter((r) => r.title).map((r, i) => remoteCandidate(r, i));
   }
 
   private async byIsbn(query: Extract<ParsedQuery, { kind: 'isbn' }>): Promise<SearchOutcome> {
     const book = await findBookByIsbn13(this.store.db, query.isbn.isbn13);
-    const record = book ? bookToRecord(book) : await this.local.lookupIsbn(query.isbn);
+    const record = book
+      ? bookToRecord(book)
+      : ((await this.local.lookupIsbn(query.isbn)) ?? (await this.remoteIsbn(query)));
     if (!record) return { query, results: [], confident: null };
     const found = { ...candidate(record, book, 0, `isbn:${query.isbn.isbn13}`), relevance: 1 };
     return { query, results: [found], confident: found };
@@ -178,21 +369,12 @@ export class SearchService {
     return all;
   }
 
-  private async remoteCandidates(query: TextQuery): Promise<Candidate[]> {
-    const budget = this.options.remoteTimeoutMs ?? 1500;
-    const split = query.splits[1] ?? query.splits[0];
-    const request: SearchQuery = {
-      text: query.raw,
-      title: split?.title,
-      author: split?.author ?? undefined,
-      limit: 10,
-    };
-    const signal = AbortSignal.timeout(budget);
-    const timeout = new Promise<BookRecord[]>((resolve) =>
-      setTimeout(() => resolve([]), budget + 50).unref(),
-    );
-    const records = await Promise.race([this.remote!.search(request, signal).catch(() => []), timeout]);
-    return records.filter((r) => r.title).map((r, i) => candidate(r, null, 0, `remote:${r.isbn13 ?? i}`));
+  /** The provider chain's record for an ISBN, within the search budget; null when none answers. */
+  private async remoteIsbn(query: Extract<ParsedQuery, { kind: 'isbn' }>): Promise<BookRecord | null> {
+    const lookup = this.options.isbnLookup;
+    if (!lookup) return null;
+    const record = await lookup.lookupIsbn(query.isbn).catch(() => null);
+    return record?.title ? { ...record, isbn13: query.isbn.isbn13, isbn10: query.isbn.isbn10 } : null;
   }
 
   /** Logs a search; the id is the `sfid` its result links carry. */

@@ -466,3 +466,250 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     },
   };
 }
+
+/**
+ * One book as catalog-backed fakes know it (the evaluation builds them from catalog rows). Each
+ * field is something the real service answers: Open Library search documents are works (title,
+ * author_name, first_publish_year, every edition's ISBNs, edition_count); Google volumes carry
+ * title, subtitle, authors, industryIdentifiers and publishedDate; iTunes a track name and artist.
+ * No field carries knowledge the real APIs lack: series notes only where the caller puts them
+ * into a Google subtitle, as Google prints them for some volumes.
+ */
+export interface CatalogFakeBook {
+  /** Stable id of the work (Open Library work key `OL<id>W`). */
+  id: string;
+  isbn13: string | null;
+  isbn10: string | null;
+  title: string;
+  authors: string[];
+  year: number | null;
+  editionCount: number;
+  language?: string;
+  /** Google's subtitle for this volume ("Vampire Academy, Book 2"), when it has one. */
+  googleSubtitle?: string;
+}
+
+export interface CatalogProviders {
+  env: Record<string, string>;
+  urls: FakeProviderUrls;
+  requestCount(service?: FakeService): number;
+  /** Every request fails (status) or waits (delay) until cleared with null. */
+  setFailure(service: FakeService, failure: FakeFailure | null): void;
+  close(): Promise<void>;
+}
+
+/** Search words as the fakes index them: folded, apostrophes dropped, split at non-letters. */
+function searchWords(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/['’`]/g, '')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+interface IndexedBook {
+  book: CatalogFakeBook;
+  title: Set<string>;
+  googleTitle: Set<string>;
+  author: Set<string>;
+  titleLength: number;
+}
+
+/**
+ * Relevance order as a search engine gives it: the title that is the query first, then titles
+ * mostly made of the query's words, then the work with more editions. No spelling correction.
+ */
+function relevanceOrder(query: string[], found: IndexedBook[]): IndexedBook[] {
+  const score = (entry: IndexedBook) => {
+    const inTitle = query.filter((word) => entry.title.has(word)).length;
+    const exact = inTitle === entry.titleLength && inTitle === query.length ? 2 : 0;
+    return exact + inTitle / Math.max(1, entry.titleLength) + 0.1 * Math.log10(1 + entry.book.editionCount);
+  };
+  return found
+    .map((entry) => ({ entry, score: score(entry) }))
+    .sort((a, b) => b.score - a.score)
+    .map(({ entry }) => entry);
+}
+
+const hasAll = (words: string[], ...sets: Set<string>[]) =>
+  words.every((word) => sets.some((set) => set.has(word)));
+
+/**
+ * Open Library, Google Books and iTunes search and ISBN lookup over a fixed list of books, as the
+ * real APIs answer: every query word must be found (Open Library's q=, Google's q= with its
+ * intitle:/inauthor: operators, iTunes' term), nothing corrects spelling, relevance order.
+ */
+export async function startCatalogProviders(books: readonly CatalogFakeBook[]): Promise<CatalogProviders> {
+  const indexed: IndexedBook[] = books.map((book) => {
+    const title = searchWords(book.title);
+    return {
+      book,
+      title: new Set(title),
+      googleTitle: new Set([...title, ...searchWords(book.googleSubtitle ?? '')]),
+      author: new Set(searchWords(book.authors.join(' '))),
+      titleLength: new Set(title).size,
+    };
+  });
+  const byIsbn = new Map<string, CatalogFakeBook>();
+  for (const book of books) {
+    if (book.isbn13) byIsbn.set(book.isbn13, book);
+    if (book.isbn10) byIsbn.set(book.isbn10, book);
+  }
+  const failures = new Map<FakeService, FakeFailure>();
+  const counts = new Map<FakeService, number>();
+  let origin = '';
+
+  const olDoc = (book: CatalogFakeBook) => ({
+    key: `/works/OL${book.id}W`,
+    title: book.title,
+    author_name: book.authors,
+    ...(book.year !== null ? { first_publish_year: book.year } : {}),
+    isbn: [book.isbn13, book.isbn10].filter((v): v is string => v !== null),
+    edition_count: book.editionCount,
+    ...(book.language ? { language: [book.language] } : {}),
+  });
+  const googleItem = (book: CatalogFakeBook) => ({
+    kind: 'books#volume',
+    id: `gb${book.id}`,
+    volumeInfo: {
+      title: book.title,
+      ...(book.googleSubtitle ? { subtitle: book.googleSubtitle } : {}),
+      authors: book.authors,
+      ...(book.year !== null && book.year > 0 ? { publishedDate: String(book.year) } : {}),
+      industryIdentifiers: [
+        ...(book.isbn13 ? [{ type: 'ISBN_13', identifier: book.isbn13 }] : []),
+        ...(book.isbn10 ? [{ type: 'ISBN_10', identifier: book.isbn10 }] : []),
+      ],
+      printType: 'BOOK',
+      language: book.language ?? 'en',
+    },
+  });
+  const itunesItem = (book: CatalogFakeBook) => ({
+    kind: 'ebook',
+    wrapperType: 'track',
+    trackId: Number(book.id) + 100_000_000,
+    trackName: book.title,
+    artistName: book.authors.join(' & '),
+    ...(book.year !== null && book.year > 0 ? { releaseDate: `${book.year}-01-01T07:00:00Z` } : {}),
+  });
+
+  function openLibrary(url: URL): unknown {
+    if (url.pathname === '/ol/api/books') {
+      const body: Record<string, unknown> = {};
+      for (const key of (url.searchParams.get('bibkeys') ?? '').split(',')) {
+        const book = byIsbn.get(key.replace(/^ISBN:/, ''));
+        if (book) {
+          body[key] = {
+            key: `/books/OL${book.id}M`,
+            title: book.title,
+            authors: book.authors.map((name) => ({ name })),
+            identifiers: {
+              isbn_13: book.isbn13 ? [book.isbn13] : [],
+              isbn_10: book.isbn10 ? [book.isbn10] : [],
+            },
+            ...(book.year !== null ? { publish_date: String(book.year) } : {}),
+            works: [{ key: `/works/OL${book.id}W` }],
+          };
+        }
+      }
+      return body;
+    }
+    const q = url.searchParams;
+    const free = searchWords(q.get('q') ?? '');
+    const title = searchWords(q.get('title') ?? '');
+    const author = searchWords(q.get('author') ?? '');
+    if (free.length + title.length + author.length === 0) return { numFound: 0, docs: [] };
+    const found = indexed.filter(
+      (e) => hasAll(free, e.title, e.author) && hasAll(title, e.title) && hasAll(author, e.author),
+    );
+    const docs = relevanceOrder([...free, ...title], found)
+      .slice(0, Number(q.get('limit') ?? 100))
+      .map((e) => olDoc(e.book));
+    return { numFound: found.length, start: 0, numFoundExact: true, docs };
+  }
+
+  function google(url: URL): unknown {
+    const q = url.searchParams.get('q') ?? '';
+    const isbn = /isbn:(\S+)/.exec(q)?.[1];
+    let found: IndexedBook[];
+    let words: string[] = [];
+    if (isbn) {
+      const book = byIsbn.get(isbn);
+      found = indexed.filter((e) => e.book === book);
+    } else {
+      const title = searchWords(/intitle:(.*?)(?=\s+in(?:title|author):|$)/.exec(q)?.[1] ?? '');
+      const author = searchWords(/inauthor:(.*?)(?=\s+in(?:title|author):|$)/.exec(q)?.[1] ?? '');
+      const free = searchWords(q.replace(/\s*in(?:title|author):.*$/, ''));
+      words = [...free, ...title];
+      found = indexed.filter(
+        (e) =>
+          hasAll(free, e.googleTitle, e.author) && hasAll(title, e.googleTitle) && hasAll(author, e.author),
+      );
+    }
+    const max = Number(url.searchParams.get('maxResults') ?? 10);
+    const items = relevanceOrder(words, found)
+      .slice(0, max)
+      .map((e) => googleItem(e.book));
+    return { kind: 'books#volumes', totalItems: found.length, ...(items.length ? { items } : {}) };
+  }
+
+  function itunes(url: URL): unknown {
+    const q = url.searchParams;
+    if (url.pathname === '/itunes/lookup') {
+      const book = byIsbn.get(q.get('isbn') ?? '');
+      const results = book ? [itunesItem(book)] : [];
+      return { resultCount: results.length, results };
+    }
+    // The catalog's books are sold as ebooks; the audiobook store answers nothing.
+    if (q.get('media') === 'audiobook') return { resultCount: 0, results: [] };
+    const term = searchWords(q.get('term') ?? '');
+    const found = term.length ? indexed.filter((e) => hasAll(term, e.title, e.author)) : [];
+    const results = relevanceOrder(term, found)
+      .slice(0, Number(q.get('limit') ?? 50))
+      .map((e) => itunesItem(e.book));
+    return { resultCount: results.length, results };
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', origin);
+    const service = PREFIXES.find(([prefix]) => url.pathname.startsWith(prefix))?.[1];
+    if (!service || service === 'covers' || service === 'redirects') return json(res, 404, {});
+    counts.set(service, (counts.get(service) ?? 0) + 1);
+    const answer = () => {
+      const handler = service === 'openlibrary' ? openLibrary : service === 'googlebooks' ? google : itunes;
+      json(res, 200, handler(url));
+    };
+    const failure = failures.get(service);
+    if (!failure) return answer();
+    if ('hang' in failure) return;
+    if ('delayMs' in failure) return void setTimeout(() => !res.destroyed && answer(), failure.delayMs);
+    json(res, failure.status, { error: `simulated ${failure.status}` });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const urls: FakeProviderUrls = {
+    openLibraryUrl: `${origin}/ol`,
+    openLibraryCoversUrl: `${origin}/covers`,
+    googleBooksUrl: `${origin}/google`,
+    itunesUrl: `${origin}/itunes`,
+  };
+  return {
+    urls,
+    env: {
+      OPENLIBRARY_URL: urls.openLibraryUrl,
+      OPENLIBRARY_COVERS_URL: urls.openLibraryCoversUrl,
+      GOOGLE_BOOKS_URL: urls.googleBooksUrl,
+      ITUNES_URL: urls.itunesUrl,
+    },
+    requestCount: (service) =>
+      service ? (counts.get(service) ?? 0) : [...counts.values()].reduce((a, b) => a + b, 0),
+    setFailure: (service, failure) =>
+      void (failure ? failures.set(service, failure) : failures.delete(service)),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+    },
+  };
+}

@@ -54,12 +54,51 @@ function isbnsOf(info: Json): { isbn13: string | null; isbn10: string | null } {
   return { isbn13, isbn10 };
 }
 
+const NUMBER_WORDS = [
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+];
+
+function volumeNumber(text: string): number | null {
+  if (/^\d{1,3}$/.test(text)) return Number(text);
+  const index = NUMBER_WORDS.indexOf(text.toLowerCase());
+  return index >= 0 ? index + 1 : null;
+}
+
+/**
+ * The series note Google prints in some subtitles ("The Maze Runner, Book 1", "Book Two of the
+ * Hunger Games Trilogy", "Vampire Academy #2") in the catalog's form "The Maze Runner, #1".
+ */
+export function seriesFromSubtitle(subtitle: string | null): string | null {
+  if (!subtitle) return null;
+  const trailing = /^(.{2,80}?),?\s+(?:book|volume|vol\.|#)\s*([a-z]+|\d{1,3})$/i.exec(subtitle.trim());
+  const leading =
+    /^(?:book|volume)\s+([a-z]+|\d{1,3})\s+(?:of|in)\s+(?:the\s+)?(.{2,80}?)(?:\s+(?:series|trilogy|saga|quartet|cycle|chronicles))?$/i.exec(
+      subtitle.trim(),
+    );
+  const [name, number] = trailing ? [trailing[1], trailing[2]] : leading ? [leading[2], leading[1]] : [];
+  const volume = number ? volumeNumber(number) : null;
+  if (!name || volume === null) return null;
+  return `${name.replace(/\s+series$/i, '').trim()}, #${volume}`;
+}
+
 /** Maps one item of a `volumes` answer. */
 export function googleVolumeToRecord(item: Json): BookRecord | null {
   const info = obj(item.volumeInfo);
   const title = str(info?.title);
   if (!info || !title) return null;
   const id = str(item.id);
+  const series = seriesFromSubtitle(str(info.subtitle));
   return {
     ...emptyRecord(NAME, title),
     ...isbnsOf(info),
@@ -71,7 +110,7 @@ export function googleVolumeToRecord(item: Json): BookRecord | null {
     language: languageCode(info.language),
     pages: positiveInt(info.pageCount),
     description: plainText(info.description),
-    identifiers: id ? { google_volume: id } : {},
+    identifiers: { ...(id ? { google_volume: id } : {}), ...(series ? { series } : {}) },
   };
 }
 

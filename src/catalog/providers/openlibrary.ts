@@ -19,7 +19,7 @@ import {
 const NAME = 'openlibrary';
 const SEARCH_FIELDS =
   'key,title,subtitle,author_name,first_publish_year,isbn,cover_i,edition_key,ia,publisher,language,' +
-  'number_of_pages_median,id_goodreads,id_amazon';
+  'number_of_pages_median,id_goodreads,id_amazon,edition_count';
 
 /** Search fields that hold another catalogue's id for an edition. */
 export type IdField = 'oclc' | 'id_goodreads' | 'id_librarything';
@@ -146,6 +146,7 @@ export function openLibrarySearchDocToRecord(doc: Json, coversUrl: string): Book
       Object.entries(found).filter((entry): entry is [string, string] => entry[1] !== null),
     ),
     workKey,
+    ...(positiveInt(doc.edition_count) ? { editionCount: positiveInt(doc.edition_count) ?? 1 } : {}),
   };
 }
 
