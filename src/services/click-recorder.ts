@@ -14,6 +14,10 @@ export interface Click {
   country: string | null;
   referrerHost: string | null;
   at: Date;
+  /** The active partner whose tag the redirect carried (`partner=`). */
+  partnerId?: string | null;
+  /** The placement word of the link (`src=qr`). */
+  src?: string | null;
 }
 
 export interface ClickRecorderLogger {
@@ -41,7 +45,7 @@ export interface ClickRecorderStats {
   failedFlushes: number;
 }
 
-// Well under SQLite's and PostgreSQL's bound-parameter limits at 6 columns a row.
+// Well under SQLite's and PostgreSQL's bound-parameter limits at 8 columns a row.
 const ROWS_PER_STATEMENT = 500;
 
 const consoleLogger: ClickRecorderLogger = {
@@ -170,6 +174,8 @@ export async function insertClicks(db: Kysely<Database>, clicks: readonly Click[
         sfid: click.sfid,
         country: click.country,
         referrer_host: click.referrerHost,
+        partner_id: click.partnerId ?? null,
+        src: click.src ?? null,
         created_at: click.at.toISOString(),
       }));
       await trx.insertInto('clicks').values(rows).execute();

@@ -14,10 +14,12 @@ import { BookCreator, type IsbnLookup } from './book-creator.js';
 import { BookPages } from './book-pages.js';
 import { type ClickRecorder, createClickRecorder } from './click-recorder.js';
 import { CoverFallback } from './cover-fallback.js';
+import { PartnerDirectory } from './partners.js';
 import { closeRedis, createRedis, type Redis } from './redis.js';
 import { createResolver } from './resolve/wiring.js';
 import type { Resolver } from './resolve.js';
 import { SearchService, type TextSearchSource } from './search.js';
+import { VisitCounter } from './visit-counter.js';
 
 /** Changes that cached pages must hear about: `book-changed` (slug) and `destinations-changed`. */
 export type ChangeEvents = EventEmitter<{ 'book-changed': [slug: string]; 'destinations-changed': [] }>;
@@ -38,6 +40,10 @@ export interface Services {
   access: AccessCodes;
   covers: CoverFallback;
   clicks: ClickRecorder;
+  /** `partner=<id>` → an active partner's tags (cached briefly). */
+  partners: PartnerDirectory;
+  /** Book-page visits by audience (reader, link preview, bot) and placement. */
+  visits: VisitCounter;
   events: ChangeEvents;
   /** Shared counters (rate limits) when `REDIS_URL` is set; null means per-process state. */
   redis: Redis | null;
@@ -82,6 +88,7 @@ export function createServices(
   const creator = new BookCreator(store.db, local, remote);
   const textSearch = overrides.textSearch === undefined ? providers.chain : overrides.textSearch;
   const clicks = createClickRecorder(store.db, { flushIntervalMs: overrides.clickFlushIntervalMs ?? 1000 });
+  const visits = new VisitCounter(store.db, overrides.clickFlushIntervalMs ?? 5000);
   // A client made from REDIS_URL is closed with the services; an injected one belongs to the caller.
   const ownsRedis = overrides.redis === undefined && config.redisUrl !== null;
   const redis =
@@ -112,6 +119,8 @@ export function createServices(
     access: new AccessCodes(store.db, config.cookieSecret || randomBytes(32).toString('base64url')),
     covers: new CoverFallback(store.db, providers.chain, (slug) => events.emit('book-changed', slug)),
     clicks,
+    partners: new PartnerDirectory(store.db),
+    visits,
     events,
     redis,
     apiKeys,
@@ -119,6 +128,7 @@ export function createServices(
     readiness: redis ? { redis: () => redis.ping() } : {},
     close: async () => {
       await clicks.close();
+      await visits.close();
       await usage.close();
       if (redis && ownsRedis) await closeRedis(redis);
       await providers.client.close();

@@ -9,6 +9,7 @@ import { readersMigration } from './migrations/0006-readers.js';
 import { analyticsRollupMigration } from './migrations/0007-analytics-rollup.js';
 import { searchSeriesMigration } from './migrations/0008-search-series.js';
 import { settingsMigration } from './migrations/0009-settings.js';
+import { partnersMigration } from './migrations/0015-partners.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -23,6 +24,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0007-analytics-rollup', analyticsRollupMigration],
   ['0008-search-series', searchSeriesMigration],
   ['0009-settings', settingsMigration],
+  ['0015-partners', partnersMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

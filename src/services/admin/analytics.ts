@@ -10,6 +10,8 @@ import {
 } from '../../store/analytics.js';
 import { firstClickDay, type RollupState, rollupState } from '../../store/analytics-rollup.js';
 import { listAllDestinations } from '../../store/destinations.js';
+import { visitTotals } from '../../store/partner-analytics.js';
+import { attributionTops } from './attribution.js';
 
 export interface LabelledCount {
   key: string;
@@ -121,6 +123,8 @@ export async function dashboard(db: AdminDb, period: Period, now = new Date()) {
       pendingBefore,
       tops,
       search: await searchStats(trx, `${range.from}T00:00:00.000Z`),
+      attribution: await attributionTops(trx, range),
+      visits: await visitTotals(baseDb(trx), range.from),
     };
   });
 }
