@@ -250,6 +250,17 @@ describeEachDialect('partners, the links API and placement tracking', (context) 
       assert.notEqual(other.headers.get('etag'), etag);
     });
 
+    it('is rate-limited like the rest of the API', async () => {
+      const limited = await startTestApp(context.store(), { RATE_LIMIT_ANON: '2' });
+      try {
+        const statuses = [];
+        for (let i = 0; i < 3; i++) statuses.push((await limited.get(`/api/v1/books/${slug}/links`)).status);
+        assert.deepEqual(statuses, [200, 200, 429]);
+      } finally {
+        await limited.close();
+      }
+    });
+
     it('answers 404 for an unknown book and 422 for a bad country', async () => {
       assert.equal((await t.get('/api/v1/books/no-such-book/links')).status, 404);
       const bad = await t.get(`/api/v1/books/${slug}/links?country=GBR`);
