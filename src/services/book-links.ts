@@ -11,6 +11,8 @@ export interface BookLinksRequest {
   country: string | null;
   /** `partner=` as given; malformed, unknown or inactive ids are ignored. */
   partner?: string | null;
+  /** The caller's API key: without `partner=`, the partner linked to this key applies. */
+  apiKeyId?: number | null;
   /** `src=` placement word, carried into the `/go/` URLs. */
   src?: string | null;
   /** Non-public destinations the caller holds an access code for. */
@@ -62,15 +64,16 @@ export async function bookLinks(
 ): Promise<BookLinks | null> {
   const loaded = await deps.pages.load(slug);
   if (!loaded) return null;
-  const partner = await deps.partners.active(request.partner);
+  const partner = await deps.partners.forApiCall(request.partner, request.apiKeyId ?? null);
   const groups = await deps.pages.groups(loaded, {
     access: request.access,
     country: request.country,
     partner,
   });
-  // The partner id travels as given (well-formed only): /go/ checks it again on every click.
+  // The partner id travels as given (well-formed only), or the key's partner: /go/ checks it again on
+  // every click.
   const go = {
-    partner: normalisePartnerId(request.partner),
+    partner: normalisePartnerId(request.partner) ?? partner?.id ?? null,
     src: normaliseSrc(request.src),
   };
   const result = groups.map((group) => ({

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { normalisePartnerId, partnerTagMap } from '../domain/partners.js';
-import { findPartner } from '../store/partners.js';
+import { findPartner, partnerIdForApiKey } from '../store/partners.js';
 import type { Database } from '../store/schema.js';
 
 /** A partner whose tags apply: known and active. */
@@ -21,6 +21,7 @@ const MAX_ENTRIES = 2000;
  */
 export class PartnerDirectory {
   private readonly cache = new Map<string, { value: Promise<ActivePartner | null>; expires: number }>();
+  private readonly keyCache = new Map<number, { id: string | null; expires: number }>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -47,7 +48,27 @@ export class PartnerDirectory {
     return { id: partner.id, tags: partnerTagMap(partner.tags) };
   }
 
+  /**
+   * The partner for an API call: `partner=` when given, else the partner the operator linked to the
+   * caller's API key (so an integrator's key brings its tags without a parameter).
+   */
+  async forApiCall(raw: string | null | undefined, apiKeyId: number | null): Promise<ActivePartner | null> {
+    if (raw !== undefined && raw !== null && raw !== '') return this.active(raw);
+    if (apiKeyId === null) return null;
+    const cached = this.keyCache.get(apiKeyId);
+    const id =
+      cached && cached.expires > this.now()
+        ? cached.id
+        : await partnerIdForApiKey(this.db, apiKeyId).then((found) => {
+            if (this.keyCache.size >= MAX_ENTRIES) this.keyCache.clear();
+            this.keyCache.set(apiKeyId, { id: found, expires: this.now() + TTL_MS });
+            return found;
+          });
+    return id ? this.active(id) : null;
+  }
+
   clear(): void {
     this.cache.clear();
+    this.keyCache.clear();
   }
 }

@@ -161,3 +161,15 @@ export async function deletePartnerTag(
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** The active partner whose optional API key this is, if any. */
+export async function partnerIdForApiKey(db: Kysely<Database>, apiKeyId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('partners')
+    .select('id')
+    .where('api_key_id', '=', apiKeyId)
+    .where('is_active', '=', 1)
+    .orderBy('id')
+    .executeTakeFirst();
+  return row?.id ?? null;
+}

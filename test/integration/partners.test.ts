@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { attributionCsv } from '../../src/services/admin/attribution.js';
 import { adminDb } from '../../src/store/admin-tables.js';
 import { rollAll } from '../../src/store/analytics-rollup.js';
+import { createApiKey } from '../../src/store/api-keys.js';
 import { BOT_UA, startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
 import { addCatalogEntry } from '../support/factories.js';
@@ -225,6 +226,25 @@ describeEachDialect('partners, the links API and placement tracking', (context) 
       // Following a go_url gives the partner's UK tag.
       const target = await go(url.pathname + url.search);
       assert.equal(target.searchParams.get('tag'), 'acmeuk-21');
+    });
+
+    it("applies the partner linked to the caller's API key when no partner= is given", async () => {
+      const { key, apiKey } = await createApiKey(t.services.store.db, { name: 'Acme app', scopes: [] });
+      await client.get('/admin/partners/acme');
+      const linked = await client.post('/admin/partners/acme', {
+        name: 'Acme <Books>',
+        is_active: 'true',
+        api_key_id: String(apiKey.id),
+      });
+      assert.equal(linked.status, 303);
+      const body = (await (
+        await t.get(`/api/v1/books/${slug}/links`, { 'x-api-key': key })
+      ).json()) as LinksBody;
+      assert.equal(body.partner, 'acme');
+      const first = body.groups[0]?.links[0];
+      assert.equal(new URL(first?.go_url ?? '').searchParams.get('partner'), 'acme');
+      const anonymous = (await (await t.get(`/api/v1/books/${slug}/links`)).json()) as LinksBody;
+      assert.equal(anonymous.partner, null);
     });
 
     it('reports an unknown partner as null and leaves it to /go/ to ignore', async () => {

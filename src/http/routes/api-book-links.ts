@@ -85,7 +85,7 @@ export const apiBookLinksRoutes: FastifyPluginAsyncTypebox<{ services: Services 
             Type.String({
               maxLength: 50,
               description:
-                "Partner id: the /go/ URLs carry it and use the partner's tags; unknown ids are ignored",
+                "Partner id: the /go/ URLs carry it and use the partner's tags; unknown ids are ignored. Without it, the partner the operator linked to your X-API-Key applies",
             }),
           ),
           src: Type.Optional(
@@ -107,6 +107,7 @@ export const apiBookLinksRoutes: FastifyPluginAsyncTypebox<{ services: Services 
         country: readerCountry(country, request.headers),
         partner,
         src,
+        apiKeyId: request.apiKey?.id ?? null,
       });
       if (!links) throw new HttpError(404, 'book_not_found', 'There is no book at this address.');
       const etag = `"${links.etag}"`;
