@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { openStore, type Store } from '../src/store/db.js';
 import { migrateToLatest } from '../src/store/migrate.js';
+import { insertPartner, upsertPartnerTag } from '../src/store/partners.js';
 import { addCatalogEntry } from '../test/support/factories.js';
 import { BROWSER_UA } from './harness.js';
 
@@ -55,6 +56,21 @@ export async function countClicks(url: string): Promise<number> {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  } finally {
+    await store.close();
+  }
+}
+
+/** A partner with its own Amazon tag, for `/go/?partner=` runs (`bench/go.ts --partner`). */
+export async function addBenchPartner(url: string, id: string): Promise<void> {
+  const store: Store = openStore(url);
+  try {
+    await insertPartner(store.db, id, { name: 'Bench partner', contact: '', isActive: true, apiKeyId: null });
+    await upsertPartnerTag(store.db, id, {
+      destinationSlug: 'amazon',
+      country: null,
+      tag: 'benchpartner-20',
+    });
   } finally {
     await store.close();
   }

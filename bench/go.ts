@@ -1,6 +1,7 @@
 /**
  * `/go/{slug}/{destination}` throughput with every click recorded, against a bare node:http server
  * answering the same 302, in one run: `npx tsx bench/go.ts [--duration 10] [--connections 10] [--rounds 2]`.
+ * `--partner <id>` registers a partner with its own Amazon tag and sends `?partner=<id>&src=bench`.
  * Goal (issue 2): at least a fifth of the bare server's requests per second.
  *
  * Runs are a fixed number of requests (sized from the warm-up to last about `--duration` seconds), so
@@ -8,7 +9,7 @@
  * per 302 the app sent, warm-up included.
  */
 
-import { bookDatabase, countClicks, createBook } from './fixtures.js';
+import { addBenchPartner, bookDatabase, countClicks, createBook } from './fixtures.js';
 import {
   BROWSER_UA,
   load,
@@ -28,15 +29,20 @@ const warmupRequests = option('warmup', 5000);
 const destination = process.argv.includes('--destination')
   ? (process.argv[process.argv.indexOf('--destination') + 1] ?? 'amazon')
   : 'amazon';
+const partner = process.argv.includes('--partner')
+  ? (process.argv[process.argv.indexOf('--partner') + 1] ?? 'bench-partner')
+  : null;
 
 await withTempDir(async (dir) => {
   const databaseUrl = await bookDatabase(dir);
+  if (partner) await addBenchPartner(databaseUrl, partner);
   const app = await startApp(databaseUrl, { AFFILIATE_TAGS: 'amazon=booklinkbench-20' });
   let redirects = 0;
   let stopped = false;
   try {
     const slug = await createBook(app.url);
-    const goUrl = `${app.url}/go/${slug}/${destination}`;
+    const query = partner ? `?partner=${encodeURIComponent(partner)}&src=bench` : '';
+    const goUrl = `${app.url}/go/${slug}/${destination}${query}`;
     const first = await fetch(goUrl, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } });
     const location = first.headers.get('location');
     if (first.status !== 302 || !location) throw new Error(`${goUrl} answered ${first.status}`);

@@ -1,3 +1,102 @@
+// Book page: the favourite store per format (a first-party cookie only) and the system share sheet.
+(() => {
+  const NAME = 'bl_fav';
+  const FORMAT = /^(print|ebook|audiobook)$/;
+  const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
+
+  function readFavourites() {
+    const entry = document.cookie
+      .split(';')
+      .map((part) => part.trim())
+      .find((part) => part.startsWith(`${NAME}=`));
+    const favourites = {};
+    if (!entry) return favourites;
+    let value = '';
+    try {
+      value = decodeURIComponent(entry.slice(NAME.length + 1));
+    } catch {
+      return favourites;
+    }
+    for (const part of value.split('|')) {
+      const [format, slug] = part.split(':');
+      if (FORMAT.test(format || '') && SLUG.test(slug || '')) favourites[format] = slug;
+    }
+    return favourites;
+  }
+
+  function writeFavourites(favourites) {
+    const value = Object.entries(favourites)
+      .filter(([format, slug]) => FORMAT.test(format) && SLUG.test(slug))
+      .map(([format, slug]) => `${format}:${slug}`)
+      .join('|');
+    const secure = location.protocol === 'https:' ? '; Secure' : '';
+    document.cookie = value
+      ? `${NAME}=${encodeURIComponent(value)}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`
+      : `${NAME}=; Path=/; Max-Age=0; SameSite=Lax${secure}`;
+  }
+
+  const panel = document.querySelector('[data-fav]');
+  const form = panel?.querySelector('[data-fav-form]');
+  if (panel && form) {
+    const status = panel.querySelector('.fav__status');
+    const selects = [...form.querySelectorAll('select')];
+    const say = (text) => {
+      if (status) status.textContent = text;
+    };
+    const describe = (favourites) =>
+      selects
+        .filter((select) => favourites[select.name])
+        .map((select) => {
+          const option = [...select.options].find((o) => o.value === favourites[select.name]);
+          const label = form.querySelector(`label[for="${select.id}"]`);
+          return `${label ? label.textContent : select.name}: ${option ? option.textContent : favourites[select.name]}`;
+        })
+        .join(', ');
+    const current = readFavourites();
+    for (const select of selects) {
+      if ([...select.options].some((option) => option.value === current[select.name]))
+        select.value = current[select.name];
+    }
+    panel.hidden = false;
+    if (Object.keys(current).length > 0) {
+      say(`Your stores: ${describe(current) || 'set on another book'}. Short links open them directly.`);
+    }
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      // Formats this book has no stores for keep the choice made on another book.
+      const next = readFavourites();
+      for (const select of selects) {
+        if (select.value) next[select.name] = select.value;
+        else delete next[select.name];
+      }
+      writeFavourites(next);
+      say(
+        Object.keys(next).length > 0
+          ? `Saved. ${describe(next) || 'Your stores'} first; short links open them directly.`
+          : 'No favourite store: short links show this page.',
+      );
+    });
+    panel.querySelector('[data-fav-forget]')?.addEventListener('click', () => {
+      writeFavourites({});
+      for (const select of selects) select.value = '';
+      say('Forgotten. Short links show this page with every store again.');
+    });
+  }
+
+  const share = document.querySelector('.share-more');
+  const button = share?.querySelector('[data-share]');
+  if (share && button && typeof navigator.share === 'function') {
+    button.hidden = false;
+    button.addEventListener('click', async () => {
+      try {
+        await navigator.share({ title: share.dataset.shareTitle, url: share.dataset.shareUrl });
+      } catch {
+        // The reader closed the sheet: nothing to do.
+      }
+    });
+  }
+})();
+
 // Book page enhancements: destination brand colours and the copy-link button.
 // Colours are set through the CSSOM (not a style attribute) so a strict style-src policy still allows them.
 (() => {

@@ -10,6 +10,7 @@ import {
   type LinkOverride,
   resolveLink,
 } from '../domain/links.js';
+import { tagsWithPartner } from '../domain/partners.js';
 import { forCountry } from '../domain/storefronts.js';
 import { type Book, bookIdentifiers, editionsOfWork, findBookBySlug } from '../store/books.js';
 import {
@@ -21,6 +22,7 @@ import {
 import type { Db } from '../store/schema.js';
 import { canonicalEditionOf } from '../store/works.js';
 import { PageCache } from './page-cache.js';
+import type { ActivePartner } from './partners.js';
 
 /** Everything known about a book that its page and its `/go/` links are built from. */
 export interface LoadedBook {
@@ -107,14 +109,20 @@ export class BookPages {
 
   async groups(
     loaded: LoadedBook,
-    options: { use?: string | null; top?: string[]; access?: ReadonlySet<number>; country?: string | null },
+    options: {
+      use?: string | null;
+      top?: string[];
+      access?: ReadonlySet<number>;
+      country?: string | null;
+      partner?: ActivePartner | null;
+    },
   ) {
     const country = options.country ?? null;
     const destinations = (await this.destinations()).map((destination) => forCountry(destination, country));
     return buildLinkGroups(
       { ...this.linkInput(loaded), destinations },
       {
-        affiliateTags: this.config.affiliateTags,
+        affiliateTags: tagsWithPartner(this.config.affiliateTags, options.partner?.tags ?? null),
         use: options.use ?? null,
         top: options.top ?? [],
         visitorAccessDestinationIds: options.access,
@@ -131,14 +139,16 @@ export class BookPages {
     destinationSlug: string,
     access?: ReadonlySet<number>,
     country: string | null = null,
+    partner: ActivePartner | null = null,
   ): Promise<GoTarget | null> {
     const loaded = await this.load(slug);
     if (!loaded) return null;
     const slugKey = destinationSlug.toLowerCase();
-    const key = country ? `${slugKey}|${country}` : slugKey;
+    const key = [slugKey, country ?? '', partner?.id ?? ''].join('|');
     // Building the URL costs more than the rest of a redirect; a load lives only seconds, so a
     // resolved target is reused for it. Access is checked on every request, never cached.
-    const target = loaded.targets.get(key) ?? (await this.resolveTarget(loaded, slugKey, country, key));
+    const target =
+      loaded.targets.get(key) ?? (await this.resolveTarget(loaded, slugKey, country, partner, key));
     if (!target) return null;
     if (!target.destination.isPublic && !access?.has(target.destination.id)) return null;
     return target;
@@ -148,6 +158,7 @@ export class BookPages {
     loaded: LoadedBook,
     destinationSlug: string,
     country: string | null,
+    partner: ActivePartner | null,
     cacheKey: string,
   ): Promise<GoTarget | null> {
     const destinations = await this.destinations();
@@ -157,7 +168,9 @@ export class BookPages {
     if (!found?.isActive) return null;
     const destination = forCountry(found, country);
     const input = this.linkInput(loaded);
-    const link = resolveLink(destination, input, { affiliateTags: this.config.affiliateTags });
+    // A partner's tag changes only the tag: the host check below holds for its URL exactly as for ours.
+    const affiliateTags = tagsWithPartner(this.config.affiliateTags, partner?.tags ?? null);
+    const link = resolveLink(destination, input, { affiliateTags });
     if (!link || !isAllowedRedirect(link.url, destination, explicitUrlsFor(destination, input))) return null;
     const target = { book: loaded.book, destination, url: link.url };
     // Only real targets are kept, so requests for made-up destinations cannot grow the map.

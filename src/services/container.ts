@@ -18,6 +18,7 @@ import type { ClickJournal } from './click-journal.js';
 import { type Click, type ClickRecorder, createClickRecorder, deadLetterPath } from './click-recorder.js';
 import { CoverFallback } from './cover-fallback.js';
 import { Ingest } from './ingest.js';
+import { PartnerDirectory } from './partners.js';
 import { closeRedis, createRedis, createRedisBreaker, type Redis, throughBreaker } from './redis.js';
 import { createResolver } from './resolve/wiring.js';
 import type { Resolver } from './resolve.js';
@@ -26,6 +27,7 @@ import { SearchVocabulary } from './search/vocabulary.js';
 import { SearchService, searchAnswerCache, type TextSearchSource } from './search.js';
 import { SearchSignals } from './search-signals.js';
 import { Sitemap } from './sitemap.js';
+import { VisitCounter } from './visit-counter.js';
 
 export { ChangeEvents } from './change-events.js';
 
@@ -51,6 +53,10 @@ export interface Services {
   access: AccessCodes;
   covers: CoverFallback;
   clicks: ClickRecorder;
+  /** `partner=<id>` → an active partner's tags (cached briefly). */
+  partners: PartnerDirectory;
+  /** Book-page visits by audience (reader, link preview, bot) and placement. */
+  visits: VisitCounter;
   /** Cache-invalidating changes; relayed to every instance through Redis when `REDIS_URL` is set. */
   events: ChangeEvents;
   /** The cross-instance relay of `events`, or null without Redis. */
@@ -109,6 +115,7 @@ export function createServices(
     journal: overrides.clickJournal ?? null,
     deadLetterFile: config.clickWalDir ? deadLetterPath(config.clickWalDir) : null,
   });
+  const visits = new VisitCounter(store.db, overrides.clickFlushIntervalMs ?? 5000);
   // A client made from REDIS_URL is closed with the services; an injected one belongs to the caller.
   const ownsRedis = overrides.redis === undefined && config.redisUrl !== null;
   const redis =
@@ -156,6 +163,8 @@ export function createServices(
     access,
     covers: new CoverFallback(store.db, providers.chain, (slug) => events.emit('book-changed', slug)),
     clicks,
+    partners: new PartnerDirectory(store.db),
+    visits,
     events,
     changeRelay,
     redis,
@@ -165,6 +174,7 @@ export function createServices(
     readiness: redis && redisBreaker ? { redis: () => throughBreaker(redisBreaker, () => redis.ping()) } : {},
     close: async () => {
       await clicks.close();
+      await visits.close();
       await usage.close();
       await changeRelay?.close();
       if (redis && ownsRedis) await closeRedis(redis);

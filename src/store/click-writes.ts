@@ -8,6 +8,10 @@ export interface ClickRecord {
   country: string | null;
   referrerHost: string | null;
   at: Date;
+  /** The active partner whose tag the redirect carried (`partner=`). */
+  partnerId?: string | null;
+  /** The placement word of the link (`src=qr`). */
+  src?: string | null;
 }
 
 /** How far a click journal has reached the database: written in the same transaction as its clicks. */
@@ -16,7 +20,7 @@ export interface JournalMark {
   seq: number;
 }
 
-// Well under SQLite's and PostgreSQL's bound-parameter limits at 6 columns a row.
+// Well under SQLite's and PostgreSQL's bound-parameter limits at 8 columns a row.
 const ROWS_PER_STATEMENT = 500;
 const markKey = (journal: string) => `click-journal:${journal}`;
 
@@ -27,6 +31,8 @@ function clickRow(click: ClickRecord) {
     sfid: click.sfid,
     country: click.country,
     referrer_host: click.referrerHost,
+    partner_id: click.partnerId ?? null,
+    src: click.src ?? null,
     created_at: click.at.toISOString(),
   };
 }

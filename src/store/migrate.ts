@@ -11,6 +11,7 @@ import { searchSeriesMigration } from './migrations/0008-search-series.js';
 import { settingsMigration } from './migrations/0009-settings.js';
 import { loginThrottleMigration } from './migrations/0010-login-throttle.js';
 import { identifierIndexMigration } from './migrations/0014-identifier-index.js';
+import { partnersMigration } from './migrations/0015-partners.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -27,6 +28,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0009-settings', settingsMigration],
   ['0010-login-throttle', loginThrottleMigration],
   ['0014-identifier-index', identifierIndexMigration],
+  ['0015-partners', partnersMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

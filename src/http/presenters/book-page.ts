@@ -1,3 +1,4 @@
+import { goPath as goLink } from '../../domain/go-links.js';
 import type { LinkGroup } from '../../domain/links.js';
 import type { LoadedBook } from '../../services/book-pages.js';
 import type { Book } from '../../store/books.js';
@@ -27,13 +28,17 @@ export function goPath(
   destinationSlug: string,
   sfid: number | null,
   country: string | null = null,
+  carry: { partner?: string | null; src?: string | null } = {},
 ): string {
-  const path = `/go/${encodeURIComponent(slug)}/${encodeURIComponent(destinationSlug)}`;
-  const query = [sfid === null ? '' : `sfid=${sfid}`, country ? `country=${country}` : ''].filter(Boolean);
-  return query.length > 0 ? `${path}?${query.join('&')}` : path;
+  return goLink(slug, destinationSlug, { sfid, country, ...carry });
 }
 
-function groupViews(slug: string, groups: readonly LinkGroup[], sfid: number | null): LinkGroupView[] {
+function groupViews(
+  slug: string,
+  groups: readonly LinkGroup[],
+  sfid: number | null,
+  carry: { partner?: string | null; src?: string | null },
+): LinkGroupView[] {
   return groups.map((group) => ({
     group: group.group,
     title: group.title,
@@ -42,7 +47,7 @@ function groupViews(slug: string, groups: readonly LinkGroup[], sfid: number | n
       name: link.destination.displayName,
       group: link.destination.group,
       // A country storefront's link names its country, so /go/ sends the reader to the store shown.
-      href: goPath(slug, link.destination.slug, sfid, link.destination.country ?? null),
+      href: goPath(slug, link.destination.slug, sfid, link.destination.country ?? null, carry),
       label: link.label,
       tagline: link.tagline,
       featured: link.featured,
@@ -70,6 +75,9 @@ export interface BookPageParams {
   template: PageTemplate;
   use: string | null;
   sfid: number | null;
+  /** `partner=` and `src=` of the visit, carried into every `/go/` link of the page. */
+  partner?: string | null;
+  src?: string | null;
 }
 
 export function bookPageModel(
@@ -86,7 +94,7 @@ export function bookPageModel(
     canonicalUrl: `${params.baseUrl}/book/${encodeURIComponent(slug)}`,
     shortUrl: `${params.baseUrl}/b/${encodeURIComponent(slug)}`,
     book: bookView(loaded.book),
-    groups: groupViews(slug, groups, params.sfid),
+    groups: groupViews(slug, groups, params.sfid, { partner: params.partner, src: params.src }),
     editions: editionViews(loaded),
     template: params.template,
     highlight: highlighted ? params.use : null,

@@ -1,13 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { audienceOf } from '../../domain/audience.js';
+import { favouriteSlugs } from '../../domain/favourites.js';
 import { parseSlugList } from '../../domain/links.js';
+import { normalisePartnerId, normaliseSrc, SRC_PATTERN } from '../../domain/partners.js';
 import { MAX_SLUG_LENGTH } from '../../domain/slug.js';
 import { readerCountry } from '../../domain/storefronts.js';
 import type { Services } from '../../services/container.js';
 import { PageCache } from '../../services/page-cache.js';
 import { CompressedBody, sendCompressed } from '../compressed.js';
 import { HttpError } from '../errors.js';
+import { favouritesOf, favouriteTarget } from '../favourite-store.js';
 import { bookPageModel } from '../presenters/book-page.js';
 import { Integer } from '../validation.js';
 import { renderBookPage } from '../views/book-page.js';
@@ -45,6 +49,28 @@ const country = Type.Optional(
   }),
 );
 
+const partner = Type.Optional(
+  Type.String({
+    maxLength: 50,
+    description:
+      "Partner id, carried into the page's /go/ links (the partner's tags); unknown ids are ignored",
+  }),
+);
+const src = Type.Optional(
+  Type.String({
+    pattern: SRC_PATTERN,
+    description: 'Placement word (qr, newsletter, bio…): counted with the visit and carried into /go/ links',
+  }),
+);
+const full = Type.Optional(
+  Type.Literal('1', { description: 'Always show the page, even to a reader who picked a favourite store' }),
+);
+const go = Type.Optional(
+  Type.Literal('1', {
+    description: 'Send a reader who picked a favourite store straight there (through /go/)',
+  }),
+);
+
 const TEMPLATES: readonly PageTemplate[] = ['default', 'compact', 'card'];
 const Html = Type.String({ description: 'HTML page' });
 
@@ -54,6 +80,10 @@ interface PageQuery {
   top?: string;
   template?: string;
   country?: string;
+  partner?: string;
+  src?: string;
+  full?: '1';
+  go?: '1';
 }
 
 /** `/book/{slug}` and `/b/{slug}` (SPEC 4.1): the same full page, so short links unfurl too. */
@@ -67,13 +97,37 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   services.events.on('book-changed', (slug: string) => rendered.invalidate(slug));
   services.events.on('destinations-changed', () => rendered.clear());
 
-  async function render(slug: string, query: PageQuery, request: FastifyRequest, reply: FastifyReply) {
+  /**
+   * `redirect`: `/b/{slug}` and `/book/{slug}?go=1` send a reader (never a bot or link unfurler) who
+   * picked a favourite store straight there through `/go/`, unless `full=1` asks for the page.
+   */
+  async function render(
+    slug: string,
+    query: PageQuery,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    redirect: boolean,
+  ) {
     // Access codes unlock private destinations, so such a page is the visitor's own (see cache headers).
     const access = await services.access.accessFor(request.headers.cookie);
     const country = readerCountry(query.country, request.headers);
     const chosen = TEMPLATES.find((name) => name === query.template) ?? 'default';
     const useSlug = query.use?.trim().toLowerCase() || null;
-    const topSlugs = parseSlugList(query.top);
+    const partnerId = normalisePartnerId(query.partner);
+    const placement = normaliseSrc(query.src);
+    services.visits.count(audienceOf(request.headers['user-agent'], request.isAutomated), placement);
+    const favourites = request.isAutomated ? {} : favouritesOf(request);
+    const hasFavourites = Object.keys(favourites).length > 0;
+    if (hasFavourites && redirect && query.full !== '1') {
+      const target = await favouriteRedirect(slug, query, request, { access, country, partnerId, placement });
+      if (target)
+        return reply
+          .header('cache-control', 'private, no-store')
+          .header('vary', 'Cookie')
+          .redirect(target, 302);
+    }
+    // The reader's favourite stores come first on the page, after any `top=` the link asked for.
+    const topSlugs = [...new Set([...parseSlugList(query.top), ...favouriteSlugs(favourites, null)])];
     const key = JSON.stringify([
       slug,
       chosen,
@@ -82,6 +136,8 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       query.sfid ?? null,
       [...access].sort(),
       country,
+      partnerId,
+      placement,
     ]);
     let page = rendered.get(key);
     if (!page) {
@@ -93,16 +149,47 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
         template: chosen,
         use: useSlug,
         sfid: query.sfid ?? null,
+        partner: partnerId,
+        src: placement,
       });
       page = new CompressedBody(Buffer.from(renderBookPage(model)));
       rendered.set(key, slug, page);
     }
     reply
       .type('text/html; charset=utf-8')
-      .header('cache-control', access.size > 0 ? 'private, no-cache' : 'public, max-age=300')
+      // A page ordered by the reader's favourite stores is theirs alone, like one unlocked by a code.
+      .header('cache-control', access.size > 0 || hasFavourites ? 'private, no-cache' : 'public, max-age=300')
       // The storefronts shown follow the reader's language (and a CDN's country header, which the CDN keys on).
       .header('vary', 'Cookie, Accept-Language');
     return sendCompressed(request, reply, page);
+  }
+
+  async function favouriteRedirect(
+    slug: string,
+    query: PageQuery,
+    request: FastifyRequest,
+    reader: {
+      access: ReadonlySet<number>;
+      country: string | null;
+      partnerId: string | null;
+      placement: string | null;
+    },
+  ): Promise<string | null> {
+    const loaded = await services.pages.load(slug);
+    if (!loaded) return null;
+    const partner = await services.partners.active(reader.partnerId);
+    const groups = await services.pages.groups(loaded, {
+      access: reader.access,
+      country: reader.country,
+      partner,
+    });
+    return favouriteTarget(favouritesOf(request), groups, {
+      slug: loaded.book.slug,
+      bookFormat: loaded.book.format,
+      sfid: query.sfid ?? null,
+      partner: reader.partnerId,
+      src: reader.placement,
+    });
   }
 
   app.get(
@@ -112,11 +199,15 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
         summary: 'The canonical book page with every place to get the book',
         tags: ['pages'],
         params: SlugParams,
-        querystring: Type.Object({ sfid, use, top, template, country }),
-        response: { 200: Html },
+        querystring: Type.Object({ sfid, use, top, template, country, partner, src, go, full }),
+        response: {
+          200: Html,
+          302: Type.Null({ description: "With go=1: to the reader's favourite store" }),
+        },
       },
     },
-    async (request, reply) => render(request.params.slug, request.query, request, reply),
+    async (request, reply) =>
+      render(request.params.slug, request.query, request, reply, request.query.go === '1'),
   );
 
   app.get(
@@ -126,10 +217,12 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
         summary: 'Short form of the book page, rendered in full so link unfurling works',
         tags: ['pages'],
         params: SlugParams,
-        querystring: Type.Object({ sfid, use, top, country }),
-        response: { 200: Html },
+        description:
+          'Bots, link unfurlers and readers without a favourite store get the full page; a reader who picked "always open this in <store>" is sent there through /go/ (302), unless `full=1`.',
+        querystring: Type.Object({ sfid, use, top, country, partner, src, full }),
+        response: { 200: Html, 302: Type.Null({ description: "To the reader's favourite store" }) },
       },
     },
-    async (request, reply) => render(request.params.slug, request.query, request, reply),
+    async (request, reply) => render(request.params.slug, request.query, request, reply, true),
   );
 };

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { normaliseSrc, SRC_PATTERN } from '../../domain/partners.js';
 import { MAX_SLUG_LENGTH } from '../../domain/slug.js';
 import { cdnCountry, readerCountry } from '../../domain/storefronts.js';
 import type { Services } from '../../services/container.js';
@@ -17,9 +18,10 @@ function referrerHost(referer: string | undefined): string | null {
 
 /**
  * `/go/{slug}/{destination}` (DESIGN): counts the click, then 302 to that book's URL at that
- * destination with the operator's tag. It never redirects to a host that is not the destination's own
- * or an override set for this book. The click is buffered, so the redirect does not wait on a database
- * write; with the click journal it waits for the journal's group commit (one fsync for many clicks).
+ * destination with the operator's tag (or an active partner's, `partner=`). It never redirects to a host
+ * that is not the destination's own or an override set for this book. The click is buffered, so the
+ * redirect does not wait on a database write; with the click journal it waits for the journal's group
+ * commit (one fsync for many clicks).
  */
 export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get(
@@ -37,6 +39,19 @@ export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async
           country: Type.Optional(
             Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Storefront country (ISO 3166-1 alpha-2)' }),
           ),
+          partner: Type.Optional(
+            Type.String({
+              maxLength: 50,
+              description:
+                'Partner id: its tag where it has one for this store; unknown or inactive ids are ignored',
+            }),
+          ),
+          src: Type.Optional(
+            Type.String({
+              pattern: SRC_PATTERN,
+              description: 'Placement word (qr, newsletter, bio…), recorded with the click',
+            }),
+          ),
         }),
         response: { 302: Type.Null({ description: 'Redirect to the destination' }) },
       },
@@ -46,7 +61,8 @@ export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async
       const { slug, destination } = request.params;
       // The same storefront the page showed: its links carry the country it chose.
       const country = readerCountry(request.query.country, request.headers);
-      const target = await services.pages.goTarget(slug, destination, access, country);
+      const partner = await services.partners.active(request.query.partner);
+      const target = await services.pages.goTarget(slug, destination, access, country, partner);
       if (!target) throw new HttpError(404, 'link_not_found', 'This book has no link to that destination.');
       if (!request.isAutomated) {
         // Resolves once the click is durable (journaled on disk), at once without a journal.
@@ -57,6 +73,8 @@ export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async
           country: cdnCountry(request.headers) ?? country,
           referrerHost: referrerHost(request.headers.referer),
           at: new Date(),
+          partnerId: partner?.id ?? null,
+          src: normaliseSrc(request.query.src),
         });
       }
       return reply

@@ -8,6 +8,7 @@ import {
 } from './book-details.js';
 import { renderDestinations } from './book-links.js';
 import { bookDocumentTitle, bookJsonLd, bookMetaDescription, bookSocialTags } from './book-meta.js';
+import { favouritePanel, shareExtras } from './book-share.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { DEFAULT_SITE_NAME, renderLayout } from './layout.js';
 import type { BookPageModel, PageTemplate } from './models.js';
@@ -45,8 +46,10 @@ function fullBody(model: BookPageModel, withDescription: boolean): SafeHtml {
     </div>
   </article>
   ${renderDestinations(model.groups, model.highlight)}
+  ${favouritePanel(model)}
   ${editionsSection(model)}
   ${shareBox(model)}
+  ${shareExtras(model)}
 </main>`;
 }
 

@@ -9,22 +9,12 @@ import {
 } from '../../store/analytics.js';
 import { firstClickDay, type RollupState, rollupState } from '../../store/analytics-rollup.js';
 import { listAllDestinations } from '../../store/destinations.js';
+import { visitTotals } from '../../store/partner-analytics.js';
 import type { Db } from '../../store/schema.js';
+import { attributionTops } from './attribution.js';
+import { type LabelledCount, type Period, rangeForDays } from './periods.js';
 
-export interface LabelledCount {
-  key: string;
-  label: string;
-  href: string | null;
-  clicks: number;
-}
-
-/** A number of days up to today, or `all` (from the first click). */
-export type Period = number | 'all';
-
-export function rangeForDays(days: number, now = new Date()): Range {
-  const today = dayOf(now);
-  return { from: addDays(today, 1 - days), to: addDays(today, 1) };
-}
+export { type LabelledCount, type Period, rangeForDays } from './periods.js';
 
 interface Snapshot {
   range: Range;
@@ -121,6 +111,8 @@ export async function dashboard(db: Db, period: Period, now = new Date()) {
       pendingBefore,
       tops,
       search: await searchStats(trx, `${range.from}T00:00:00.000Z`),
+      attribution: await attributionTops(trx, range),
+      visits: await visitTotals(trx, range.from),
     };
   });
 }

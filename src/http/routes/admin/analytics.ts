@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { analyticsCsv, dashboard } from '../../../services/admin/analytics.js';
 import { type RollupWorker, startRollupWorker } from '../../../services/admin/analytics-rollup.js';
+import { attributionCsv } from '../../../services/admin/attribution.js';
 import { Integer } from '../../validation.js';
 import { PERIODS, renderDashboard } from '../../views/admin/dashboard.js';
 import { type AdminRouteOptions, dbOf, sendPage, viewerOf } from './context.js';
@@ -46,6 +47,8 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asy
               Type.Literal('book'),
               Type.Literal('country'),
               Type.Literal('referrer'),
+              Type.Literal('partner'),
+              Type.Literal('src'),
             ]),
           ),
         }),
@@ -54,7 +57,10 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asy
     async (request, reply) => {
       const by = request.query.by ?? 'day';
       const days = periodOf(request.query.days);
-      const csv = await analyticsCsv(db, by, days);
+      const csv =
+        by === 'partner' || by === 'src'
+          ? await attributionCsv(db, by, days)
+          : await analyticsCsv(db, by, days);
       return reply
         .type('text/csv; charset=utf-8')
         .header('cache-control', 'no-store')

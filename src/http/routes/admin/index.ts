@@ -15,6 +15,7 @@ import { editionRoutes } from './editions.js';
 import { keyRoutes } from './keys.js';
 import { listItemRoutes } from './list-items.js';
 import { listRoutes } from './lists.js';
+import { partnerRoutes } from './partners.js';
 import { pinRoutes } from './pins.js';
 import { userRoutes } from './users.js';
 
@@ -86,6 +87,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     listItemRoutes,
     accessCodeRoutes,
     keyRoutes,
+    partnerRoutes,
     userRoutes,
     auditRoutes,
   ]) {

@@ -17,7 +17,11 @@ export interface DashboardModel {
   total: number;
   series: Point[];
   tops: Array<{ key: string; title: string; rows: TopRow[] }>;
+  /** Clicks by partner and by placement (`src=`). */
+  attribution?: Array<{ key: string; title: string; rows: TopRow[] }>;
   search: SearchStats;
+  /** Book-page and short-link visits by audience (reader, preview, bot) and placement (`src=`). */
+  visits?: Array<{ audience: string; src: string; visits: number }>;
 }
 
 export const PERIODS = [7, 30, 90, 365, 'all'] as const;
@@ -57,6 +61,34 @@ function queryList(title: string, rows: Array<{ query: string; count: number }>,
 </section>`;
 }
 
+const AUDIENCES: ReadonlyArray<[key: string, label: string]> = [
+  ['reader', 'Readers'],
+  ['preview', 'Link previews (chat and social apps)'],
+  ['bot', 'Other bots (search, AI, monitors)'],
+];
+
+/** Page visits apart from clicks: readers, link unfurlers and bots, so bots never inflate the reader figures. */
+function visitsPanel(rows: ReadonlyArray<{ audience: string; src: string; visits: number }>): SafeHtml {
+  const total = (audience: string) =>
+    rows.filter((row) => row.audience === audience).reduce((sum, row) => sum + row.visits, 0);
+  const placements = rows.filter((row) => row.audience === 'reader' && row.src);
+  return html`<section class="panel" aria-labelledby="visits">
+  <header class="panel__head"><h2 id="visits">Book page visits</h2></header>
+  <table class="data" data-role="visits"><tbody>${AUDIENCES.map(
+    ([key, label]) =>
+      html`<tr data-audience="${key}"><td class="data__label">${label}</td><td class="num">${total(key).toLocaleString('en')}</td></tr>`,
+  )}</tbody></table>
+  ${
+    placements.length > 0
+      ? html`<table class="data"><caption>Readers' visits by placement (src=)</caption><tbody>${placements.map(
+          (row) =>
+            html`<tr><td class="data__label">${row.src}</td><td class="num">${row.visits.toLocaleString('en')}</td></tr>`,
+        )}</tbody></table>`
+      : ''
+  }
+</section>`;
+}
+
 export function renderDashboard(viewer: AdminViewer, model: DashboardModel): string {
   const body = html`<div class="page-head">
   <h1>Analytics</h1>
@@ -75,6 +107,10 @@ export function renderDashboard(viewer: AdminViewer, model: DashboardModel): str
 <div class="grid-2">
   ${model.tops.map((top) => topTable(top.key, top.title, top.rows, model.period))}
 </div>
+<div class="grid-2">
+  ${(model.attribution ?? []).map((top) => topTable(top.key, top.title, top.rows, model.period))}
+</div>
+${visitsPanel(model.visits ?? [])}
 <h2 class="section-title">Searches to fix</h2>
 <div class="grid-3">
   ${queryList('Searches with no results', model.search.zeroResults, 'Pin a book')}

@@ -1,0 +1,205 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import {
+  createPartner,
+  editPartner,
+  type PartnerInput,
+  partnerCsv,
+  partnerDetail,
+  partnersOverview,
+  removePartnerTag,
+  setPartnerTag,
+} from '../../../services/admin/partners.js';
+import { HttpError } from '../../errors.js';
+import { type PartnerFormState, renderPartner, renderPartners } from '../../views/admin/partners.js';
+import {
+  type AdminRouteOptions,
+  commandContext,
+  dbOf,
+  noticeOf,
+  seeOther,
+  sendPage,
+  viewerOf,
+} from './context.js';
+import { schemaErrors, submitted } from './form-errors.js';
+
+const PartnerBody = Type.Object({
+  name: Type.String({ default: '', maxLength: 200 }),
+  contact: Type.String({ default: '', maxLength: 500 }),
+  is_active: Type.Boolean({ default: true }),
+  api_key_id: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+const CreateBody = Type.Object({
+  id: Type.String({ default: '', maxLength: 50 }),
+  ...PartnerBody.properties,
+});
+const TagBody = Type.Object({
+  destination_slug: Type.String({ default: '', maxLength: 100 }),
+  country: Type.String({ default: '', maxLength: 2 }),
+  tag: Type.String({ default: '', maxLength: 100 }),
+});
+const RemoveTagBody = Type.Object({
+  destination_slug: Type.String({ default: '', maxLength: 100 }),
+  country: Type.String({ default: '', maxLength: 2 }),
+});
+const PartnerParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 50 }) });
+const Days = Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366, default: 30 }) });
+
+const blank: PartnerFormState = { values: { is_active: true }, errors: {} };
+const inputOf = (body: {
+  name: string;
+  contact: string;
+  is_active: boolean;
+  api_key_id?: number;
+}): PartnerInput => ({
+  name: body.name,
+  contact: body.contact,
+  isActive: body.is_active,
+  apiKeyId: body.api_key_id ?? null,
+});
+
+/** Partners and their affiliate tags (admins only: tags decide who is paid); every change is audited. */
+export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+  const db = dbOf(services);
+  const config = { adminRole: 'admin' as const };
+  // Cached partner lookups and resolved /go/ targets carry tags: drop them at once after a change.
+  const changed = () => {
+    services.partners.clear();
+    services.pages.invalidateAll();
+  };
+
+  const listPage = async (request: FastifyRequest, reply: FastifyReply, form = blank, status = 200) =>
+    sendPage(
+      reply,
+      renderPartners(viewerOf(request), await partnersOverview({ db }), form, noticeOf(request)),
+      status,
+    );
+
+  const detailPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    forms: { edit?: PartnerFormState; tag?: PartnerFormState } = {},
+    status = 200,
+  ) => {
+    const days = (request.query as { days?: number } | undefined)?.days ?? 30;
+    const detail = await partnerDetail({ db }, id, days);
+    if (!detail) throw new HttpError(404, 'not_found', 'There is no partner with this id.');
+    const { partner } = detail;
+    const edit = forms.edit ?? {
+      values: {
+        name: partner.name,
+        contact: partner.contact,
+        is_active: partner.isActive,
+        api_key_id: partner.apiKeyId === null ? '' : String(partner.apiKeyId),
+      },
+      errors: {},
+    };
+    const page = renderPartner(
+      viewerOf(request),
+      detail,
+      { edit, tag: forms.tag ?? { values: {}, errors: {} } },
+      noticeOf(request),
+    );
+    return sendPage(reply, page, status);
+  };
+
+  app.get('/admin/partners', { config, schema: { hide: true } }, async (request, reply) =>
+    listPage(request, reply),
+  );
+
+  app.post(
+    '/admin/partners',
+    { config, attachValidation: true, schema: { hide: true, body: CreateBody } },
+    async (request, reply) => {
+      const values = submitted(request);
+      const errors = schemaErrors(request);
+      if (errors) return listPage(request, reply, { values, errors }, 422);
+      const result = await createPartner(
+        commandContext(request, services),
+        request.body.id,
+        inputOf(request.body),
+      );
+      if (!result.ok) return listPage(request, reply, { values, errors: result.errors }, 422);
+      changed();
+      return seeOther(reply, `/admin/partners/${encodeURIComponent(result.value)}?notice=created`);
+    },
+  );
+
+  app.get(
+    '/admin/partners/:id',
+    { config, schema: { hide: true, params: PartnerParams, querystring: Days } },
+    async (request, reply) => detailPage(request, reply, request.params.id),
+  );
+
+  app.get(
+    '/admin/partners/:id/clicks.csv',
+    { config, schema: { hide: true, params: PartnerParams, querystring: Days } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const csv = await partnerCsv({ db }, id, request.query.days);
+      if (csv === null) throw new HttpError(404, 'not_found', 'There is no partner with this id.');
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header(
+          'content-disposition',
+          `attachment; filename="partner-${id}-clicks-${request.query.days}d.csv"`,
+        )
+        .send(csv);
+    },
+  );
+
+  app.post(
+    '/admin/partners/:id',
+    { config, attachValidation: true, schema: { hide: true, params: PartnerParams, body: PartnerBody } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const values = submitted(request);
+      const errors = schemaErrors(request);
+      if (errors) return detailPage(request, reply, id, { edit: { values, errors } }, 422);
+      const result = await editPartner(commandContext(request, services), id, inputOf(request.body));
+      if (!result) throw new HttpError(404, 'not_found', 'There is no partner with this id.');
+      if (!result.ok) return detailPage(request, reply, id, { edit: { values, errors: result.errors } }, 422);
+      changed();
+      return seeOther(reply, `/admin/partners/${encodeURIComponent(id)}?notice=saved`);
+    },
+  );
+
+  app.post(
+    '/admin/partners/:id/tags',
+    { config, attachValidation: true, schema: { hide: true, params: PartnerParams, body: TagBody } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const values = submitted(request);
+      const errors = schemaErrors(request);
+      if (errors) return detailPage(request, reply, id, { tag: { values, errors } }, 422);
+      const result = await setPartnerTag(commandContext(request, services), id, {
+        destinationSlug: request.body.destination_slug,
+        country: request.body.country,
+        tag: request.body.tag,
+      });
+      if (!result) throw new HttpError(404, 'not_found', 'There is no partner with this id.');
+      if (!result.ok) return detailPage(request, reply, id, { tag: { values, errors: result.errors } }, 422);
+      changed();
+      return seeOther(reply, `/admin/partners/${encodeURIComponent(id)}?notice=saved`);
+    },
+  );
+
+  app.post(
+    '/admin/partners/:id/tags/remove',
+    { config, schema: { hide: true, params: PartnerParams, body: RemoveTagBody } },
+    async (request, reply) => {
+      const { id } = request.params;
+      await removePartnerTag(
+        commandContext(request, services),
+        id,
+        request.body.destination_slug,
+        request.body.country,
+      );
+      changed();
+      return seeOther(reply, `/admin/partners/${encodeURIComponent(id)}?notice=deleted`);
+    },
+  );
+};

@@ -1,0 +1,66 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { MAX_SLUG_LENGTH } from '../../domain/slug.js';
+import type { Services } from '../../services/container.js';
+import { Lists, listPath } from '../../services/lists.js';
+import { qrPng, qrSvg } from '../../services/qr.js';
+import { notFound } from '../errors.js';
+
+const Format = Type.Union([Type.Literal('svg'), Type.Literal('png')], { description: 'Image format' });
+const Image = Type.String({ description: 'The QR code image (SVG or PNG)' });
+
+async function sendQr(reply: FastifyReply, url: string, format: 'svg' | 'png'): Promise<FastifyReply> {
+  reply.header('cache-control', 'public, max-age=86400');
+  if (format === 'svg') return reply.type('image/svg+xml').send(await qrSvg(url));
+  return reply.type('image/png').send(await qrPng(url));
+}
+
+/**
+ * QR codes for printing and sharing: a book's short link and a list's page. The code carries
+ * `src=qr`, so the analytics show visits and clicks that came from a printed code.
+ */
+export const qrRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const base = services.config.baseUrl;
+  const lists = new Lists(services.store.db);
+
+  app.get(
+    '/book/:slug/qr.:format',
+    {
+      schema: {
+        summary: "QR code of a book's short link (with src=qr)",
+        tags: ['pages'],
+        params: Type.Object({
+          slug: Type.String({ minLength: 1, maxLength: MAX_SLUG_LENGTH }),
+          format: Format,
+        }),
+        response: { 200: Image },
+      },
+    },
+    async (request, reply) => {
+      const loaded = await services.pages.load(request.params.slug);
+      if (!loaded) throw notFound('There is no book at this address.');
+      return sendQr(reply, `${base}/b/${encodeURIComponent(loaded.book.slug)}?src=qr`, request.params.format);
+    },
+  );
+
+  app.get(
+    '/list/:id/qr.:format',
+    {
+      schema: {
+        summary: "QR code of a list's page",
+        tags: ['pages'],
+        params: Type.Object({
+          id: Type.Integer({ minimum: 1, maximum: 999_999_999_999_999 }),
+          format: Format,
+        }),
+        response: { 200: Image },
+      },
+    },
+    async (request, reply) => {
+      const found = await lists.get(request.params.id);
+      if (!found) throw notFound('There is no list at this address.');
+      return sendQr(reply, `${base}${listPath(found.list)}`, request.params.format);
+    },
+  );
+};

@@ -1,0 +1,62 @@
+import type { Audience } from '../domain/audience.js';
+import { addPageVisits, type VisitCount } from '../store/partner-analytics.js';
+import type { Db } from '../store/schema.js';
+
+export interface VisitCounterLogger {
+  error(details: object, message: string): void;
+}
+
+/**
+ * Counts book-page and short-link visits per day, audience and placement (`src`) in memory and adds
+ * them to `page_visits` every few seconds: a page served from the cache must not wait on a write.
+ * A failed write keeps its counts for the next try; `close` writes what is left.
+ */
+export class VisitCounter {
+  private counts = new Map<string, VisitCount>();
+  private flushing: Promise<void> | null = null;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Db,
+    flushIntervalMs = 5000,
+    private readonly logger: VisitCounterLogger = { error: (d, m) => console.error(m, d) },
+  ) {
+    this.timer = setInterval(() => void this.flush(), flushIntervalMs);
+    this.timer.unref();
+  }
+
+  count(audience: Audience, src: string | null, at = new Date()): void {
+    const day = at.toISOString().slice(0, 10);
+    const key = `${day}|${audience}|${src ?? ''}`;
+    const entry = this.counts.get(key);
+    if (entry) entry.visits += 1;
+    // Bounded: the keys are a day, three audiences and validated placement words.
+    else if (this.counts.size < 10_000) this.counts.set(key, { day, audience, src: src ?? '', visits: 1 });
+  }
+
+  /** Writes every count made before the call (after the write already running, if any). */
+  flush(): Promise<void> {
+    if (this.flushing) return this.flushing.then(() => this.flush());
+    if (this.counts.size === 0) return Promise.resolve();
+    const batch = this.counts;
+    this.counts = new Map();
+    this.flushing = addPageVisits(this.db, [...batch.values()])
+      .catch((error: unknown) => {
+        for (const [key, row] of batch) {
+          const entry = this.counts.get(key);
+          if (entry) entry.visits += row.visits;
+          else this.counts.set(key, row);
+        }
+        this.logger.error({ err: error }, 'page visit counts not written; will retry');
+      })
+      .finally(() => {
+        this.flushing = null;
+      });
+    return this.flushing;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}
