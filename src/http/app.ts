@@ -14,6 +14,7 @@ import { apiResolveRoutes } from './routes/api-resolve.js';
 import { apiSearchRoutes } from './routes/api-search.js';
 import { bookPageRoutes } from './routes/book-pages.js';
 import { discoveryRoutes } from './routes/discovery.js';
+import { embedRoutes } from './routes/embed.js';
 import { goRoutes } from './routes/go.js';
 import { homeRoutes } from './routes/home.js';
 import { ingestRoutes } from './routes/ingest.js';
@@ -71,6 +72,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   await app.register(isbnRoutes, { services });
   await app.register(bookPageRoutes, { services });
   await app.register(goRoutes, { services });
+  await app.register(embedRoutes, { services });
   await app.register(coverFallbackRoutes, { services });
   await app.register(searchPageRoutes, { services });
   await app.register(apiSearchRoutes, { services });
