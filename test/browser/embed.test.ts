@@ -83,6 +83,7 @@ if (browserAvailable(SUITE)) {
     let browser: Browser;
     let browserContext: BrowserContext;
     let page: Page;
+    let slug = '';
     const consoleErrors: string[] = [];
     const requests: string[] = [];
 
@@ -114,6 +115,7 @@ if (browserAvailable(SUITE)) {
         identifiers: {},
         workKey: null,
       });
+      slug = book.slug;
       host = hostSite(booklink, book.slug);
       blog = await listen(host);
       browser = await launchChromium();
@@ -230,6 +232,33 @@ if (browserAvailable(SUITE)) {
       }
       assert.equal(after, before + 1);
       await opened.close();
+    });
+
+    it("builds the snippet in the book page's Embed panel", async () => {
+      const bookPage = await browserContext.newPage();
+      await bookPage.goto(`${booklink}/book/${slug}`);
+      await bookPage.getByText('Embed this book on your site').click();
+      const code = bookPage.locator('#embed-code');
+      assert.equal(
+        await code.inputValue(),
+        `<script src="${booklink}/embed.js" data-book="${slug}" async></script>`,
+      );
+      await bookPage.getByLabel('Partner id (optional)').fill(PARTNER);
+      await bookPage.getByLabel('Show the cover').uncheck();
+      assert.equal(
+        await code.inputValue(),
+        `<script src="${booklink}/embed.js" data-book="${slug}" data-partner="${PARTNER}" data-cover="false" async></script>`,
+      );
+      await bookPage.getByLabel('Iframe').check();
+      const iframe = await code.inputValue();
+      assert.ok(
+        iframe.startsWith(`<iframe src="${booklink}/embed/${slug}?partner=${PARTNER}&amp;cover=0"`),
+        iframe,
+      );
+      await bookPage.getByLabel('Partner id (optional)').fill('"><script>');
+      assert.doesNotMatch(await code.inputValue(), /partner=|<script>"/);
+      await bookPage.getByRole('button', { name: 'Copy code' }).waitFor();
+      await bookPage.close();
     });
 
     it('sets no cookie', async () => {

@@ -6,6 +6,7 @@ import {
   factsList,
   shareBox,
 } from './book-details.js';
+import { embedPanel } from './book-embed.js';
 import { renderDestinations } from './book-links.js';
 import { bookDocumentTitle, bookJsonLd, bookMetaDescription, bookSocialTags } from './book-meta.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
@@ -47,6 +48,7 @@ function fullBody(model: BookPageModel, withDescription: boolean): SafeHtml {
   ${renderDestinations(model.groups, model.highlight)}
   ${editionsSection(model)}
   ${shareBox(model)}
+  ${embedPanel(model)}
 </main>`;
 }
 
@@ -84,7 +86,7 @@ export function renderBookPage(model: BookPageModel, options: BookPageOptions = 
     canonicalUrl: model.canonicalUrl,
     meta: bookSocialTags(model, siteName),
     jsonLd: bookJsonLd(model),
-    scripts: ['cover.js', 'book.js', 'saved.js', 'lists.js'],
+    scripts: ['cover.js', 'book.js', 'saved.js', 'lists.js', 'embed-panel.js'],
     bodyClass: `page-book page-book--${model.template}`,
     chrome: model.template !== 'card',
     siteName,
