@@ -13,8 +13,8 @@ export function embedScriptSnippet(baseUrl: string, slug: string): string {
 export function embedPanel(model: BookPageModel): SafeHtml {
   const { baseUrl } = model;
   const slug = model.book.slug;
-  return html`<details class="embed-panel" data-embed-base="${baseUrl}" data-embed-book="${slug}">
-  <summary class="embed-panel__summary">Embed this book on your site</summary>
+  return html`<section class="embed-panel" aria-labelledby="embed-title" data-embed-base="${baseUrl}" data-embed-book="${slug}">
+  <h2 class="embed-panel__title" id="embed-title">Embed this book on your site</h2>
   <div class="embed-panel__body">
     <fieldset class="embed-panel__kind">
       <legend>Kind</legend>
@@ -30,5 +30,5 @@ export function embedPanel(model: BookPageModel): SafeHtml {
     <button class="button embed-panel__copy" type="button" hidden>Copy code</button>
     <p class="embed-panel__status" role="status" aria-live="polite"></p>
   </div>
-</details>`;
+</section>`;
 }

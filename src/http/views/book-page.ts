@@ -86,7 +86,7 @@ export function renderBookPage(model: BookPageModel, options: BookPageOptions = 
     canonicalUrl: model.canonicalUrl,
     meta: bookSocialTags(model, siteName),
     jsonLd: bookJsonLd(model),
-    scripts: ['cover.js', 'book.js', 'saved.js', 'lists.js', 'embed-panel.js'],
+    scripts: ['cover.js', 'book.js', 'saved.js', 'lists.js'],
     bodyClass: `page-book page-book--${model.template}`,
     chrome: model.template !== 'card',
     siteName,
