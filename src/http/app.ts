@@ -26,6 +26,7 @@ import { resolveRoutes } from './routes/resolve.js';
 import { savedRoutes } from './routes/saved.js';
 import { searchFeedbackRoutes } from './routes/search-feedback.js';
 import { searchPageRoutes } from './routes/search-page.js';
+import { shelfRoutes } from './routes/shelves.js';
 import { staticRoutes } from './routes/static.js';
 
 export interface AppOptions {
@@ -73,6 +74,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   await app.register(bookPageRoutes, { services });
   await app.register(goRoutes, { services });
   await app.register(embedRoutes, { services });
+  await app.register(shelfRoutes, { services });
   await app.register(coverFallbackRoutes, { services });
   await app.register(searchPageRoutes, { services });
   await app.register(apiSearchRoutes, { services });

@@ -1,4 +1,5 @@
 import type { LinkGroup } from '../../domain/links.js';
+import { seriesPosition } from '../../domain/series.js';
 import type { LoadedBook } from '../../services/book-pages.js';
 import type { Book } from '../../store/books.js';
 import type { BookPageModel, BookView, EditionView, LinkGroupView, PageTemplate } from '../views/models.js';
@@ -90,5 +91,13 @@ export function bookPageModel(
     editions: editionViews(loaded),
     template: params.template,
     highlight: highlighted ? params.use : null,
+    series: seriesOf(loaded),
   };
+}
+
+function seriesOf(loaded: LoadedBook): BookPageModel['series'] {
+  const position = seriesPosition(loaded.identifiers.series);
+  return position && !position.isRange
+    ? { name: position.name, slug: position.slug, number: position.number }
+    : null;
 }
