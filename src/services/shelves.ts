@@ -10,6 +10,7 @@ import {
   catalogEntriesInSeries,
   clickCounts,
   type ShelfEntry,
+  shelfNamesOfBooks,
 } from '../store/shelves.js';
 
 /**
@@ -179,4 +180,21 @@ export async function loadAuthorPage(store: Store, slug: string): Promise<Author
     .slice(0, AUTHOR_PAGE_LIMIT)
     .map(({ item }) => item);
   return { name, slug, books: sorted };
+}
+
+/** `/author/…` and `/series/…` paths of the books that have pages, each once, for the sitemap. */
+export async function shelfPaths(store: Store, limit: number): Promise<string[]> {
+  const { authors, seriesNotes } = await shelfNamesOfBooks(store.db, limit);
+  const paths = new Set<string>();
+  for (const list of authors) {
+    for (const name of list) {
+      const slug = nameSlug(name);
+      if (slug) paths.add(`/author/${encodeURIComponent(slug)}`);
+    }
+  }
+  for (const note of seriesNotes) {
+    const position = seriesPosition(note);
+    if (position && !position.isRange) paths.add(`/series/${encodeURIComponent(position.slug)}`);
+  }
+  return [...paths].slice(0, limit);
 }

@@ -137,3 +137,24 @@ export async function clickCounts(
     .execute();
   return new Map(rows.map((row) => [row.book_id, Number(row.n)]));
 }
+
+/** Author lists and series notes of the books that have pages, for the sitemap (at most `limit` each). */
+export async function shelfNamesOfBooks(
+  db: Kysely<Database>,
+  limit: number,
+): Promise<{ authors: string[][]; seriesNotes: string[] }> {
+  const [authors, series] = await Promise.all([
+    db.selectFrom('books').select('authors').orderBy('id').limit(limit).execute(),
+    db
+      .selectFrom('book_identifiers')
+      .select('value')
+      .where('scheme', '=', 'series')
+      .orderBy('book_id')
+      .limit(limit)
+      .execute(),
+  ]);
+  return {
+    authors: authors.map((row) => parseJsonArray(row.authors)),
+    seriesNotes: series.map((row) => row.value),
+  };
+}

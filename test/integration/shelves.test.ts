@@ -102,6 +102,14 @@ describeEachDialect('series and author pages', (context) => {
     assert.ok((ld.workExample as unknown[]).length >= 4);
   });
 
+  it('lists the author and series pages of created books in the sitemap', async () => {
+    const sitemap = await (await t.get('/sitemap.xml')).text();
+    assert.match(sitemap, new RegExp(`<loc>http://booklink.test/book/${firstSlug}</loc>`));
+    assert.match(sitemap, /<loc>http:\/\/booklink\.test\/author\/suzanne-collins<\/loc>/);
+    assert.match(sitemap, /<loc>http:\/\/booklink\.test\/series\/the-hunger-games<\/loc>/);
+    assert.equal(sitemap.match(/\/author\/suzanne-collins</g)?.length, 1);
+  });
+
   it('sends an unknown name to a search instead of a dead end', async () => {
     const response = await t.get('/author/nobody-at-all');
     assert.equal(response.status, 302);

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { projectRoot } from '../../paths.js';
 import type { Services } from '../../services/container.js';
+import { shelfPaths } from '../../services/shelves.js';
 import { escapeXml, sitemapXml } from '../presenters/sitemap.js';
 
 /** Fills the guide's placeholders with this deployment's origin and contact. */
@@ -84,7 +85,9 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         .limit(SITEMAP_LIMIT)
         .offset(((page ?? 1) - 1) * SITEMAP_LIMIT)
         .execute();
-      return sitemapXml(baseUrl, rows);
+      // Author and series pages ride along while everything fits in one sitemap (not in an index's pages).
+      const shelves = page === undefined ? await shelfPaths(services.store, SITEMAP_LIMIT - rows.length) : [];
+      return sitemapXml(baseUrl, rows, shelves);
     },
   );
 };
