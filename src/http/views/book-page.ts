@@ -1,5 +1,6 @@
 import { coverFigure, descriptionSection, editionsSection, factsList, shareBox } from './book-details.js';
 import { embedPanel } from './book-embed.js';
+import { formatJumps } from './book-jumps.js';
 import { renderDestinations } from './book-links.js';
 import { bookDocumentTitle, bookJsonLd, bookMetaDescription, bookSocialTags } from './book-meta.js';
 import { authorLinks, seriesLine } from './book-shelves.js';
@@ -25,6 +26,7 @@ function titleBlock(model: BookPageModel, jump: boolean): SafeHtml {
     ${authorLinks(model)}
     ${seriesLine(model)}
     ${jump && hasLinks && html`<a class="jump" href="#where-title">Where to get it <span aria-hidden="true">↓</span></a>`}
+    ${jump && formatJumps(model)}
   </div>`;
 }
 
