@@ -9,6 +9,7 @@ import {
   catalogEntriesByAuthorWords,
   catalogEntriesInSeries,
   clickCounts,
+  popularCatalogEntries,
   type ShelfEntry,
   shelfNamesOfBooks,
 } from '../store/shelves.js';
@@ -197,4 +198,29 @@ export async function shelfPaths(store: Store, limit: number): Promise<string[]>
     if (position && !position.isRange) paths.add(`/series/${encodeURIComponent(position.slug)}`);
   }
   return [...paths].slice(0, limit);
+}
+
+/**
+ * Popular books for a home page without featured lists: the catalog's most popular editions (a book
+ * page when one exists, its ISBN link otherwise), one per title.
+ */
+export async function loadPopularBooks(store: Store, limit: number): Promise<ShelfItem[]> {
+  const entries = await popularCatalogEntries(store.db, limit * 3);
+  const seen = new Set<string>();
+  const unique = entries.filter((entry) => {
+    const key = foldText(entry.title);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const chosen = unique.slice(0, limit);
+  const books = await booksByIsbn13(
+    store.db,
+    chosen.flatMap((entry) => (entry.isbn13 ? [entry.isbn13] : [])),
+  );
+  const byIsbn = new Map(books.map((book) => [book.isbn13, book]));
+  return chosen.map((entry) => {
+    const book = entry.isbn13 ? byIsbn.get(entry.isbn13) : undefined;
+    return book ? bookItem(book) : entryItem(entry);
+  });
 }

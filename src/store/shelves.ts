@@ -158,3 +158,24 @@ export async function shelfNamesOfBooks(
     seriesNotes: series.map((row) => row.value),
   };
 }
+
+/** The catalog's most popular editions that have an ISBN (the home page of a fresh import). */
+export async function popularCatalogEntries(db: Kysely<Database>, limit: number): Promise<ShelfEntry[]> {
+  const rows = await db
+    .selectFrom('catalog_entries')
+    .select(['title', 'authors', 'isbn13', 'cover_url', 'popularity'])
+    .where('isbn13', 'is not', null)
+    .where('popularity', '>', 0)
+    .orderBy('popularity', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    title: row.title,
+    authors: parseJsonArray(row.authors),
+    isbn13: row.isbn13,
+    coverUrl: row.cover_url,
+    popularity: Number(row.popularity),
+    series: null,
+  }));
+}

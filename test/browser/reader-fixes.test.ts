@@ -4,6 +4,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { blockOutbound, browserAvailable, DESKTOP, launchChromium, PHONE } from '../support/browser.js';
 import { describeEachDialect } from '../support/databases.js';
+import { addCatalogEntry } from '../support/factories.js';
 
 const SUITE = 'what readers noticed: hover contrast, cover placeholders, format jumps';
 
@@ -58,6 +59,15 @@ if (browserAvailable(SUITE)) {
         workKey: null,
       });
       slug = book.slug;
+      // A fresh import: catalog entries, no featured list.
+      for (const [i, title] of ['Dune', 'Emma', 'Persuasion'].entries()) {
+        await addCatalogEntry(context.store(), {
+          isbn13: ['9780441172719', '9780141439587', '9780141439686'][i] ?? null,
+          title,
+          authors: ['Some Author'],
+          popularity: 1000 - i * 100,
+        });
+      }
       browser = await launchChromium();
     });
     after(async () => {
@@ -105,6 +115,23 @@ if (browserAvailable(SUITE)) {
         );
         assert.equal(broken, 0, path);
       }
+      await ctx.close();
+    });
+
+    it('shows popular books and the paste-a-store-link hint on a home page without featured lists', async () => {
+      const ctx = await fresh(PHONE);
+      const page = await ctx.newPage();
+      await page.goto(`${t.baseUrl}/`);
+      const popular = page.getByRole('region', { name: 'Popular books' });
+      assert.deepEqual(await popular.locator('.featured-list__name').allTextContents(), [
+        'Dune',
+        'Emma',
+        'Persuasion',
+      ]);
+      assert.ok(await page.getByText('Paste it into the search box').isVisible());
+      await popular.getByRole('link', { name: /Emma/ }).click();
+      await page.waitForURL(/\/book\//);
+      assert.equal(await page.locator('h1.title').textContent(), 'Emma');
       await ctx.close();
     });
 
