@@ -158,5 +158,46 @@ if (browserAvailable(SUITE)) {
       assert.equal(await wide.getByRole('navigation', { name: 'Jump to a format' }).isVisible(), false);
       await desktop.close();
     });
+
+    it('shows the Free group once a Gutenberg catalog import confirms a book created before it', async () => {
+      const book = await t.services.creator.createFromRecord({
+        source: 'test',
+        isbn13: '9780141439693',
+        isbn10: null,
+        title: 'Northanger Abbey',
+        subtitle: null,
+        authors: ['Jane Austen'],
+        publishedDate: null,
+        publisher: null,
+        coverUrl: null,
+        language: 'en',
+        format: null,
+        pages: null,
+        description: null,
+        identifiers: {},
+        workKey: null,
+      });
+      const ctx = await browser.newContext(DESKTOP);
+      const log = await blockOutbound(ctx);
+      const page = await ctx.newPage();
+      await page.goto(`${t.baseUrl}/book/${book.slug}`);
+      assert.equal(await page.locator('section.group[data-group="free"]').count(), 0);
+      // `booklink import pg_catalog.csv --format gutenberg` writes entries like this one.
+      await addCatalogEntry(context.store(), {
+        source: 'gutenberg',
+        entryKey: 'gutenberg:121',
+        title: 'Northanger Abbey',
+        authors: ['Jane Austen'],
+        identifiers: { gutenberg: '121' },
+      });
+      t.services.events.emit('book-changed', book.slug);
+      await page.goto(`${t.baseUrl}/book/${book.slug}`);
+      const free = page.locator('section.group[data-group="free"]');
+      assert.ok(await free.isVisible());
+      await free.locator('a[data-destination="gutenberg"]').click();
+      await page.waitForURL(/gutenberg\.org/);
+      assert.ok(log.navigations.includes('https://www.gutenberg.org/ebooks/121'), log.navigations.join(' '));
+      await ctx.close();
+    });
   });
 }
