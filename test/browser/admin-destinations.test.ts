@@ -1,21 +1,29 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { addUser, PASSWORD } from '../integration/admin-support.js';
+import { addBook, addUser, PASSWORD } from '../integration/admin-support.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { blockOutbound, browserAvailable, DESKTOP, launchChromium, PHONE } from '../support/browser.js';
 import { describeEachDialect } from '../support/databases.js';
 
-const SUITE = 'admin destinations page: swatches under the CSP, fits a phone';
+const SUITE = 'admin: destination swatches under the CSP on a phone, editions linked by ISBN or address';
 
 if (browserAvailable(SUITE)) {
   describeEachDialect(SUITE, (context) => {
     let t: TestApp;
     let browser: Browser;
+    let bookId = 0;
 
     before(async () => {
       t = await startTestApp(context.store());
       await addUser(context.store(), 'admin@example.test', 'admin');
+      bookId = await addBook(context.store(), {
+        slug: 'emma-hardback',
+        title: 'Emma',
+        isbn13: '9780141439587',
+      });
+      await addBook(context.store(), { slug: 'emma-paperback', title: 'Emma', isbn13: '9780141439600' });
+      await addBook(context.store(), { slug: 'emma-audio', title: 'Emma (Audiobook)' });
       browser = await launchChromium();
     });
     after(async () => {
@@ -60,5 +68,33 @@ if (browserAvailable(SUITE)) {
         await ctx.close();
       });
     }
+
+    it('links editions by ISBN or page address, and names a reference that matches nothing', async () => {
+      const ctx = await browser.newContext(DESKTOP);
+      await blockOutbound(ctx);
+      const page = await ctx.newPage();
+      await page.goto(`${t.baseUrl}/admin/login`);
+      await page.fill('#f-email', 'admin@example.test');
+      await page.fill('#f-password', PASSWORD);
+      await Promise.all([page.waitForURL(/\/admin$/), page.click('button:has-text("Sign in")')]);
+      await page.goto(`${t.baseUrl}/admin/books/${bookId}`);
+      const field = page.locator('#editions #f-target_book_id');
+      for (const reference of ['978-0-14-143960-0', `${t.baseUrl}/book/emma-audio`]) {
+        await field.fill(reference);
+        await Promise.all([
+          page.waitForURL(/notice=saved/),
+          page.click('#editions button:has-text("Link edition")'),
+        ]);
+      }
+      const listed = await page.locator('#editions .plain-list a').allTextContents();
+      assert.deepEqual(listed.sort(), ['Emma', 'Emma', 'Emma (Audiobook)']);
+      await page.locator('#editions #f-target_book_id').fill('no-such-book');
+      await page.click('#editions button:has-text("Link edition")');
+      assert.match(
+        (await page.locator('#editions').textContent()) ?? '',
+        /No book has this ISBN, address or id/,
+      );
+      await ctx.close();
+    });
   });
 }

@@ -1,12 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { linkEdition, setCanonicalEdition, unlinkEdition } from '../../../services/admin/editions.js';
+import {
+  findEditionTarget,
+  linkEdition,
+  setCanonicalEdition,
+  unlinkEdition,
+} from '../../../services/admin/editions.js';
 import { bookOr404, showFailedForm } from './books.js';
 import { type AdminRouteOptions, commandContext, IdParams, seeOther } from './context.js';
 import { schemaErrors, submitted } from './form-errors.js';
 
 /** SPEC 2.4 "book link edition", "book unlink edition", "book set canonical". */
-const LinkBody = Type.Object({ target_book_id: Type.Integer() });
+/** The other edition by ISBN, page address, slug or id (see `findEditionTarget`). */
+const LinkBody = Type.Object({ target_book_id: Type.String({ minLength: 1, maxLength: 500 }) });
 const UnlinkBody = Type.Object({ target_book_id: Type.Optional(Type.Union([Type.Integer(), Type.Null()])) });
 const CanonicalBody = Type.Object({
   new_canonical_id: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
@@ -24,7 +30,15 @@ export const editionRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     const values = submitted(request);
     const errors = schemaErrors(request);
     if (errors) return showFailedForm(services, request, reply, book, { form: 'edition', values, errors });
-    const result = await linkEdition(commandContext(request, services), book, request.body.target_book_id);
+    const ctx = commandContext(request, services);
+    const target = await findEditionTarget(ctx, request.body.target_book_id);
+    if (!target)
+      return showFailedForm(services, request, reply, book, {
+        form: 'edition',
+        values,
+        errors: { target_book_id: 'No book has this ISBN, address or id.' },
+      });
+    const result = await linkEdition(ctx, book, target.id);
     if (!result.ok)
       return showFailedForm(services, request, reply, book, {
         form: 'edition',
