@@ -1,4 +1,14 @@
-// Booklink admin: the live preview of a destination's URL template. Everything works without it.
+// Booklink admin: brand swatches and the live preview of a destination's URL template.
+
+// Swatch colours go through the CSSOM: the admin's CSP (style-src 'self') refuses style attributes.
+(() => {
+  for (const swatch of document.querySelectorAll('[data-swatch]')) {
+    if (/^#[0-9a-f]{6}$/i.test(swatch.dataset.swatch))
+      swatch.style.setProperty('--swatch', swatch.dataset.swatch);
+  }
+})();
+
+// The live preview of a destination's URL template. Everything works without it.
 (() => {
   const form = document.querySelector('[data-role="destination-form"]');
   if (!form) return;

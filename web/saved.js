@@ -123,10 +123,24 @@
       const link = document.createElement('a');
       link.className = 'saved-item__link';
       link.href = `/book/${encodeURIComponent(book.slug)}`;
-      const cover = document.createElement(book.cover ? 'img' : 'span');
-      cover.className = book.cover ? 'saved-item__cover' : 'saved-item__cover saved-item__cover--missing';
-      if (book.cover && /^(https?:)?\//.test(book.cover)) cover.src = book.cover;
-      if (book.cover) cover.alt = '';
+      const hasCover = Boolean(book.cover && /^(https?:)?\//.test(book.cover));
+      const cover = document.createElement(hasCover ? 'img' : 'span');
+      cover.className = hasCover ? 'saved-item__cover' : 'saved-item__cover saved-item__cover--missing';
+      if (hasCover) {
+        // A cover that fails (or is a blank pixel) becomes the same placeholder as a book without one.
+        const swap = () => {
+          const placeholder = document.createElement('span');
+          placeholder.className = 'saved-item__cover saved-item__cover--missing';
+          placeholder.setAttribute('aria-hidden', 'true');
+          cover.replaceWith(placeholder);
+        };
+        cover.addEventListener('error', swap, { once: true });
+        cover.addEventListener('load', () => cover.naturalWidth <= 2 && swap(), { once: true });
+        cover.alt = '';
+        cover.src = book.cover;
+      } else {
+        cover.setAttribute('aria-hidden', 'true');
+      }
       const title = document.createElement('span');
       title.className = 'saved-item__title';
       title.textContent = book.title || book.slug;

@@ -16,6 +16,7 @@ import { apiResolveRoutes } from './routes/api-resolve.js';
 import { apiSearchRoutes } from './routes/api-search.js';
 import { bookPageRoutes } from './routes/book-pages.js';
 import { discoveryRoutes } from './routes/discovery.js';
+import { embedRoutes } from './routes/embed.js';
 import { goRoutes } from './routes/go.js';
 import { homeRoutes } from './routes/home.js';
 import { ingestRoutes } from './routes/ingest.js';
@@ -28,6 +29,7 @@ import { resolveRoutes } from './routes/resolve.js';
 import { savedRoutes } from './routes/saved.js';
 import { searchFeedbackRoutes } from './routes/search-feedback.js';
 import { searchPageRoutes } from './routes/search-page.js';
+import { shelfRoutes } from './routes/shelves.js';
 import { staticRoutes } from './routes/static.js';
 import { int32Keyword } from './validation.js';
 
@@ -88,6 +90,8 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   await app.register(isbnRoutes, { services });
   await app.register(bookPageRoutes, { services });
   await app.register(goRoutes, { services });
+  await app.register(embedRoutes, { services });
+  await app.register(shelfRoutes, { services });
   await app.register(coverFallbackRoutes, { services });
   await app.register(searchPageRoutes, { services });
   await app.register(apiSearchRoutes, { services });

@@ -19,10 +19,14 @@ import {
   findDestination,
   overridesForBook,
 } from '../store/destinations.js';
+import { publicDomainIdentifiersFor } from '../store/public-domain.js';
 import type { Db } from '../store/schema.js';
 import { canonicalEditionOf } from '../store/works.js';
 import { PageCache } from './page-cache.js';
 import type { ActivePartner } from './partners.js';
+
+/** Catalogs whose entries confirm a free copy (see the `free` destinations' templates). */
+const PUBLIC_DOMAIN_SCHEMES = ['gutenberg', 'standard_ebooks', 'librivox'] as const;
 
 /** Everything known about a book that its page and its `/go/` links are built from. */
 export interface LoadedBook {
@@ -71,13 +75,18 @@ export class BookPages {
   private async loadFresh(slug: string): Promise<LoadedBook | null> {
     const book = await findBookBySlug(this.db, slug);
     if (!book) return null;
-    const [identifiers, bookLinks, overrides, editions, canonicalBookId] = await Promise.all([
+    const [stored, confirmed, bookLinks, overrides, editions, canonicalBookId] = await Promise.all([
       bookIdentifiers(this.db, book.id),
+      // A public-domain catalog imported after the book was created still gives it its free copies.
+      book.matchKey
+        ? publicDomainIdentifiersFor(this.db, book.matchKey, PUBLIC_DOMAIN_SCHEMES)
+        : Promise.resolve({}),
       bookLinksForBook(this.db, book.id),
       overridesForBook(this.db, book.id),
       book.workId === null ? Promise.resolve([]) : editionsOfWork(this.db, book.workId),
       book.workId === null ? Promise.resolve(null) : canonicalEditionOf(this.db, book.workId),
     ]);
+    const identifiers = { ...confirmed, ...stored };
     // The work's page leads with its canonical edition (admin: "set canonical").
     const ordered = [...editions].sort(
       (a, b) => Number(b.id === canonicalBookId) - Number(a.id === canonicalBookId),

@@ -105,6 +105,23 @@ function withValidationErrors<T extends { paths?: unknown; components?: unknown 
   };
 }
 
+/** Swagger UI on a phone: nothing wider than the screen; long paths and tables wrap or scroll in place. */
+const DOCS_CSS = `
+.swagger-ui .topbar { display: none; }
+.swagger-ui .wrapper { padding: 0 12px; box-sizing: border-box; }
+.swagger-ui .opblock .opblock-summary { flex-wrap: wrap; }
+.swagger-ui .opblock .opblock-summary-path { max-width: 100%; word-break: break-all; }
+.swagger-ui .opblock-body, .swagger-ui .responses-inner, .swagger-ui .parameters-container { overflow-x: auto; }
+.swagger-ui table { display: block; max-width: 100%; overflow-x: auto; }
+.swagger-ui .model-box, .swagger-ui pre { max-width: 100%; overflow-x: auto; }
+@media (max-width: 600px) {
+  .swagger-ui .info { margin: 20px 0; }
+  .swagger-ui .info .title { font-size: 28px; }
+  .swagger-ui .scheme-container { padding: 12px 0; }
+  .swagger-ui .opblock-tag { font-size: 18px; }
+}
+`;
+
 async function openApiPlugin(app: FastifyInstance, options: OpenApiOptions) {
   await app.register(swagger, {
     openapi: {
@@ -128,7 +145,21 @@ async function openApiPlugin(app: FastifyInstance, options: OpenApiOptions) {
         : documentObject.swaggerObject,
   });
   // Served from the package's own assets: no CDN.
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    uiConfig: { deepLinking: true },
+    theme: { title: 'Booklink API reference', css: [{ filename: 'booklink.css', content: DOCS_CSS }] },
+  });
+  // Swagger UI's page has no viewport tag, so phones drew it at desktop width, zoomed out.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if ((request.url !== '/docs' && request.url !== '/docs/') || typeof payload !== 'string') return payload;
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
+    return payload.replace(
+      '<meta charset="UTF-8">',
+      '<meta charset="UTF-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">',
+    );
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
 

@@ -1,5 +1,6 @@
 import { goPath as goLink } from '../../domain/go-links.js';
 import type { LinkGroup } from '../../domain/links.js';
+import { seriesPosition } from '../../domain/series.js';
 import type { LoadedBook } from '../../services/book-pages.js';
 import type { Book } from '../../store/books.js';
 import type { BookPageModel, BookView, EditionView, LinkGroupView, PageTemplate } from '../views/models.js';
@@ -98,5 +99,13 @@ export function bookPageModel(
     editions: editionViews(loaded),
     template: params.template,
     highlight: highlighted ? params.use : null,
+    series: seriesOf(loaded),
   };
+}
+
+function seriesOf(loaded: LoadedBook): BookPageModel['series'] {
+  const position = seriesPosition(loaded.identifiers.series);
+  return position && !position.isRange
+    ? { name: position.name, slug: position.slug, number: position.number }
+    : null;
 }

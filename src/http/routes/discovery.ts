@@ -4,8 +4,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { projectRoot } from '../../paths.js';
 import type { Services } from '../../services/container.js';
+import { shelfPaths } from '../../services/shelves.js';
 import { escapeXml, sitemapXml } from '../presenters/sitemap.js';
 import { Integer } from '../validation.js';
+import { renderDevelopersPage } from '../views/developers-page.js';
 
 /** Fills the guide's placeholders with this deployment's origin and contact. */
 function fillTemplate(text: string, baseUrl: string, contactEmail: string | null): string {
@@ -16,6 +18,11 @@ function fillTemplate(text: string, baseUrl: string, contactEmail: string | null
 }
 
 const SITEMAP_LIMIT = 50_000;
+
+/** True when the client asks for HTML and not for markdown (a browser following the footer link). */
+function prefersHtml(accept: string | undefined): boolean {
+  return !!accept && accept.includes('text/html') && !accept.includes('text/markdown');
+}
 
 /** `/developers.md`, `/llms.txt` and `/sitemap.xml` (SPEC 1, DESIGN): the service describes itself. */
 export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
@@ -36,7 +43,28 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         response: { 200: Type.String() },
       },
     },
-    async (_request, reply) => reply.type('text/markdown; charset=utf-8').send(developers),
+    // A browser (text/html before markdown) reads the HTML rendering; agents and curl get markdown.
+    async (request, reply) =>
+      prefersHtml(request.headers.accept)
+        ? reply.header('vary', 'Accept').redirect('/developers', 302)
+        : reply.type('text/markdown; charset=utf-8').header('vary', 'Accept').send(developers),
+  );
+
+  const developersHtml = renderDevelopersPage(developers, baseUrl);
+  app.get(
+    '/developers',
+    {
+      schema: {
+        summary: 'Integration guide (HTML)',
+        tags: ['discovery'],
+        response: { 200: Type.String({ description: 'HTML page' }) },
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'public, max-age=300')
+        .send(developersHtml),
   );
 
   app.get(
@@ -72,7 +100,9 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('')}</sitemapindex>\n`;
       }
       const rows = await sitemap.books(SITEMAP_LIMIT, ((page ?? 1) - 1) * SITEMAP_LIMIT);
-      return sitemapXml(baseUrl, rows);
+      // Author and series pages ride along while everything fits in one sitemap (not in an index's pages).
+      const shelves = page === undefined ? await shelfPaths(services.store, SITEMAP_LIMIT - rows.length) : [];
+      return sitemapXml(baseUrl, rows, shelves);
     },
   );
 };

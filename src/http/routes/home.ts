@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../services/container.js';
 import { Lists, listPath } from '../../services/lists.js';
+import { loadPopularBooks } from '../../services/shelves.js';
 import { FEATURED_COVERS, type FeaturedListView, renderHome } from '../views/home-page.js';
 
 export const homeRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -23,7 +24,9 @@ export const homeRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
           return { list, href: listPath(list), count: items.length, books };
         }),
       );
-      const page = renderHome(featured, services.config.baseUrl);
+      // Without featured lists (a fresh import), popular catalog books keep the page from looking empty.
+      const popular = featured.length === 0 ? await loadPopularBooks(services.store, 12) : [];
+      const page = renderHome(featured, services.config.baseUrl, popular);
       return reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=60').send(page);
     },
   );

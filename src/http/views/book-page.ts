@@ -1,14 +1,10 @@
-import {
-  authorsLine,
-  coverFigure,
-  descriptionSection,
-  editionsSection,
-  factsList,
-  shareBox,
-} from './book-details.js';
+import { coverFigure, descriptionSection, editionsSection, factsList, shareBox } from './book-details.js';
+import { embedPanel } from './book-embed.js';
+import { formatJumps } from './book-jumps.js';
 import { renderDestinations } from './book-links.js';
 import { bookDocumentTitle, bookJsonLd, bookMetaDescription, bookSocialTags } from './book-meta.js';
 import { favouritePanel, shareExtras } from './book-share.js';
+import { authorLinks, seriesLine } from './book-shelves.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { DEFAULT_SITE_NAME, renderLayout } from './layout.js';
 import type { BookPageModel, PageTemplate } from './models.js';
@@ -28,8 +24,10 @@ function titleBlock(model: BookPageModel, jump: boolean): SafeHtml {
   return html`<div class="heading">
     <h1 class="title">${book.title}</h1>
     ${book.subtitle && html`<p class="subtitle">${book.subtitle}</p>`}
-    ${authorsLine(book)}
+    ${authorLinks(model)}
+    ${seriesLine(model)}
     ${jump && hasLinks && html`<a class="jump" href="#where-title">Where to get it <span aria-hidden="true">↓</span></a>`}
+    ${jump && formatJumps(model)}
   </div>`;
 }
 
@@ -50,6 +48,7 @@ function fullBody(model: BookPageModel, withDescription: boolean): SafeHtml {
   ${editionsSection(model)}
   ${shareBox(model)}
   ${shareExtras(model)}
+  ${embedPanel(model)}
 </main>`;
 }
 

@@ -1,6 +1,8 @@
+import type { ShelfItem } from '../../services/shelves.js';
 import type { Book } from '../../store/books.js';
 import type { List } from '../../store/lists.js';
 import { joinNames, paletteIndex } from './book-format.js';
+import { pasteHint, popularSection } from './home-popular.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { renderLayout, searchForm } from './layout.js';
 import { listTitle } from './list-page.js';
@@ -35,7 +37,11 @@ function featuredCard(item: FeaturedListView): SafeHtml {
 }
 
 /** The home page: the search box up front and the operator's featured lists as a grid of covers. */
-export function renderHome(featured: readonly FeaturedListView[], baseUrl: string): string {
+export function renderHome(
+  featured: readonly FeaturedListView[],
+  baseUrl: string,
+  popular: readonly ShelfItem[] = [],
+): string {
   const lists =
     featured.length > 0
       ? html`<section class="featured-lists" aria-labelledby="featured-title">
@@ -56,8 +62,10 @@ export function renderHome(featured: readonly FeaturedListView[], baseUrl: strin
     <h1>One link for every book</h1>
     <p class="home__lead">Find a book by title, author or ISBN and see every place to get it.</p>
     ${searchForm(undefined, 'search search--home search--large', 'Search books')}
+    ${pasteHint()}
   </section>
   ${lists}
+  ${featured.length === 0 && popularSection(popular)}
   <p class="home__saved"><a href="/saved">Your saved books</a></p>
 </main>`,
   });

@@ -60,4 +60,6 @@ export interface BookPageModel {
   template: PageTemplate;
   /** Destination slug the page was asked to highlight (`use=`), already moved first. */
   highlight: string | null;
+  /** The series the catalog puts this book in, with its number there. */
+  series?: { name: string; slug: string; number: number | null } | null;
 }

@@ -20,7 +20,7 @@ function savedItem(book: Book): SafeHtml {
   const cover = safeUrl(book.coverUrl);
   return html`<li class="saved-item" data-slug="${book.slug}">
   <a class="saved-item__link" href="${href}">
-    ${cover ? html`<img class="saved-item__cover" src="${cover}" alt="" width="80" height="120" loading="lazy">` : html`<span class="saved-item__cover saved-item__cover--missing" aria-hidden="true"></span>`}
+    ${cover ? html`<img class="saved-item__cover" src="${cover}" alt="" width="80" height="120" loading="lazy" data-placeholder="saved-item__cover saved-item__cover--missing">` : html`<span class="saved-item__cover saved-item__cover--missing" aria-hidden="true"></span>`}
     <span class="saved-item__title">${book.title}</span>
     ${book.authors.length > 0 && html`<span class="saved-item__authors">${joinNames(book.authors)}</span>`}
   </a>
@@ -74,7 +74,7 @@ export function renderSavedPage(model: SavedPageModel): string {
     description: 'Books saved for later, with every place to get them.',
     canonicalUrl: `${model.baseUrl}/saved`,
     robots: 'noindex',
-    scripts: ['saved.js'],
+    scripts: ['saved.js', 'cover-swap.js'],
     bodyClass: 'page-saved',
     body: model.shared ? sharedBody(model, model.shared) : ownBody(model),
   });

@@ -1,12 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { linkEdition, setCanonicalEdition, unlinkEdition } from '../../../services/admin/editions.js';
+import {
+  findEditionTarget,
+  linkEdition,
+  setCanonicalEdition,
+  unlinkEdition,
+} from '../../../services/admin/editions.js';
 import { Integer } from '../../validation.js';
 import { submitBookForm } from './book-form.js';
 import { type AdminRouteOptions, IdParams } from './context.js';
 
 /** SPEC 2.4 "book link edition", "book unlink edition", "book set canonical". */
-const LinkBody = Type.Object({ target_book_id: Integer() });
+/** The other edition by ISBN, page address, slug or id (see `findEditionTarget`). */
+const LinkBody = Type.Object({ target_book_id: Type.String({ minLength: 1, maxLength: 500 }) });
 const UnlinkBody = Type.Object({ target_book_id: Type.Optional(Type.Union([Integer(), Type.Null()])) });
 const CanonicalBody = Type.Object({
   new_canonical_id: Type.Optional(Type.Union([Integer(), Type.Null()])),
@@ -23,7 +29,12 @@ export const editionRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     submitBookForm(services, request, reply, {
       form: 'edition',
       refill: true,
-      run: (ctx, book, body) => linkEdition(ctx, book, body.target_book_id),
+      run: async (ctx, book, body) => {
+        const target = await findEditionTarget(ctx, body.target_book_id);
+        if (!target)
+          return { ok: false, errors: { target_book_id: 'No book has this ISBN, address or id.' } };
+        return linkEdition(ctx, book, target.id);
+      },
       done,
     }),
   );

@@ -101,7 +101,6 @@ export function pinsSection(viewer: AdminViewer, model: BookPageModel): SafeHtml
 export function editionsSection(viewer: AdminViewer, model: BookPageModel): SafeHtml {
   const base = `/admin/books/${model.book.id}`;
   const { values, errors } = formState(model, 'edition', {});
-  const others = model.editions.filter((edition) => edition.id !== model.book.id);
   return html`<section class="panel" id="editions" aria-labelledby="editions-title">
   <header class="panel__head"><h2 id="editions-title">Editions</h2></header>
   ${
@@ -117,7 +116,7 @@ export function editionsSection(viewer: AdminViewer, model: BookPageModel): Safe
   ${formError(errors)}
   <form method="post" action="${base}/editions/link" class="admin-form admin-form--stack">
     ${csrfField(viewer)}
-    ${field('Link another edition (book id)', 'target_book_id', values, errors, { type: 'number', hint: others.length ? undefined : 'The id is in the address of its admin page.' })}
+    ${field('Link another edition: its ISBN, page address or id', 'target_book_id', values, errors, { hint: 'For example 9780141439518 or /book/pride-and-prejudice-jane-austen' })}
     ${errors.new_canonical_id && html`<p class="field__error">${errors.new_canonical_id}</p>`}
     <button type="submit" class="button">Link edition</button>
   </form>

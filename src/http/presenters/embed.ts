@@ -1,0 +1,86 @@
+import type { DestinationGroup } from '../../domain/groups.js';
+import type { EmbedContent } from '../../services/embeds.js';
+import { goPath } from './book-page.js';
+
+/** One button of an embed. `url` is an absolute `/go/` URL on this service, so every click is counted. */
+export interface EmbedLink {
+  destination: string;
+  name: string;
+  label: string | null;
+  featured: boolean;
+  url: string;
+}
+
+export interface EmbedGroup {
+  group: DestinationGroup;
+  title: string;
+  links: EmbedLink[];
+}
+
+/** The body of `GET /embed/{book}.json`, also the model of the `/embed/{slug}` page. */
+export interface EmbedData {
+  book: {
+    slug: string;
+    title: string;
+    subtitle: string | null;
+    authors: string[];
+    cover_url: string | null;
+    url: string;
+  };
+  country: string | null;
+  partner: string | null;
+  groups: EmbedGroup[];
+}
+
+/** `/go/…?country=…&partner=…`: the partner rides along so `/go/` can apply its tag and record it. */
+export function embedGoUrl(
+  baseUrl: string,
+  slug: string,
+  destination: string,
+  country: string | null,
+  partner: string | null,
+): string {
+  const path = goPath(slug, destination, null, country);
+  if (!partner) return `${baseUrl}${path}`;
+  const join = path.includes('?') ? '&' : '?';
+  return `${baseUrl}${path}${join}partner=${encodeURIComponent(partner)}`;
+}
+
+export function embedData(
+  content: EmbedContent,
+  params: { baseUrl: string; partner: string | null; country: string | null },
+): EmbedData {
+  const { book } = content.loaded;
+  return {
+    book: {
+      slug: book.slug,
+      title: book.title,
+      subtitle: book.subtitle,
+      authors: book.authors,
+      cover_url: book.coverUrl,
+      url: `${params.baseUrl}/book/${encodeURIComponent(book.slug)}`,
+    },
+    country: params.country,
+    partner: params.partner,
+    groups: content.groups
+      .filter((group) => group.links.length > 0)
+      .map((group) => ({
+        group: group.group,
+        title: group.title,
+        links: group.links.map((link) => ({
+          destination: link.destination.slug,
+          name: link.destination.displayName,
+          label: link.label,
+          featured: link.featured,
+          // The storefront's own country, so /go/ sends the reader to the store the button named.
+          url: embedGoUrl(
+            params.baseUrl,
+            book.slug,
+            link.destination.slug,
+            link.destination.country ?? null,
+            params.partner,
+          ),
+        })),
+      })),
+  };
+}

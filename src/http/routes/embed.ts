@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { readerCountry } from '../../domain/storefronts.js';
+import type { Services } from '../../services/container.js';
+import { cleanPartnerId, loadEmbed } from '../../services/embeds.js';
+import { HttpError } from '../errors.js';
+import { embedData } from '../presenters/embed.js';
+import { findStaticAsset } from '../views/assets.js';
+import { renderEmbedPage } from '../views/embed-page.js';
+import { PAGE_CONTENT_SECURITY_POLICY } from '../views/layout.js';
+
+const CSS_PLACEHOLDER = "'__BOOKLINK_EMBED_CSS__'";
+
+/** web/embed.js with web/embed.css inlined, built once: one request gives the whole widget. */
+function embedScript(): { body: Buffer; etag: string } {
+  const script = findStaticAsset('embed.js');
+  const css = findStaticAsset('embed.css');
+  if (!script || !css) throw new Error('web/embed.js and web/embed.css are required');
+  const source = script.body.toString('utf8');
+  if (!source.includes(CSS_PLACEHOLDER)) throw new Error('web/embed.js lacks its stylesheet placeholder');
+  const body = Buffer.from(source.replace(CSS_PLACEHOLDER, () => JSON.stringify(css.body.toString('utf8'))));
+  return { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"` };
+}
+
+/** Any site may frame the embed page; every other page keeps the layout's own framing rule. */
+export const EMBED_PAGE_CSP = `${PAGE_CONTENT_SECURITY_POLICY}; frame-ancestors *`;
+
+const BookParam = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'The book slug, or an ISBN-10/13 (a book not yet created is created for a reader)',
+  examples: ['pride-and-prejudice-jane-austen', '9780141439518'],
+});
+const partner = Type.Optional(
+  Type.String({
+    maxLength: 100,
+    description: 'Partner id; its /go/ links carry it. Unknown or malformed ids are ignored, never an error',
+  }),
+);
+const country = Type.Optional(
+  Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Storefront country (ISO 3166-1 alpha-2)' }),
+);
+const cover = Type.Optional(
+  Type.Union([Type.Literal('0'), Type.Literal('1'), Type.Literal('false'), Type.Literal('true')], {
+    description: 'Show the cover (default) or not',
+  }),
+);
+
+const EmbedLinkSchema = Type.Object({
+  destination: Type.String(),
+  name: Type.String(),
+  label: Type.Union([Type.String(), Type.Null()]),
+  featured: Type.Boolean(),
+  url: Type.String({ description: 'Absolute /go/ URL (counts the click, applies the tags)' }),
+});
+const EmbedDataSchema = Type.Object({
+  book: Type.Object({
+    slug: Type.String(),
+    title: Type.String(),
+    subtitle: Type.Union([Type.String(), Type.Null()]),
+    authors: Type.Array(Type.String()),
+    cover_url: Type.Union([Type.String(), Type.Null()]),
+    url: Type.String(),
+  }),
+  country: Type.Union([Type.String(), Type.Null()]),
+  partner: Type.Union([Type.String(), Type.Null()]),
+  groups: Type.Array(
+    Type.Object({ group: Type.String(), title: Type.String(), links: Type.Array(EmbedLinkSchema) }),
+  ),
+});
+
+/**
+ * The drop-in embed: `/embed.js` (script), `/embed/{book}.json` (its data) and `/embed/{book}` (the
+ * iframe page). None of them is under `/api/`, so none counts against a reader's API rate limit: they
+ * are public, cacheable pages (like `/book/{slug}`), and a blog post with several embeds must not run
+ * its readers into 429s. None reads or sets a cookie, so access codes never apply here.
+ */
+export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const script = embedScript();
+  const deps = { pages: services.pages, creator: services.creator };
+  const baseUrl = services.config.baseUrl;
+
+  app.get('/embed.js', { schema: { hide: true } }, async (request, reply) => {
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .header('etag', script.etag);
+    if (request.headers['if-none-match'] === script.etag) return reply.code(304).send();
+    return reply.send(script.body);
+  });
+
+  app.get(
+    '/embed/:slug.json',
+    {
+      schema: {
+        summary: "The embed's data: a book and its public links, grouped, with /go/ URLs",
+        tags: ['pages'],
+        params: Type.Object({ slug: BookParam }),
+        querystring: Type.Object({ partner, country }),
+        response: { 200: EmbedDataSchema, 404: Type.Object({ detail: Type.String() }) },
+      },
+    },
+    async (request, reply) => {
+      const chosenCountry = readerCountry(request.query.country, request.headers);
+      const content = await loadEmbed(deps, request.params.slug, {
+        country: chosenCountry,
+        mayCreate: !request.isAutomated,
+      });
+      if (!content) return reply.code(404).send({ detail: 'There is no book at this address.' });
+      const data = embedData(content, {
+        baseUrl,
+        partner: cleanPartnerId(request.query.partner),
+        country: chosenCountry,
+      });
+      return reply
+        .header('cache-control', 'public, max-age=300')
+        .header('vary', 'Accept-Language')
+        .send(data);
+    },
+  );
+
+  app.get(
+    '/embed/:slug',
+    {
+      schema: {
+        summary: 'The embed as a page for an iframe; it reports its height to the parent (postMessage)',
+        tags: ['pages'],
+        params: Type.Object({ slug: BookParam }),
+        querystring: Type.Object({ partner, country, cover }),
+        response: { 200: Type.String({ description: 'HTML page' }) },
+      },
+    },
+    async (request, reply) => {
+      const chosenCountry = readerCountry(request.query.country, request.headers);
+      const content = await loadEmbed(deps, request.params.slug, {
+        country: chosenCountry,
+        mayCreate: !request.isAutomated,
+      });
+      if (!content) throw new HttpError(404, 'book_not_found', 'There is no book at this address.');
+      const data = embedData(content, {
+        baseUrl,
+        partner: cleanPartnerId(request.query.partner),
+        country: chosenCountry,
+      });
+      const withCover = request.query.cover !== '0' && request.query.cover !== 'false';
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('content-security-policy', EMBED_PAGE_CSP)
+        .header('referrer-policy', 'strict-origin-when-cross-origin')
+        .header('cache-control', 'public, max-age=300')
+        .header('vary', 'Accept-Language')
+        .send(renderEmbedPage(data, { cover: withCover }));
+    },
+  );
+};

@@ -1,0 +1,28 @@
+import { Marked } from 'marked';
+import { escapeHtml, html, raw } from './html.js';
+import { renderLayout } from './layout.js';
+
+/**
+ * The developer guide (docs/developers.md) as an HTML page for people; `/developers.md` stays markdown
+ * for agents. The guide is our own file, and still any raw HTML in it is shown as text, never run.
+ */
+const markdown = new Marked({
+  gfm: true,
+  renderer: {
+    html: ({ text }) => escapeHtml(text),
+  },
+});
+
+export function renderDevelopersPage(guide: string, baseUrl: string): string {
+  const body = markdown.parse(guide, { async: false });
+  return renderLayout({
+    title: 'Booklink for developers',
+    description: 'Link to books, resolve retailer URLs, search and embed: the Booklink API guide.',
+    canonicalUrl: `${baseUrl}/developers`,
+    bodyClass: 'page-developers',
+    body: html`<main id="main" class="prose developers">
+${raw(body)}
+<p class="developers__raw"><a href="/developers.md">This guide as markdown</a></p>
+</main>`,
+  });
+}

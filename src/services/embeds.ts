@@ -1,0 +1,48 @@
+import { parseIsbn } from '../domain/isbn.js';
+import type { LinkGroup } from '../domain/links.js';
+import type { BookCreator } from './book-creator.js';
+import type { BookPages, LoadedBook } from './book-pages.js';
+
+/** What an embed (script or iframe) shows: the book and its public link groups for one storefront. */
+export interface EmbedContent {
+  loaded: LoadedBook;
+  groups: LinkGroup[];
+}
+
+/** A partner id as `/go/` takes it; anything else is dropped (an unknown partner is never an error). */
+const PARTNER_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export function cleanPartnerId(value: string | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed && PARTNER_ID.test(trimmed) ? trimmed : null;
+}
+
+/**
+ * Finds the book an embed names, by slug or by ISBN. An ISBN the service has no page for yet is
+ * created the way `/isbn/{isbn}` creates it: for a reader's browser, never for an automated client.
+ * Access codes never apply: an embed sits on someone else's page and shows public destinations only.
+ */
+export async function loadEmbed(
+  deps: { pages: BookPages; creator: BookCreator },
+  book: string,
+  options: { country: string | null; mayCreate: boolean },
+): Promise<EmbedContent | null> {
+  const loaded = await loadBySlugOrIsbn(deps, book, options.mayCreate);
+  if (!loaded) return null;
+  const groups = await deps.pages.groups(loaded, { country: options.country, access: new Set() });
+  return { loaded, groups };
+}
+
+async function loadBySlugOrIsbn(
+  deps: { pages: BookPages; creator: BookCreator },
+  book: string,
+  mayCreate: boolean,
+): Promise<LoadedBook | null> {
+  const bySlug = await deps.pages.load(book);
+  if (bySlug) return bySlug;
+  const isbn = parseIsbn(book);
+  if (!isbn) return null;
+  const outcome = await deps.creator.byIsbn(isbn, mayCreate);
+  if (outcome.kind !== 'existing' && outcome.kind !== 'created') return null;
+  return deps.pages.load(outcome.book.slug);
+}

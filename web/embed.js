@@ -1,0 +1,143 @@
+// Booklink drop-in embed (served at /embed.js; the stylesheet below is filled in from web/embed.css).
+//   <script src="https://books.example/embed.js" data-book="slug-or-isbn" data-partner="id" async></script>
+// Renders the book's cover, title and grouped buttons in a Shadow DOM next to the script tag. It reads
+// JSON from its own origin only (CORS, no cookies), styles through a constructable stylesheet (which a
+// strict style-src does not block) and sets no cookie. It also sizes /embed/{slug} iframes of its origin.
+(() => {
+  const CSS = '__BOOKLINK_EMBED_CSS__';
+  const SELF = document.currentScript;
+  const ORIGIN = new URL(SELF?.src || '/', window.location.href).origin;
+  const FRAMES = Symbol.for('booklink.embed.frames');
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  function httpsUrl(value) {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'https:' || url.origin === ORIGIN ? url.href : null;
+    } catch {
+      return null;
+    }
+  }
+
+  function link(href, className, text) {
+    const a = el('a', className, text);
+    a.href = href;
+    a.target = '_blank';
+    a.rel = 'noopener nofollow sponsored';
+    return a;
+  }
+
+  function button(item) {
+    const a = link(item.url, item.featured ? 'bl-btn bl-btn--featured' : 'bl-btn', item.name);
+    if (item.label) a.append(' ', el('span', 'bl-label', item.label));
+    a.append(el('span', 'bl-sr', ' (opens in a new tab)'));
+    return a;
+  }
+
+  function group(data, index) {
+    const box = el('div', 'bl-group');
+    const title = el('p', 'bl-gtitle', data.title);
+    title.id = `bl-g${index}`;
+    box.setAttribute('role', 'group');
+    box.setAttribute('aria-labelledby', title.id);
+    const list = el('ul', 'bl-list');
+    for (const item of data.links) {
+      const li = el('li');
+      li.append(button(item));
+      list.append(li);
+    }
+    box.append(title, list);
+    return box;
+  }
+
+  function card(data, withCover) {
+    const { book } = data;
+    const box = el('div', 'bl');
+    box.setAttribute('role', 'region');
+    box.setAttribute('aria-label', `Where to get ${book.title}`);
+    const head = el('div', 'bl-head');
+    const cover = withCover && book.cover_url ? httpsUrl(book.cover_url) : null;
+    if (cover) {
+      const img = el('img', 'bl-cover');
+      img.alt = '';
+      img.width = 72;
+      img.height = 108;
+      img.loading = 'lazy';
+      img.referrerPolicy = 'no-referrer';
+      img.addEventListener('error', () => img.remove());
+      img.src = cover;
+      head.append(img);
+    }
+    const text = el('div');
+    const title = el('p', 'bl-title');
+    title.append(link(book.url, '', book.title));
+    text.append(title);
+    if (book.authors.length > 0) text.append(el('p', 'bl-authors', `by ${book.authors.join(', ')}`));
+    head.append(text);
+    box.append(head);
+    if (data.groups.length === 0) box.append(el('p', 'bl-empty', 'No shops are listed for this book yet.'));
+    for (const [i, item] of data.groups.entries()) box.append(group(item, i));
+    box.append(el('p', 'bl-foot', 'Some links may earn a commission.'));
+    return box;
+  }
+
+  function style(root) {
+    if ('adoptedStyleSheets' in root && typeof CSSStyleSheet.prototype.replaceSync === 'function') {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(CSS);
+      root.adoptedStyleSheets = [sheet];
+    } else {
+      // Older browsers: a <style> element (which a page's strict style-src may refuse).
+      root.append(el('style', '', CSS));
+    }
+  }
+
+  async function mount(script) {
+    const book = (script.dataset.book || '').trim();
+    if (!book || script.dataset.booklinkDone) return;
+    script.dataset.booklinkDone = '1';
+    const host = el('div');
+    host.className = 'booklink-embed';
+    script.after(host);
+    const root = host.attachShadow({ mode: 'open' });
+    style(root);
+    const params = new URLSearchParams();
+    if (script.dataset.partner) params.set('partner', script.dataset.partner);
+    if (script.dataset.country) params.set('country', script.dataset.country);
+    const query = params.toString();
+    const url = `${ORIGIN}/embed/${encodeURIComponent(book)}.json${query ? `?${query}` : ''}`;
+    try {
+      const response = await fetch(url, { credentials: 'omit', headers: { Accept: 'application/json' } });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      root.append(card(await response.json(), script.dataset.cover !== 'false'));
+    } catch (error) {
+      host.remove();
+      console.warn(`Booklink embed: no links for "${book}"`, error);
+    }
+  }
+
+  // /embed/{slug} pages report their height; the matching iframe grows to it and never scrolls.
+  function sizeFrames() {
+    if (window[FRAMES]) return;
+    window[FRAMES] = true;
+    window.addEventListener('message', (event) => {
+      const data = event.data;
+      if (event.origin !== ORIGIN || !data || data.type !== 'booklink:height') return;
+      const height = Number(data.height);
+      if (!Number.isFinite(height) || height <= 0 || height > 10000) return;
+      for (const frame of document.querySelectorAll('iframe')) {
+        if (frame.contentWindow === event.source) frame.style.height = `${Math.ceil(height)}px`;
+      }
+    });
+  }
+
+  sizeFrames();
+  const scripts = SELF ? [SELF] : document.querySelectorAll('script[data-book][src$="/embed.js"]');
+  for (const script of scripts) mount(script);
+})();
