@@ -9,6 +9,7 @@ import { ApiKeyDirectory } from '../store/api-keys.js';
 import { UsageRecorder } from '../store/api-usage.js';
 import type { Store } from '../store/db.js';
 import { invalidateDestinationCache } from '../store/destinations.js';
+import { pingDatabase } from '../store/health.js';
 import { AccessCodes } from './access-codes.js';
 import { BookCreator, type IsbnLookup } from './book-creator.js';
 import { BookPages } from './book-pages.js';
@@ -18,6 +19,7 @@ import type { ClickJournal } from './click-journal.js';
 import { type Click, type ClickRecorder, createClickRecorder, deadLetterPath } from './click-recorder.js';
 import { CoverFallback } from './cover-fallback.js';
 import { Ingest } from './ingest.js';
+import { Lists } from './lists.js';
 import { PartnerDirectory } from './partners.js';
 import { closeRedis, createRedis, createRedisBreaker, type Redis, throughBreaker } from './redis.js';
 import { createResolver } from './resolve/wiring.js';
@@ -26,6 +28,7 @@ import { SavedBooks } from './saved-books.js';
 import { SearchVocabulary } from './search/vocabulary.js';
 import { SearchService, searchAnswerCache, type TextSearchSource } from './search.js';
 import { SearchSignals } from './search-signals.js';
+import { Shelves } from './shelves.js';
 import { Sitemap } from './sitemap.js';
 import { VisitCounter } from './visit-counter.js';
 
@@ -74,6 +77,12 @@ export interface Services {
    * service works without them. The database is always checked and is the one that fails readiness.
    */
   readiness: Record<string, () => Promise<unknown>>;
+  /** Resolves when the database answers; `/readyz` fails on it. */
+  pingDatabase(): Promise<void>;
+  /** Reader lists without accounts (API, list pages, home page, QR codes). */
+  lists: Lists;
+  /** Series, author and popular-book shelves. */
+  shelves: Shelves;
   close(): Promise<void>;
 }
 
@@ -158,6 +167,9 @@ export function createServices(
     saved: new SavedBooks(store.db),
     ingest: new Ingest(store.db, creator),
     sitemap: new Sitemap(store.db),
+    lists: new Lists(store.db),
+    shelves: new Shelves(store),
+    pingDatabase: () => pingDatabase(store.db),
     resolver,
     pages,
     access,

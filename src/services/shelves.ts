@@ -224,3 +224,24 @@ export async function loadPopularBooks(store: Store, limit: number): Promise<She
     return book ? bookItem(book) : entryItem(entry);
   });
 }
+
+/** The shelves (series, author and popular books) of one store, built once in the container. */
+export class Shelves {
+  constructor(private readonly store: Store) {}
+
+  series(slug: string): Promise<SeriesPage | null> {
+    return loadSeriesPage(this.store, slug);
+  }
+
+  author(slug: string): Promise<AuthorPage | null> {
+    return loadAuthorPage(this.store, slug);
+  }
+
+  paths(limit: number): Promise<string[]> {
+    return shelfPaths(this.store, limit);
+  }
+
+  popular(limit: number): Promise<ShelfItem[]> {
+    return loadPopularBooks(this.store, limit);
+  }
+}

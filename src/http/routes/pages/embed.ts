@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { readerCountry } from '../../domain/storefronts.js';
-import type { Services } from '../../services/container.js';
-import { cleanPartnerId, loadEmbed } from '../../services/embeds.js';
-import { HttpError } from '../errors.js';
-import { embedData } from '../presenters/embed.js';
-import { findStaticAsset } from '../views/assets.js';
-import { renderEmbedPage } from '../views/embed-page.js';
-import { PAGE_CONTENT_SECURITY_POLICY } from '../views/layout.js';
+import { readerCountry } from '../../../domain/storefronts.js';
+import type { Services } from '../../../services/container.js';
+import { cleanPartnerId, loadEmbed } from '../../../services/embeds.js';
+import { HttpError } from '../../errors.js';
+import { embedData } from '../../presenters/embed.js';
+import { findStaticAsset } from '../../views/assets.js';
+import { renderEmbedPage } from '../../views/embed-page.js';
+import { PAGE_CONTENT_SECURITY_POLICY } from '../../views/layout.js';
 
 const CSS_PLACEHOLDER = "'__BOOKLINK_EMBED_CSS__'";
 

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services/container.js';
-import { pingDatabase } from '../../store/health.js';
+import type { Services } from '../../../services/container.js';
 
 const Health = Type.Object({
   status: Type.String(),
@@ -32,7 +31,7 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     async (_request, reply) => {
       const checks: Record<string, string> = {};
       try {
-        await pingDatabase(services.store.db);
+        await services.pingDatabase();
         checks.database = 'ok';
       } catch (error) {
         checks.database = `failed: ${error instanceof Error ? error.message : 'unknown'}`;

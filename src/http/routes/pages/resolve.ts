@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Services } from '../../services/container.js';
-import { bookPath, resolveReasonCookie, searchPath } from '../presenters/resolve.js';
+import type { Services } from '../../../services/container.js';
+import { bookPath, resolveReasonCookie, searchPath } from '../../presenters/resolve.js';
 
 const ResolveQuery = Type.Object({
   url: Type.Optional(

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services/container.js';
-import { ClientResolveResult, presentResolve, ResolveResult } from '../presenters/resolve.js';
-import { mayCreateBook } from './resolve.js';
+import type { Services } from '../../../services/container.js';
+import { ClientResolveResult, presentResolve, ResolveResult } from '../../presenters/resolve.js';
+import { mayCreateBook } from '../pages/resolve.js';
 
 const ResolveQuery = Type.Object({
   url: Type.Optional(

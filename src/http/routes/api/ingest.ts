@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services/container.js';
-import { listPath } from '../../services/lists.js';
-import { ValidationProblem } from '../errors.js';
-import { requireScope } from '../plugins/api-keys.js';
-import { Integer } from '../validation.js';
+import type { Services } from '../../../services/container.js';
+import { listPath } from '../../../services/lists.js';
+import { ValidationProblem } from '../../errors.js';
+import { requireScope } from '../../plugins/api-keys.js';
+import { Integer } from '../../validation.js';
 
 const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 

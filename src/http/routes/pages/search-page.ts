@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Services } from '../../services/container.js';
-import type { NotFoundReason } from '../../services/resolve.js';
-import type { Candidate, SearchOutcome } from '../../services/search.js';
-import { HttpError } from '../errors.js';
-import { readResolveReason, resolveReasonCookie } from '../presenters/resolve.js';
-import { Integer } from '../validation.js';
-import { renderMissThanks, renderSearchPage, type SearchResultView } from '../views/search-page.js';
+import type { Services } from '../../../services/container.js';
+import type { NotFoundReason } from '../../../services/resolve.js';
+import type { Candidate, SearchOutcome } from '../../../services/search.js';
+import { HttpError } from '../../errors.js';
+import { readResolveReason, resolveReasonCookie } from '../../presenters/resolve.js';
+import { Integer } from '../../validation.js';
+import { renderMissThanks, renderSearchPage, type SearchResultView } from '../../views/search-page.js';
 
 const SearchPageQuery = Type.Object({
   q: Type.Optional(

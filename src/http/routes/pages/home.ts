@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services/container.js';
-import { Lists, listPath } from '../../services/lists.js';
-import { loadPopularBooks } from '../../services/shelves.js';
-import { FEATURED_COVERS, type FeaturedListView, renderHome } from '../views/home-page.js';
+import type { Services } from '../../../services/container.js';
+import { listPath } from '../../../services/lists.js';
+import { FEATURED_COVERS, type FeaturedListView, renderHome } from '../../views/home-page.js';
 
 export const homeRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const lists = new Lists(services.store.db);
+  const { lists } = services;
   app.get(
     '/',
     {
@@ -25,7 +24,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
         }),
       );
       // Without featured lists (a fresh import), popular catalog books keep the page from looking empty.
-      const popular = featured.length === 0 ? await loadPopularBooks(services.store, 12) : [];
+      const popular = featured.length === 0 ? await services.shelves.popular(12) : [];
       const page = renderHome(featured, services.config.baseUrl, popular);
       return reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=60').send(page);
     },

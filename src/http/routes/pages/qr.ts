@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { MAX_SLUG_LENGTH } from '../../domain/slug.js';
-import type { Services } from '../../services/container.js';
-import { Lists, listPath } from '../../services/lists.js';
-import { qrPng, qrSvg } from '../../services/qr.js';
-import { notFound } from '../errors.js';
+import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
+import type { Services } from '../../../services/container.js';
+import { listPath } from '../../../services/lists.js';
+import { qrPng, qrSvg } from '../../../services/qr.js';
+import { notFound } from '../../errors.js';
 
 const Format = Type.Union([Type.Literal('svg'), Type.Literal('png')], { description: 'Image format' });
 const Image = Type.String({ description: 'The QR code image (SVG or PNG)' });
@@ -22,7 +22,7 @@ async function sendQr(reply: FastifyReply, url: string, format: 'svg' | 'png'): 
  */
 export const qrRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const base = services.config.baseUrl;
-  const lists = new Lists(services.store.db);
+  const { lists } = services;
 
   app.get(
     '/book/:slug/qr.:format',

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { DESTINATION_GROUPS } from '../../domain/groups.js';
-import { SRC_PATTERN } from '../../domain/partners.js';
-import { MAX_SLUG_LENGTH } from '../../domain/slug.js';
-import { readerCountry } from '../../domain/storefronts.js';
-import { bookLinks } from '../../services/book-links.js';
-import type { Services } from '../../services/container.js';
-import { HttpError } from '../errors.js';
+import { DESTINATION_GROUPS } from '../../../domain/groups.js';
+import { SRC_PATTERN } from '../../../domain/partners.js';
+import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
+import { readerCountry } from '../../../domain/storefronts.js';
+import { bookLinks } from '../../../services/book-links.js';
+import type { Services } from '../../../services/container.js';
+import { HttpError } from '../../errors.js';
 
 const Group = Type.Union(
   [

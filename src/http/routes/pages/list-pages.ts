@@ -1,16 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services/container.js';
-import { Lists, listPath } from '../../services/lists.js';
-import { notFound } from '../errors.js';
-import { renderListPage } from '../views/list-page.js';
+import type { Services } from '../../../services/container.js';
+import { listPath } from '../../../services/lists.js';
+import { notFound } from '../../errors.js';
+import { renderListPage } from '../../views/list-page.js';
 
 /** `/list/{id}` and `/list/{id}-{words}`: the public page of any list (a reader's or an ingested one). */
 export const listPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
   app,
   { services },
 ) => {
-  const lists = new Lists(services.store.db);
+  const { lists } = services;
   app.get(
     '/list/:ref',
     {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services/container.js';
-import { Integer } from '../validation.js';
+import type { Services } from '../../../services/container.js';
+import { Integer } from '../../validation.js';
 
 const SearchQuerystring = Type.Object({
   q: Type.String({

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { accessCookieHeader } from '../../services/access-codes.js';
-import type { Services } from '../../services/container.js';
-import { renderAccessPage } from '../views/access-page.js';
+import { accessCookieHeader } from '../../../services/access-codes.js';
+import type { Services } from '../../../services/container.js';
+import { renderAccessPage } from '../../views/access-page.js';
 
 /**
  * `/access/{code}` (DESIGN): a patron link. An active code sets a signed cookie for its

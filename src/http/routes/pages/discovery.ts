@@ -2,12 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { projectRoot } from '../../paths.js';
-import type { Services } from '../../services/container.js';
-import { shelfPaths } from '../../services/shelves.js';
-import { escapeXml, sitemapXml } from '../presenters/sitemap.js';
-import { Integer } from '../validation.js';
-import { renderDevelopersPage } from '../views/developers-page.js';
+import { projectRoot } from '../../../paths.js';
+import type { Services } from '../../../services/container.js';
+import { escapeXml, sitemapXml } from '../../presenters/sitemap.js';
+import { Integer } from '../../validation.js';
+import { renderDevelopersPage } from '../../views/developers-page.js';
 
 /** Fills the guide's placeholders with this deployment's origin and contact. */
 function fillTemplate(text: string, baseUrl: string, contactEmail: string | null): string {
@@ -101,7 +100,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       }
       const rows = await sitemap.books(SITEMAP_LIMIT, ((page ?? 1) - 1) * SITEMAP_LIMIT);
       // Author and series pages ride along while everything fits in one sitemap (not in an index's pages).
-      const shelves = page === undefined ? await shelfPaths(services.store, SITEMAP_LIMIT - rows.length) : [];
+      const shelves = page === undefined ? await services.shelves.paths(SITEMAP_LIMIT - rows.length) : [];
       return sitemapXml(baseUrl, rows, shelves);
     },
   );

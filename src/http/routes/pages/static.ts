@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { sendCompressed } from '../compressed.js';
-import { HttpError } from '../errors.js';
-import { findStaticAsset, STATIC_IMMUTABLE_CACHE, STATIC_SHORT_CACHE } from '../views/assets.js';
+import { sendCompressed } from '../../compressed.js';
+import { HttpError } from '../../errors.js';
+import { findStaticAsset, STATIC_IMMUTABLE_CACHE, STATIC_SHORT_CACHE } from '../../views/assets.js';
 
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml)|image\/svg)/;
 

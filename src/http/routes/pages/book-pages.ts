@@ -1,21 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { audienceOf } from '../../domain/audience.js';
-import { favouriteSlugs } from '../../domain/favourites.js';
-import { parseSlugList } from '../../domain/links.js';
-import { normalisePartnerId, normaliseSrc, SRC_PATTERN } from '../../domain/partners.js';
-import { MAX_SLUG_LENGTH } from '../../domain/slug.js';
-import { readerCountry } from '../../domain/storefronts.js';
-import type { Services } from '../../services/container.js';
-import { PageCache } from '../../services/page-cache.js';
-import { CompressedBody, sendCompressed } from '../compressed.js';
-import { HttpError } from '../errors.js';
-import { favouritesOf, favouriteTarget } from '../favourite-store.js';
-import { bookPageModel } from '../presenters/book-page.js';
-import { Integer } from '../validation.js';
-import { renderBookPage } from '../views/book-page.js';
-import type { PageTemplate } from '../views/models.js';
+import { audienceOf } from '../../../domain/audience.js';
+import { favouriteSlugs } from '../../../domain/favourites.js';
+import { parseSlugList } from '../../../domain/links.js';
+import { normalisePartnerId, normaliseSrc, SRC_PATTERN } from '../../../domain/partners.js';
+import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
+import { readerCountry } from '../../../domain/storefronts.js';
+import type { Services } from '../../../services/container.js';
+import { PageCache } from '../../../services/page-cache.js';
+import { CompressedBody, sendCompressed } from '../../compressed.js';
+import { HttpError } from '../../errors.js';
+import { favouritesOf, favouriteTarget } from '../../favourite-store.js';
+import { bookPageModel } from '../../presenters/book-page.js';
+import { Integer } from '../../validation.js';
+import { renderBookPage } from '../../views/book-page.js';
+import type { PageTemplate } from '../../views/models.js';
 
 const SlugParams = Type.Object({
   slug: Type.String({

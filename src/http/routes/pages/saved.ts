@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services/container.js';
-import { Integer } from '../validation.js';
-import { renderSavedPage, SAVED_VIEWS, type SavedView } from '../views/saved-page.js';
+import type { Services } from '../../../services/container.js';
+import { Integer } from '../../validation.js';
+import { renderSavedPage, SAVED_VIEWS, type SavedView } from '../../views/saved-page.js';
 
 const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 

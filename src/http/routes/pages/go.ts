@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { normaliseSrc, SRC_PATTERN } from '../../domain/partners.js';
-import { MAX_SLUG_LENGTH } from '../../domain/slug.js';
-import { cdnCountry, readerCountry } from '../../domain/storefronts.js';
-import type { Services } from '../../services/container.js';
-import { HttpError } from '../errors.js';
-import { Integer } from '../validation.js';
+import { normaliseSrc, SRC_PATTERN } from '../../../domain/partners.js';
+import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
+import { cdnCountry, readerCountry } from '../../../domain/storefronts.js';
+import type { Services } from '../../../services/container.js';
+import { HttpError } from '../../errors.js';
+import { Integer } from '../../validation.js';
 
 function referrerHost(referer: string | undefined): string | null {
   if (!referer) return null;

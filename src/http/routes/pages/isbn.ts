@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { parseIsbn } from '../../domain/isbn.js';
-import type { Services } from '../../services/container.js';
-import { HttpError, ValidationProblem } from '../errors.js';
+import { parseIsbn } from '../../../domain/isbn.js';
+import type { Services } from '../../../services/container.js';
+import { HttpError, ValidationProblem } from '../../errors.js';
 
 const IsbnParams = Type.Object({
   isbn: Type.String({

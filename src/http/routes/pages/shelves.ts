@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services/container.js';
-import { loadAuthorPage, loadSeriesPage } from '../../services/shelves.js';
-import { renderAuthorPage, renderSeriesPage } from '../views/shelf-pages.js';
+import type { Services } from '../../../services/container.js';
+import { renderAuthorPage, renderSeriesPage } from '../../views/shelf-pages.js';
 
 const Params = Type.Object({
   slug: Type.String({
@@ -35,7 +34,7 @@ export const shelfRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       },
     },
     async (request, reply) => {
-      const model = await loadSeriesPage(services.store, request.params.slug.toLowerCase());
+      const model = await services.shelves.series(request.params.slug.toLowerCase());
       if (!model) return reply.redirect(searchPath(request.params.slug), 302);
       return reply
         .type('text/html; charset=utf-8')
@@ -55,7 +54,7 @@ export const shelfRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       },
     },
     async (request, reply) => {
-      const model = await loadAuthorPage(services.store, request.params.slug.toLowerCase());
+      const model = await services.shelves.author(request.params.slug.toLowerCase());
       if (!model) return reply.redirect(searchPath(request.params.slug), 302);
       return reply
         .type('text/html; charset=utf-8')

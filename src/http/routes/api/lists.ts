@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../services/container.js';
-import { type BookChange, Lists, listPath } from '../../services/lists.js';
-import { HttpError, notFound, ValidationProblem } from '../errors.js';
-import { CreatedListBody, ListBody, listJson, MyListsBody } from '../presenters/list.js';
-import { Integer } from '../validation.js';
+import type { Services } from '../../../services/container.js';
+import { type BookChange, listPath } from '../../../services/lists.js';
+import { HttpError, notFound, ValidationProblem } from '../../errors.js';
+import { CreatedListBody, ListBody, listJson, MyListsBody } from '../../presenters/list.js';
+import { Integer } from '../../validation.js';
 
 const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 const ListId = Integer({ minimum: 1, description: 'The list id' });
@@ -57,7 +57,7 @@ function refuse(outcome: BookChange, bookId: number): never {
 
 /** Lists without accounts (DESIGN: interaction endpoints); editing needs the list's X-Edit-Token. */
 export const listRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const lists = new Lists(services.store.db);
+  const { lists } = services;
   const base = services.config.baseUrl;
   const load = async (id: number) => {
     const found = await lists.get(id);

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { parseIsbn } from '../../domain/isbn.js';
-import { MAX_SLUG_LENGTH } from '../../domain/slug.js';
-import type { Services } from '../../services/container.js';
-import { ValidationProblem } from '../errors.js';
+import { parseIsbn } from '../../../domain/isbn.js';
+import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
+import type { Services } from '../../../services/container.js';
+import { ValidationProblem } from '../../errors.js';
 
 const CoverQuery = Type.Object({
   isbn: Type.String({
