@@ -209,7 +209,11 @@ describe('three instances behind nginx on PostgreSQL and Redis', async () => {
     }
     running = false;
     await load;
-    assert.deepEqual(outcomes.failures, []);
+    assert.deepEqual(
+      outcomes.failures,
+      [],
+      `nginx: ${proxy.errorLog()}\n${instances.map((instance) => instance.output().slice(-1500)).join('\n')}`,
+    );
     assert.ok(outcomes.pages > 0 && outcomes.redirects > 0);
     // Stopping flushes every instance's click buffer: each redirect answered is one click row.
     await Promise.all(instances.map((instance) => instance.stop()));

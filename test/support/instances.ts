@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -84,6 +84,8 @@ export function nginxAvailable(): boolean {
 
 export interface ReverseProxy {
   baseUrl: string;
+  /** nginx's error log so far (why an upstream was given up), for failure messages. */
+  errorLog(): string;
   close(): Promise<void>;
 }
 
@@ -148,6 +150,13 @@ ${servers}
   }
   return {
     baseUrl,
+    errorLog: () => {
+      try {
+        return readFileSync(join(dir, 'error.log'), 'utf8').slice(-4000);
+      } catch {
+        return '';
+      }
+    },
     close: async () => {
       if (child.exitCode === null) {
         const exited = once(child, 'exit');

@@ -12,6 +12,7 @@ import {
   setPartnerTag,
 } from '../../../services/admin/partners.js';
 import { HttpError } from '../../errors.js';
+import { Integer } from '../../validation.js';
 import { type PartnerFormState, renderPartner, renderPartners } from '../../views/admin/partners.js';
 import {
   type AdminRouteOptions,
@@ -28,7 +29,7 @@ const PartnerBody = Type.Object({
   name: Type.String({ default: '', maxLength: 200 }),
   contact: Type.String({ default: '', maxLength: 500 }),
   is_active: Type.Boolean({ default: true }),
-  api_key_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  api_key_id: Type.Optional(Integer({ minimum: 1 })),
 });
 const CreateBody = Type.Object({
   id: Type.String({ default: '', maxLength: 50 }),
@@ -44,7 +45,7 @@ const RemoveTagBody = Type.Object({
   country: Type.String({ default: '', maxLength: 2 }),
 });
 const PartnerParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 50 }) });
-const Days = Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366, default: 30 }) });
+const Days = Type.Object({ days: Integer({ minimum: 1, maximum: 366, default: 30 }) });
 
 const blank: PartnerFormState = { values: { is_active: true }, errors: {} };
 const inputOf = (body: {

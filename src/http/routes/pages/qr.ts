@@ -6,6 +6,7 @@ import type { Services } from '../../../services/container.js';
 import { listPath } from '../../../services/lists.js';
 import { qrPng, qrSvg } from '../../../services/qr.js';
 import { notFound } from '../../errors.js';
+import { Integer } from '../../validation.js';
 
 const Format = Type.Union([Type.Literal('svg'), Type.Literal('png')], { description: 'Image format' });
 const Image = Type.String({ description: 'The QR code image (SVG or PNG)' });
@@ -51,7 +52,7 @@ export const qrRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async
         summary: "QR code of a list's page",
         tags: ['pages'],
         params: Type.Object({
-          id: Type.Integer({ minimum: 1, maximum: 999_999_999_999_999 }),
+          id: Integer({ minimum: 1 }),
           format: Format,
         }),
         response: { 200: Image },
