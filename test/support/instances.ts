@@ -97,7 +97,7 @@ export interface ReverseProxy {
 export async function startNginx(ports: readonly number[]): Promise<ReverseProxy> {
   const dir = mkdtempSync(join(tmpdir(), 'booklink-nginx-'));
   const port = await freePort();
-  const servers = ports.map((upstream) => `    server 127.0.0.1:${upstream};`).join('\n');
+  const servers = ports.map((upstream) => `    server 127.0.0.1:${upstream} max_fails=0;`).join('\n');
   writeFileSync(
     join(dir, 'nginx.conf'),
     `worker_processes 1;
