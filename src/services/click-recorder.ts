@@ -109,7 +109,8 @@ export class ClickRecorder {
     if (this.journal) ({ seq, durable } = this.journal.append(click));
     this.buffer.push({ click, seq });
     this.trimOverflow();
-    if (this.buffer.length >= this.maxBatch) void this.flush();
+    // While writes fail, only the timer retries: a full buffer must not turn an outage into a busy loop.
+    if (this.buffer.length >= this.maxBatch && this.consecutiveFailures === 0) void this.flush();
     return durable;
   }
 
@@ -118,7 +119,9 @@ export class ClickRecorder {
    * running waits for it and then writes what came after. Resolves even when the write failed.
    */
   flush(): Promise<void> {
-    if (this.flushing) return this.flushing.then(() => (this.buffer.length > 0 ? this.flush() : undefined));
+    // After the running write, flush again: it waits for a write the timer may have started meanwhile
+    // (which took the clicks this call must see written) or writes what is left.
+    if (this.flushing) return this.flushing.then(() => this.flush());
     if (this.buffer.length === 0) return Promise.resolve();
     this.flushing = this.writeBatch().finally(() => {
       this.flushing = null;
@@ -173,10 +176,14 @@ export class ClickRecorder {
     const unavailable = isDatabaseUnavailable(error);
     if (this.consecutiveFailures <= this.maxRetries || (unavailable && !this.closed)) {
       this.requeue(batch);
-      this.logger.error(
-        { err: error, pending: this.buffer.length, attempt: this.consecutiveFailures },
-        'click flush failed; will retry',
-      );
+      // Once per outage and then ever more rarely (attempts 1, 2, 4, 8…), not once a second for an hour.
+      const attempt = this.consecutiveFailures;
+      if ((attempt & (attempt - 1)) === 0) {
+        this.logger.error(
+          { err: error, pending: this.buffer.length, attempt },
+          'click flush failed; will retry',
+        );
+      }
       return;
     }
     this.consecutiveFailures = 0;
