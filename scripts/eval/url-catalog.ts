@@ -1,6 +1,8 @@
+import { identifierPairs } from '../../src/catalog/import/writer.js';
 import { parseIsbn } from '../../src/domain/isbn.js';
 import { matchKey } from '../../src/domain/text.js';
 import type { BookCreator } from '../../src/services/book-creator.js';
+import { insertCatalogIdentifiers } from '../../src/store/catalog-import.js';
 import type { Store } from '../../src/store/db.js';
 import type { FakeBook, FakeService } from '../../test/support/fake-providers.js';
 
@@ -73,7 +75,7 @@ export async function loadUrlCatalog(
   );
   const now = new Date().toISOString();
   const imported = entries.filter((entry) => !entry.provider_only);
-  await store.db
+  const rows = await store.db
     .insertInto('catalog_entries')
     .values(
       imported.map((entry) => ({
@@ -97,7 +99,13 @@ export async function loadUrlCatalog(
         updated_at: now,
       })),
     )
+    .returningAll()
     .execute();
+  // As an importer does: every identifier of every entry goes into the identifier index.
+  const pairs = rows.flatMap((row) =>
+    identifierPairs(row).map(([scheme, value]) => [scheme, value, row.id] as const),
+  );
+  await insertCatalogIdentifiers(store.db, store, pairs);
   for (const entry of imported.filter((e) => e.saved && e.isbn13)) {
     const isbn = parseIsbn(entry.isbn13 ?? '');
     if (isbn) await creator.byIsbn(isbn, true);
