@@ -1,5 +1,6 @@
 import type { BookRecord, SearchQuery } from '../../catalog/types.js';
 import { authorSurname, coreTitle, foldText, matchKey } from '../../domain/text.js';
+import { FORMATS } from './title-match.js';
 
 /**
  * The provider search the resolver uses for title-and-author URLs: kept behind this one shape so
@@ -9,25 +10,6 @@ export interface ProviderTitleSource {
   search(query: SearchQuery, signal?: AbortSignal): Promise<BookRecord[]>;
 }
 
-/** Store boilerplate in slugs: formats, never part of which book it is. */
-const FORMATS = new Set([
-  'novel',
-  'book',
-  'books',
-  'ebook',
-  'kindle',
-  'edition',
-  'audiobook',
-  'audio',
-  'unabridged',
-  'abridged',
-  'hardcover',
-  'hardback',
-  'paperback',
-  'softcover',
-  'mass',
-  'market',
-]);
 const JOINERS = new Set(['a', 'an', 'the', 'and', 'of', 'or', 'by']);
 const MAX_AUTHOR_WORDS = 4;
 const MAX_SPLITS = 4;

@@ -27,7 +27,7 @@ const FORMAT_WORDS = [
   'mass',
   'market',
 ];
-const FORMATS = new Set(FORMAT_WORDS);
+export const FORMATS: ReadonlySet<string> = new Set(FORMAT_WORDS);
 /** Format words and joiners: what a slug may hold beyond the book's own title and authors. */
 const NOISE = new Set([...FORMAT_WORDS, 'a', 'an', 'the', 'and', 'of', 'or', 'by']);
 
