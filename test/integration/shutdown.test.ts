@@ -1,66 +1,21 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { dirname, join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import type { Store } from '../../src/store/db.js';
-import { HUMAN_UA } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
 import { addCatalogEntry } from '../support/factories.js';
+import { type ServerProcess, startServerProcess } from '../support/server-process.js';
 
 /**
  * The real `booklink serve` in a child process, stopped the two ways production stops it:
  * SIGTERM (a deploy) must lose no click; SIGKILL (OOM killer, power) loses at most the one second
  * of clicks the recorder buffers. Each click carries its own `sfid`, so we know exactly which survived.
  */
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ISBN = '9780141439518';
 
-interface ServerProcess {
-  baseUrl: string;
-  child: ChildProcess;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  output(): string;
-}
+const startServer = (databaseUrl: string) => startServerProcess({ DATABASE_URL: databaseUrl });
 
-async function startServer(databaseUrl: string): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'serve'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      BASE_URL: 'http://booklink.test',
-      PROVIDERS: 'local',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exit = once(child, 'exit').then(([code, signal]) => ({
-    code: code as number | null,
-    signal: signal as NodeJS.Signals | null,
-  }));
-  const listening = new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const address = /Booklink listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-      if (address) resolve(address);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    void exit.then(() => reject(new Error(`server exited before listening:\n${output}`)));
-    setTimeout(() => reject(new Error(`server did not listen within 30 s:\n${output}`)), 30_000).unref();
-  });
-  return { baseUrl: await listening, child, exit, output: () => output };
-}
-
-async function get(server: ServerProcess, path: string): Promise<Response> {
-  return fetch(`${server.baseUrl}${path}`, { redirect: 'manual', headers: { 'user-agent': HUMAN_UA } });
-}
+const get = (server: ServerProcess, path: string) => server.get(path);
 
 async function createBook(server: ServerProcess): Promise<string> {
   const response = await get(server, `/isbn/${ISBN}`);
