@@ -4,7 +4,9 @@
  * `booklink serve` child process answers: `/isbn/{isbn}` of catalog-only editions (each first visit
  * creates the book from the catalog), `/search?q=` with titles, author names and misspellings of them;
  * in this process, identifier lookups through the index (Goodreads, OCLC, LCCN, LibraryThing, Open
- * Library edition). Reports median and p95 of each and the server's peak RSS (VmHWM).
+ * Library edition). With `--queries FILE` (a search-dev style TSV whose first column is the query, e.g.
+ * ../shared/data/search-dev/queries.tsv, read in place), those queries are timed through `/search` as well.
+ * Reports median and p95 of each and the server's peak RSS (VmHWM).
  */
 import { readFileSync } from 'node:fs';
 import { findCatalogEntryByIdentifier } from '../src/services/resolve/catalog-identifiers.js';
@@ -15,6 +17,17 @@ const at = process.argv.indexOf('--database-url');
 const databaseUrl = at >= 0 ? process.argv[at + 1] : undefined;
 if (!databaseUrl) throw new Error('--database-url URL (an imported catalog) is required');
 const samples = option('samples', 200);
+const queriesAt = process.argv.indexOf('--queries');
+const queryFile = queriesAt >= 0 ? process.argv[queriesAt + 1] : undefined;
+
+/** The first column of a TSV with a header line: the queries readers typed. */
+function readQueries(file: string): string[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split('\t')[0]?.trim() ?? '')
+    .filter((query) => query !== '');
+}
 
 function stats(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -99,17 +112,23 @@ try {
   });
   for (const q of queries.slice(0, 20))
     await (await fetch(`${server.url}/search?q=${encodeURIComponent(q)}`)).arrayBuffer();
-  const searchTimes: number[] = [];
-  for (const q of queries) {
-    const started = performance.now();
-    await (
-      await fetch(`${server.url}/search?q=${encodeURIComponent(q)}`, {
-        headers: { 'user-agent': BROWSER_UA },
-      })
-    ).arrayBuffer();
-    searchTimes.push(performance.now() - started);
+  const timeSearches = async (list: readonly string[]) => {
+    const times: number[] = [];
+    for (const q of list) {
+      const started = performance.now();
+      await (
+        await fetch(`${server.url}/search?q=${encodeURIComponent(q)}`, {
+          headers: { 'user-agent': BROWSER_UA },
+        })
+      ).arrayBuffer();
+      times.push(performance.now() - started);
+    }
+    return times;
+  };
+  console.log(`/search (titles, misspellings, title + author): ${stats(await timeSearches(queries))}`);
+  if (queryFile) {
+    console.log(`/search (${queryFile}): ${stats(await timeSearches(readQueries(queryFile)))}`);
   }
-  console.log(`/search (titles, misspellings, title + author): ${stats(searchTimes)}`);
   const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
   console.log(`server peak RSS: ${/VmHWM:\s+(\d+ kB)/.exec(status)?.[1] ?? 'n/a'}`);
 } finally {
