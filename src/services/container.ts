@@ -11,6 +11,7 @@ import type { Store } from '../store/db.js';
 import { invalidateDestinationCache } from '../store/destinations.js';
 import { pingDatabase } from '../store/health.js';
 import { AccessCodes } from './access-codes.js';
+import { type AdminServices, createAdminServices } from './admin/admin.js';
 import { BookCreator, type IsbnLookup } from './book-creator.js';
 import { BookPages } from './book-pages.js';
 import { ChangeEvents } from './change-events.js';
@@ -83,6 +84,8 @@ export interface Services {
   lists: Lists;
   /** Series, author and popular-book shelves. */
   shelves: Shelves;
+  /** The operator's area (`/admin`): every admin read and command. */
+  admin: AdminServices;
   close(): Promise<void>;
 }
 
@@ -156,6 +159,16 @@ export function createServices(
   // Tests and tools that build services directly get a secret for this process only.
   const access = new AccessCodes(store.db, config.cookieSecret || randomBytes(32).toString('base64url'));
   events.on('access-codes-changed', () => access.invalidate());
+  const partners = new PartnerDirectory(store.db);
+  const admin = createAdminServices({
+    db: store.db,
+    events,
+    finder: { creator, resolver },
+    partnersChanged: () => {
+      partners.clear();
+      pages.invalidateAll();
+    },
+  });
   return {
     config,
     store,
@@ -169,13 +182,14 @@ export function createServices(
     sitemap: new Sitemap(store.db),
     lists: new Lists(store.db),
     shelves: new Shelves(store),
+    admin,
     pingDatabase: () => pingDatabase(store.db),
     resolver,
     pages,
     access,
     covers: new CoverFallback(store.db, providers.chain, (slug) => events.emit('book-changed', slug)),
     clicks,
-    partners: new PartnerDirectory(store.db),
+    partners,
     visits,
     events,
     changeRelay,
