@@ -17,7 +17,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     },
     async (request, reply) => {
       const model = await services.admin.audit.page(request.query.page ?? 1, PAGE_SIZE);
-      return sendPage(reply, renderAudit(viewerOf(request), model.records, model.page, model.hasMore));
+      return sendPage(reply, renderAudit(viewerOf(request), model));
     },
   );
 };

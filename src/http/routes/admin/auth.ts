@@ -33,7 +33,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
       // Login CSRF: a token in a cookie of its own, echoed by the form (no session exists yet).
       const token = readCookie(request.headers.cookie, LOGIN_COOKIE) ?? randomToken();
       reply.header('set-cookie', loginCookie(token));
-      return sendPage(reply, renderLogin(token, {}, {}));
+      return sendPage(reply, renderLogin({ token, values: {}, errors: {} }));
     },
   );
 
@@ -43,7 +43,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     async (request, reply) => {
       const token = readCookie(request.headers.cookie, LOGIN_COOKIE) ?? randomToken();
       const errors = schemaErrors(request);
-      if (errors) return sendPage(reply, renderLogin(token, submitted(request), errors), 400);
+      if (errors) return sendPage(reply, renderLogin({ token, values: submitted(request), errors }), 400);
       const result = await auth.login({
         email: request.body.email,
         password: request.body.password,
@@ -53,7 +53,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
       if (result.kind !== 'ok') {
         const status = result.kind === 'invalid' ? 401 : 429;
         const values = { email: request.body.email };
-        return sendPage(reply, renderLogin(token, values, { _form: MESSAGES[result.kind] }), status);
+        const errors = { _form: MESSAGES[result.kind] };
+        return sendPage(reply, renderLogin({ token, values, errors }), status);
       }
       reply.header('set-cookie', [
         serializeCookie(SESSION_COOKIE, result.token, {

@@ -46,7 +46,8 @@ export const bookRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     },
     async (request, reply) => {
       const query = request.query.q ?? '';
-      return sendPage(reply, renderBookList(viewerOf(request), query, await books.search(query)));
+      const model = { query, books: await books.search(query) };
+      return sendPage(reply, renderBookList(viewerOf(request), model));
     },
   );
 

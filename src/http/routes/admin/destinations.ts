@@ -70,11 +70,8 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
   };
 
   app.get('/admin/destinations', { schema: { hide: true } }, async (request, reply) => {
-    const overview = await destinations.overview();
-    return sendPage(
-      reply,
-      renderDestinationList(viewerOf(request), overview.destinations, overview.linkCounts, noticeOf(request)),
-    );
+    const model = { ...(await destinations.overview()), notice: noticeOf(request) };
+    return sendPage(reply, renderDestinationList(viewerOf(request), model));
   });
 
   app.get('/admin/destinations/new', { schema: { hide: true } }, async (request, reply) =>

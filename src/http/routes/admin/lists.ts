@@ -79,8 +79,8 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
         offset: (query.page - 1) * LISTS_PAGE_SIZE,
         limit: LISTS_PAGE_SIZE,
       };
-      const rows = await lists.search(filter);
-      return sendPage(reply, renderListIndex(viewerOf(request), rows, filter, noticeOf(request)));
+      const model = { rows: await lists.search(filter), filter, notice: noticeOf(request) };
+      return sendPage(reply, renderListIndex(viewerOf(request), model));
     },
   );
 
@@ -111,8 +111,8 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
 
   app.get('/admin/lists/:id/delete', byId, async (request, reply) => {
     const list = await listOr404(services, request);
-    const items = await lists.items(list);
-    return sendPage(reply, renderListDelete(viewerOf(request), list, items.length));
+    const model = { list, itemCount: (await lists.items(list)).length };
+    return sendPage(reply, renderListDelete(viewerOf(request), model));
   });
 
   app.post('/admin/lists/:id/delete', withBody(DeleteBody), async (request, reply) => {

@@ -58,7 +58,11 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
   const listPage = async (request: FastifyRequest, reply: FastifyReply, form = blank, status = 200) =>
     sendPage(
       reply,
-      renderPartners(viewerOf(request), await partners.overview(), form, noticeOf(request)),
+      renderPartners(viewerOf(request), {
+        overview: await partners.overview(),
+        form,
+        notice: noticeOf(request),
+      }),
       status,
     );
 
@@ -72,22 +76,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     const days = (request.query as { days?: number } | undefined)?.days ?? 30;
     const detail = await partners.detail(id, days);
     if (!detail) throw new HttpError(404, 'not_found', 'There is no partner with this id.');
-    const { partner } = detail;
-    const edit = forms.edit ?? {
-      values: {
-        name: partner.name,
-        contact: partner.contact,
-        is_active: partner.isActive,
-        api_key_id: partner.apiKeyId === null ? '' : String(partner.apiKeyId),
-      },
-      errors: {},
-    };
-    const page = renderPartner(
-      viewerOf(request),
-      detail,
-      { edit, tag: forms.tag ?? { values: {}, errors: {} } },
-      noticeOf(request),
-    );
+    const page = renderPartner(viewerOf(request), { detail, ...forms, notice: noticeOf(request) });
     return sendPage(reply, page, status);
   };
 

@@ -26,7 +26,7 @@ export const pinRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (ap
   ) =>
     sendPage(
       reply,
-      renderPins(viewerOf(request), await pins.list(), values, errors, noticeOf(request)),
+      renderPins(viewerOf(request), { pins: await pins.list(), values, errors, notice: noticeOf(request) }),
       status,
     );
 
