@@ -33,6 +33,10 @@ import { Shelves } from './shelves.js';
 import { Sitemap } from './sitemap.js';
 import { VisitCounter } from './visit-counter.js';
 
+// What the HTTP layer's plugins need from the store, handed on here: http/ never imports store/.
+export type { ApiKeyDirectory, ApiKeyIdentity } from '../store/api-keys.js';
+export { type UsageRecorder, type UsageRecorderStats, usageSource } from '../store/api-usage.js';
+export { isDatabaseUnavailable } from '../store/errors.js';
 export { ChangeEvents } from './change-events.js';
 
 /** Everything the routes need, built once per process and closed on shutdown. */
