@@ -1,11 +1,16 @@
 #!/usr/bin/env node
-// Fails when an import in src/ points up the layers, when Kysely is imported outside src/store, or when
-// modules import each other in a circle. Part of `npm run lint`.
+// Fails when an import in src/ points up the layers, when Kysely is imported outside src/store, when
+// modules import each other in a circle, or when the HTTP layer reaches the database itself. Part of
+// `npm run lint`.
 //
 // Layers, lowest first: domain → store → catalog → services → http → cli and the entry points
 // (src/cli.ts, src/server.ts). A module may import its own layer or any layer below it. The layer of a
 // file is the top folder under src/, so any subfolder (routes/pages, routes/admin/...) is covered.
 // src/config.ts and src/paths.ts are leaves every layer may read; they import nothing from src/.
+//
+// One exception to "any layer below": src/http/ never imports src/store/ (not even a type) and never
+// touches `services.store` or a `dbOf` helper. Routes reach data through the use cases built in
+// src/services/container.ts, which hands on the store types the views need.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
@@ -14,6 +19,7 @@ const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const SRC = join(ROOT, 'src');
 
 const LAYERS = ['domain', 'store', 'catalog', 'services', 'http', 'cli'];
+const STORE = join(SRC, 'store');
 const LEAVES = new Set(['config.ts', 'paths.ts']);
 const ENTRY_POINTS = new Set(['cli.ts', 'server.ts']);
 
@@ -44,6 +50,38 @@ function importsOf(file) {
   return ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((f) => f.fileName);
 }
 
+/**
+ * Where an http/ file reaches the database around the services: `services.store` (also as
+ * `options.services.store` or destructured from `services`) and any `dbOf`.
+ */
+function storeReachesOf(file) {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const found = [];
+  const isServices = (node) => /(^|\.)services$/.test(node.getText(source).replace(/\s+/g, ''));
+  const at = (node) => `line ${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
+  const visit = (node) => {
+    if (ts.isIdentifier(node) && node.text === 'dbOf') found.push(`${at(node)}: dbOf`);
+    if (ts.isPropertyAccessExpression(node) && node.name.text === 'store' && isServices(node.expression))
+      found.push(`${at(node)}: ${node.getText(source)}`);
+    if (ts.isElementAccessExpression(node) && isServices(node.expression)) {
+      const key = node.argumentExpression;
+      if (ts.isStringLiteralLike(key) && key.text === 'store')
+        found.push(`${at(node)}: ${node.getText(source)}`);
+    }
+    if (ts.isVariableDeclaration(node) && node.initializer && ts.isObjectBindingPattern(node.name)) {
+      if (isServices(node.initializer)) {
+        for (const element of node.name.elements) {
+          const key = element.propertyName ?? element.name;
+          if (ts.isIdentifier(key) && key.text === 'store') found.push(`${at(node)}: { store } = services`);
+        }
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 function resolveLocal(from, specifier) {
   const target = resolve(dirname(from), specifier);
   return target.endsWith('.js') ? `${target.slice(0, -3)}.ts` : target;
@@ -68,6 +106,11 @@ for (const file of sourceFiles(SRC)) {
     const target = resolveLocal(file, specifier);
     if (!target.startsWith(SRC + sep)) continue;
     edges.push(target);
+    if (layer.name === 'http' && target.startsWith(STORE + sep)) {
+      problems.push(
+        `${name}: imports ${relative(ROOT, target)} (http/ reaches data through Services, never src/store)`,
+      );
+    }
     const targetLayer = layerOf(target);
     if (layer.rank === -1 && targetLayer.rank !== -1) {
       problems.push(`${name}: a leaf module imports ${relative(ROOT, target)}`);
@@ -75,6 +118,11 @@ for (const file of sourceFiles(SRC)) {
       problems.push(
         `${name}: upward import of ${relative(ROOT, target)} (${layer.name} may not import ${targetLayer.name})`,
       );
+    }
+  }
+  if (layer.name === 'http') {
+    for (const reach of storeReachesOf(file)) {
+      problems.push(`${name}: ${reach} (routes call the services in Services, never the store)`);
     }
   }
   graph.set(file, edges);

@@ -25,6 +25,8 @@ import { canonicalEditionOf } from '../store/works.js';
 import { PageCache } from './page-cache.js';
 import type { ActivePartner } from './partners.js';
 
+export type { Book } from '../store/books.js';
+
 /** Catalogs whose entries confirm a free copy (see the `free` destinations' templates). */
 const PUBLIC_DOMAIN_SCHEMES = ['gutenberg', 'standard_ebooks', 'librivox'] as const;
 

@@ -11,6 +11,7 @@ import type { Store } from '../store/db.js';
 import { invalidateDestinationCache } from '../store/destinations.js';
 import { pingDatabase } from '../store/health.js';
 import { AccessCodes } from './access-codes.js';
+import { type AdminServices, createAdminServices } from './admin/admin.js';
 import { BookCreator, type IsbnLookup } from './book-creator.js';
 import { BookPages } from './book-pages.js';
 import { ChangeEvents } from './change-events.js';
@@ -32,6 +33,10 @@ import { Shelves } from './shelves.js';
 import { Sitemap } from './sitemap.js';
 import { VisitCounter } from './visit-counter.js';
 
+// What the HTTP layer's plugins need from the store, handed on here: http/ never imports store/.
+export type { ApiKeyDirectory, ApiKeyIdentity } from '../store/api-keys.js';
+export { type UsageRecorder, type UsageRecorderStats, usageSource } from '../store/api-usage.js';
+export { isDatabaseUnavailable } from '../store/errors.js';
 export { ChangeEvents } from './change-events.js';
 
 /** Everything the routes need, built once per process and closed on shutdown. */
@@ -83,6 +88,8 @@ export interface Services {
   lists: Lists;
   /** Series, author and popular-book shelves. */
   shelves: Shelves;
+  /** The operator's area (`/admin`): every admin read and command. */
+  admin: AdminServices;
   close(): Promise<void>;
 }
 
@@ -156,6 +163,16 @@ export function createServices(
   // Tests and tools that build services directly get a secret for this process only.
   const access = new AccessCodes(store.db, config.cookieSecret || randomBytes(32).toString('base64url'));
   events.on('access-codes-changed', () => access.invalidate());
+  const partners = new PartnerDirectory(store.db);
+  const admin = createAdminServices({
+    db: store.db,
+    events,
+    finder: { creator, resolver },
+    partnersChanged: () => {
+      partners.clear();
+      pages.invalidateAll();
+    },
+  });
   return {
     config,
     store,
@@ -169,13 +186,14 @@ export function createServices(
     sitemap: new Sitemap(store.db),
     lists: new Lists(store.db),
     shelves: new Shelves(store),
+    admin,
     pingDatabase: () => pingDatabase(store.db),
     resolver,
     pages,
     access,
     covers: new CoverFallback(store.db, providers.chain, (slug) => events.emit('book-changed', slug)),
     clicks,
-    partners: new PartnerDirectory(store.db),
+    partners,
     visits,
     events,
     changeRelay,

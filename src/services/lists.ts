@@ -13,6 +13,9 @@ import {
 } from '../store/lists.js';
 import type { Db } from '../store/schema.js';
 
+export type { ListItem } from '../store/list-items.js';
+export type { List, ListSummary } from '../store/lists.js';
+
 export function hashEditToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }

@@ -1,7 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ApiKeyDirectory, ApiKeyIdentity } from '../../store/api-keys.js';
-import { type UsageRecorder, usageSource } from '../../store/api-usage.js';
+import {
+  type ApiKeyDirectory,
+  type ApiKeyIdentity,
+  type UsageRecorder,
+  usageSource,
+} from '../../services/container.js';
 import { HttpError } from '../errors.js';
 
 interface ApiKeysOptions {

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isDatabaseUnavailable } from '../../store/errors.js';
+import { isDatabaseUnavailable } from '../../services/container.js';
 import { HttpError, type ValidationIssue, ValidationProblem } from '../errors.js';
 import { locationOf, storableIssues, validationIssues } from '../validation.js';
 import { renderErrorPage } from '../views/error-page.js';

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ProviderCounters } from '../../catalog/http-client.js';
 import type { ClickRecorderStats } from '../../services/click-recorder.js';
-import type { UsageRecorderStats } from '../../store/api-usage.js';
+import type { UsageRecorderStats } from '../../services/container.js';
 import { HttpError } from '../errors.js';
 
 export interface AppMetrics {

@@ -1,8 +1,7 @@
 import { goPath as goLink } from '../../domain/go-links.js';
 import type { LinkGroup } from '../../domain/links.js';
 import { seriesPosition } from '../../domain/series.js';
-import type { LoadedBook } from '../../services/book-pages.js';
-import type { Book } from '../../store/books.js';
+import type { Book, LoadedBook } from '../../services/book-pages.js';
 import type { BookPageModel, BookView, EditionView, LinkGroupView, PageTemplate } from '../views/models.js';
 
 export function bookView(book: Book): BookView {

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
+import type { List, ListItem } from '../../services/lists.js';
 import { listPath } from '../../services/lists.js';
-import type { ListItem } from '../../store/list-items.js';
-import type { List } from '../../store/lists.js';
 
 /** JSON shapes of lists, declared once for validation, serialization and /openapi.json. */
 const ListBookBody = Type.Object({

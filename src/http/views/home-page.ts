@@ -1,6 +1,6 @@
+import type { Book } from '../../services/book-pages.js';
+import type { List } from '../../services/lists.js';
 import type { ShelfItem } from '../../services/shelves.js';
-import type { Book } from '../../store/books.js';
-import type { List } from '../../store/lists.js';
 import { joinNames, paletteIndex } from './book-format.js';
 import { pasteHint, popularSection } from './home-popular.js';
 import { html, type SafeHtml, safeUrl } from './html.js';

@@ -1,5 +1,4 @@
-import type { ListItem } from '../../store/list-items.js';
-import type { List } from '../../store/lists.js';
+import type { List, ListItem } from '../../services/lists.js';
 import { displayDate, joinNames, paletteIndex } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { renderLayout } from './layout.js';

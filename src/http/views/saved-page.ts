@@ -1,4 +1,4 @@
-import type { Book } from '../../store/books.js';
+import type { Book } from '../../services/book-pages.js';
 import { joinNames } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { renderLayout } from './layout.js';

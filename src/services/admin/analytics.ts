@@ -11,9 +11,12 @@ import { firstClickDay, type RollupState, rollupState } from '../../store/analyt
 import { listAllDestinations } from '../../store/destinations.js';
 import { visitTotals } from '../../store/partner-analytics.js';
 import type { Db } from '../../store/schema.js';
-import { attributionTops } from './attribution.js';
+import { type RollupWorker, type RollupWorkerOptions, startRollupWorker } from './analytics-rollup.js';
+import { attributionCsv, attributionTops } from './attribution.js';
 import { type LabelledCount, type Period, rangeForDays } from './periods.js';
 
+export type { SearchStats } from '../../store/admin-search-stats.js';
+export type { RollupWorker } from './analytics-rollup.js';
 export { type LabelledCount, type Period, rangeForDays } from './periods.js';
 
 interface Snapshot {
@@ -144,4 +147,27 @@ export async function analyticsCsv(
       ...rows.map((row) => [row.key, row.label, row.clicks].map(csvCell).join(',')),
     ].join('\n') + '\n'
   );
+}
+
+/** What the analytics CSV can be broken down by: clicks per day, per dimension, or per partner/placement. */
+export type CsvBreakdown = Dimension | 'day' | 'partner' | 'src';
+
+/** The dashboard, its CSV exports, and the roll-up worker that keeps their figures current. */
+export class AdminAnalytics {
+  constructor(private readonly db: Db) {}
+
+  dashboard(period: Period) {
+    return dashboard(this.db, period);
+  }
+
+  csv(by: CsvBreakdown, period: Period): Promise<string> {
+    return by === 'partner' || by === 'src'
+      ? attributionCsv(this.db, by, period)
+      : analyticsCsv(this.db, by, period);
+  }
+
+  /** Roll-ups and their back-fill run beside the server, never inside a page request. */
+  startRollups(options: RollupWorkerOptions): RollupWorker {
+    return startRollupWorker(this.db, options);
+  }
 }

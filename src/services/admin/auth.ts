@@ -22,6 +22,8 @@ import {
 } from '../../store/users.js';
 import { decoyHash, verifyPassword } from './passwords.js';
 
+export type { AdminSession } from '../../store/sessions.js';
+
 /** Ten wrong passwords lock an account for 15 minutes; one IP gets 30 failures per 15 minutes. */
 export const ACCOUNT_FAILURE_LIMIT = 10;
 export const IP_FAILURE_LIMIT = 30;
@@ -104,4 +106,21 @@ export function sessionForToken(db: Db, token: string): Promise<AdminSession | n
 
 export function logout(db: Db, token: string): Promise<void> {
   return deleteSession(db, hashToken(token));
+}
+
+/** Sign-in, sign-out and the session behind a cookie, for the admin area's routes and hook. */
+export class AdminAuth {
+  constructor(private readonly db: Db) {}
+
+  login(input: LoginInput): Promise<LoginResult> {
+    return login(this.db, input);
+  }
+
+  logout(token: string): Promise<void> {
+    return logout(this.db, token);
+  }
+
+  sessionFor(token: string): Promise<AdminSession | null> {
+    return sessionForToken(this.db, token);
+  }
 }

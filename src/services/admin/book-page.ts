@@ -3,7 +3,7 @@ import { type OverrideRecord, overridesOf } from '../../store/admin-books.js';
 import { workOf } from '../../store/admin-editions.js';
 import { type LinkRecord, linksOfBook } from '../../store/admin-links.js';
 import { listPins, type PinRecord } from '../../store/admin-pins.js';
-import { type Book, editionsOfWork, findBookById } from '../../store/books.js';
+import { type Book, editionsOfWork } from '../../store/books.js';
 import { listAllDestinations } from '../../store/destinations.js';
 import type { Db } from '../../store/schema.js';
 import type { BookListRow } from './lists-read.js';
@@ -19,10 +19,6 @@ export interface BookAdminData {
   canonicalId: number | null;
   /** The lists holding the book (absent: the section shows none). */
   lists?: readonly BookListRow[];
-}
-
-export function findBook(db: Db, id: number): Promise<Book | null> {
-  return findBookById(db, id);
 }
 
 /** Everything the book's admin page shows, read fresh (never from the public page caches). */

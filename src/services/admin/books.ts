@@ -1,6 +1,7 @@
 import { parseIsbn } from '../../domain/isbn.js';
 import {
   deleteOverride,
+  findBooksForAdmin,
   isbnTakenByOther,
   updateBookFields,
   upsertOverride,
@@ -9,7 +10,10 @@ import { destinationIdExists, destinationSlugExists } from '../../store/admin-de
 import { deleteLink, findLink, insertLink } from '../../store/admin-links.js';
 import { writeAudit } from '../../store/audit.js';
 import { type Book, findBookById } from '../../store/books.js';
+import { type BookAdminData, bookPageModel } from './book-page.js';
 import {
+  AdminArea,
+  type AuditActor,
   type CommandContext,
   type CommandResult,
   type FieldErrors,
@@ -18,6 +22,10 @@ import {
   ok,
 } from './commands.js';
 import { checkLinkFields, type LinkInput } from './link-fields.js';
+import { listsOfBook } from './lists-read.js';
+
+export type { Book } from '../../store/books.js';
+export type { BookAdminData } from './book-page.js';
 
 /** SPEC 2.4 "book edit": authors one per line (or separated by semicolons). */
 export interface BookEditInput {
@@ -186,4 +194,42 @@ export async function removeOverride(ctx: CommandContext, book: Book, retailerKe
 
 export async function reloadBook(ctx: CommandContext, id: number): Promise<Book | null> {
   return findBookById(ctx.db, id);
+}
+
+/** The Books area: finding books, the book's admin page, and its edit, link and override commands. */
+export class AdminBooks extends AdminArea {
+  find(id: number): Promise<Book | null> {
+    return findBookById(this.db, id);
+  }
+
+  /** Title, author, slug or ISBN matches (an exact slug or ISBN first); the newest books for ''. */
+  search(query: string): Promise<Book[]> {
+    return findBooksForAdmin(this.db, query, parseIsbn(query)?.isbn13 ?? null);
+  }
+
+  /** Everything the book's admin page shows, with the lists that hold it. */
+  async page(book: Book): Promise<BookAdminData> {
+    const [model, lists] = await Promise.all([bookPageModel(this.db, book), listsOfBook(this.db, book.id)]);
+    return { ...model, lists };
+  }
+
+  update(actor: AuditActor, book: Book, input: BookEditInput): Promise<CommandResult> {
+    return updateBook(this.as(actor), book, input);
+  }
+
+  addLink(actor: AuditActor, book: Book, input: AddLinkInput): Promise<CommandResult<number>> {
+    return addBookLink(this.as(actor), book, input);
+  }
+
+  removeLink(actor: AuditActor, linkId: number, owner: { bookId: number }): Promise<boolean> {
+    return removeBookLink(this.as(actor), linkId, owner);
+  }
+
+  setOverride(actor: AuditActor, book: Book, input: OverrideInput): Promise<CommandResult> {
+    return createOverride(this.as(actor), book, input);
+  }
+
+  removeOverride(actor: AuditActor, book: Book, retailerKey: string): Promise<void> {
+    return removeOverride(this.as(actor), book, retailerKey);
+  }
 }

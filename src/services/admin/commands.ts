@@ -1,12 +1,30 @@
 import type { AuditActor } from '../../store/audit.js';
 import type { Db } from '../../store/schema.js';
-import type { ChangeEvents } from '../container.js';
+import type { ChangeEvents } from '../change-events.js';
+
+export type { AuditActor } from '../../store/audit.js';
 
 /** What every admin command needs: the database, who acts (for the audit log), and the cache events. */
 export interface CommandContext {
   db: Db;
   actor: AuditActor;
   events: ChangeEvents;
+}
+
+/**
+ * One area of the admin use cases (books, lists, keys…), built once in `container.ts` with the
+ * database and the cache events. Routes hand it who acts; it never hands the database back.
+ */
+export abstract class AdminArea {
+  constructor(
+    protected readonly db: Db,
+    protected readonly events: ChangeEvents,
+  ) {}
+
+  /** The context the area's command functions take, for one operator's request. */
+  protected as(actor: AuditActor): CommandContext {
+    return { db: this.db, actor, events: this.events };
+  }
 }
 
 export type FieldErrors = Record<string, string>;

@@ -1,16 +1,22 @@
 import { DESTINATION_GROUPS, isDestinationGroup } from '../../domain/groups.js';
 import { buildDestinationUrl, type Destination, templateProblems } from '../../domain/links.js';
 import {
+  aliasesOf,
   type DestinationColumns,
   deactivateDestinationRow,
   insertDestination,
+  linkCounts,
   renameSlug,
   slugTaken,
   updateDestinationColumns,
 } from '../../store/admin-destinations.js';
+import { type LinkRecord, linksOfDestination } from '../../store/admin-links.js';
 import { writeAudit } from '../../store/audit.js';
-import { destinationRowToDestination } from '../../store/destinations.js';
+import { destinationRowToDestination, listAllDestinations } from '../../store/destinations.js';
+import { removeBookLink } from './books.js';
 import {
+  AdminArea,
+  type AuditActor,
   type CommandContext,
   type CommandResult,
   type FieldErrors,
@@ -18,6 +24,10 @@ import {
   isHttpUrl,
   ok,
 } from './commands.js';
+import { updateDestinationLink } from './destination-links.js';
+import type { LinkInput } from './link-fields.js';
+
+export type { LinkRecord } from '../../store/admin-links.js';
 
 /** SPEC 2.4 destination create/update fields, plus group and affiliate settings. */
 export interface DestinationInput {
@@ -180,4 +190,63 @@ export function previewTemplate(
     updated_at: '',
   });
   return { url: problems.length ? null : buildDestinationUrl(destination, SAMPLE_BOOK), problems };
+}
+
+/** The Destinations list: every destination (by group, then priority) and its number of book links. */
+export interface DestinationsOverview {
+  destinations: Destination[];
+  linkCounts: ReadonlyMap<number, number>;
+}
+
+/** What a destination's page shows beside its form: former slugs and the books linking to it. */
+export interface DestinationDetail {
+  aliases: string[];
+  links: LinkRecord[];
+}
+
+/** The Destinations area: retailers, libraries and stores, and the book links to each. */
+export class AdminDestinations extends AdminArea {
+  async overview(): Promise<DestinationsOverview> {
+    const destinations = await listAllDestinations(this.db);
+    destinations.sort((a, b) => a.group.localeCompare(b.group) || b.displayPriority - a.displayPriority);
+    return { destinations, linkCounts: await linkCounts(this.db) };
+  }
+
+  /** Read fresh, inactive ones included (never from the public cache). */
+  async find(id: number): Promise<Destination | null> {
+    return (await listAllDestinations(this.db)).find((d) => d.id === id) ?? null;
+  }
+
+  async detail(destination: Destination): Promise<DestinationDetail> {
+    return {
+      aliases: await aliasesOf(this.db, destination.id),
+      links: await linksOfDestination(this.db, destination.id),
+    };
+  }
+
+  create(actor: AuditActor, input: DestinationInput): Promise<CommandResult<number>> {
+    return createDestination(this.as(actor), input);
+  }
+
+  update(actor: AuditActor, before: Destination, input: DestinationInput): Promise<CommandResult> {
+    return updateDestination(this.as(actor), before, input);
+  }
+
+  deactivate(actor: AuditActor, before: Destination): Promise<void> {
+    return deactivateDestination(this.as(actor), before);
+  }
+
+  /** One row of the destination's bulk view of book links. */
+  updateLink(
+    actor: AuditActor,
+    destinationId: number,
+    linkId: number,
+    input: LinkInput,
+  ): Promise<CommandResult<LinkRecord>> {
+    return updateDestinationLink(this.as(actor), destinationId, linkId, input);
+  }
+
+  removeLink(actor: AuditActor, destinationId: number, linkId: number): Promise<boolean> {
+    return removeBookLink(this.as(actor), linkId, { destinationId });
+  }
 }

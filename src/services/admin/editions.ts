@@ -2,7 +2,14 @@ import { parseIsbn } from '../../domain/isbn.js';
 import { createWork, setBookWork, setCanonical, slugsOfWork, workOf } from '../../store/admin-editions.js';
 import { writeAudit } from '../../store/audit.js';
 import { type Book, findBookById, findBookByIsbn13, findBookBySlug } from '../../store/books.js';
-import { type CommandContext, type CommandResult, invalid, ok } from './commands.js';
+import {
+  AdminArea,
+  type AuditActor,
+  type CommandContext,
+  type CommandResult,
+  invalid,
+  ok,
+} from './commands.js';
 
 async function refreshWork(ctx: CommandContext, workId: number | null, extra: string[] = []): Promise<void> {
   const slugs = workId === null ? [] : await slugsOfWork(ctx.db, workId);
@@ -99,4 +106,23 @@ export async function setCanonicalEdition(
   });
   await refreshWork(ctx, workId);
   return ok(undefined);
+}
+
+/** The editions section of a book's admin page: link, unlink, and choose the canonical edition. */
+export class AdminEditions extends AdminArea {
+  /** Links the edition an operator names (see `findEditionTarget`) into the book's work. */
+  async link(actor: AuditActor, book: Book, reference: string): Promise<CommandResult> {
+    const ctx = this.as(actor);
+    const target = await findEditionTarget(ctx, reference);
+    if (!target) return invalid({ target_book_id: 'No book has this ISBN, address or id.' });
+    return linkEdition(ctx, book, target.id);
+  }
+
+  unlink(actor: AuditActor, book: Book, targetId: number | null): Promise<CommandResult> {
+    return unlinkEdition(this.as(actor), book, targetId);
+  }
+
+  setCanonical(actor: AuditActor, book: Book, canonicalId: number | null): Promise<CommandResult> {
+    return setCanonicalEdition(this.as(actor), book, canonicalId);
+  }
 }

@@ -2,7 +2,14 @@ import { addDays, dayOf } from '../../store/analytics.js';
 import { type ApiKey, createApiKey, listApiKeys, revokeApiKey } from '../../store/api-keys.js';
 import { listUsage } from '../../store/api-usage.js';
 import { writeAudit } from '../../store/audit.js';
-import { type CommandContext, type CommandResult, invalid, ok } from './commands.js';
+import {
+  AdminArea,
+  type AuditActor,
+  type CommandContext,
+  type CommandResult,
+  invalid,
+  ok,
+} from './commands.js';
 
 export interface KeysOverview {
   keys: ApiKey[];
@@ -57,4 +64,19 @@ export async function revokeKey(ctx: CommandContext, id: number): Promise<boolea
     after: { revokedAt: outcome.apiKey.revokedAt },
   });
   return true;
+}
+
+/** API keys: the overview with usage, creating (the clear key returned once) and revoking. */
+export class AdminKeys extends AdminArea {
+  overview(): Promise<KeysOverview> {
+    return keysOverview({ db: this.db });
+  }
+
+  create(actor: AuditActor, name: string, scopes: string[]): Promise<CommandResult<string>> {
+    return createKey(this.as(actor), name, scopes);
+  }
+
+  revoke(actor: AuditActor, id: number): Promise<boolean> {
+    return revokeKey(this.as(actor), id);
+  }
 }

@@ -6,9 +6,33 @@ import {
   updateList,
 } from '../../store/admin-lists.js';
 import { writeAudit } from '../../store/audit.js';
+import type { Book } from '../../store/books.js';
+import { type ListItem, listItems } from '../../store/list-items.js';
 import type { List } from '../../store/lists.js';
-import { type CommandContext, type FieldErrors, invalid, ok } from './commands.js';
-import { dateError, listKey, RANK_ERROR, wholeNumber } from './lists.js';
+import type { Db } from '../../store/schema.js';
+import type { ChangeEvents } from '../change-events.js';
+import {
+  AdminArea,
+  type AuditActor,
+  type CommandContext,
+  type CommandResult,
+  type FieldErrors,
+  invalid,
+  ok,
+} from './commands.js';
+import {
+  type AddListInput,
+  addBookToList,
+  addBookToNamedList,
+  type BookFinder,
+  dateError,
+  findBookForList,
+  listKey,
+  RANK_ERROR,
+  removeBookFromList,
+  wholeNumber,
+} from './lists.js';
+import { findAdminList, findListsForAdmin, type ListFilter, type ListRow } from './lists-read.js';
 
 export interface ListEditInput {
   name: string;
@@ -124,4 +148,66 @@ export async function setRanks(ctx: CommandContext, list: List, ranks: ReadonlyM
       after,
     });
   });
+}
+
+/** The Lists area and the lists section of a book's admin page: both ends of the same items. */
+export class AdminLists extends AdminArea {
+  constructor(
+    db: Db,
+    events: ChangeEvents,
+    private readonly finder: BookFinder,
+  ) {
+    super(db, events);
+  }
+
+  find(id: number): Promise<List | null> {
+    return findAdminList(this.db, id);
+  }
+
+  search(filter: ListFilter): Promise<ListRow[]> {
+    return findListsForAdmin(this.db, filter);
+  }
+
+  items(list: List): Promise<ListItem[]> {
+    return listItems(this.db, list.id);
+  }
+
+  update(actor: AuditActor, list: List, input: ListEditInput) {
+    return updateListDetails(this.as(actor), list, input);
+  }
+
+  feature(actor: AuditActor, list: List, featured: boolean): Promise<void> {
+    return setListFeatured(this.as(actor), list, featured);
+  }
+
+  delete(actor: AuditActor, list: List): Promise<void> {
+    return deleteAdminList(this.as(actor), list);
+  }
+
+  /**
+   * Adds the book an operator names (see `findBookForList`: an ISBN may create it from the catalogs)
+   * at an optional rank, typed as text so a bad one gets its message beside the field.
+   */
+  async addBook(actor: AuditActor, list: List, input: { book_ref: string; rank: string }) {
+    const rank = wholeNumber(input.rank);
+    if (rank === 'invalid') return invalid({ rank: RANK_ERROR });
+    const ctx = this.as(actor);
+    const book = await findBookForList(ctx, this.finder, input.book_ref);
+    if (!book) return invalid({ book_ref: 'No book found for this slug, ISBN or address.' });
+    return addBookToList(ctx, list, book, rank);
+  }
+
+  /** False when the book was not on the list. */
+  removeBook(actor: AuditActor, listId: number, bookId: number): Promise<boolean> {
+    return removeBookFromList(this.as(actor), listId, bookId);
+  }
+
+  reorder(actor: AuditActor, list: List, ranks: ReadonlyMap<number, number | null>): Promise<void> {
+    return setRanks(this.as(actor), list, ranks);
+  }
+
+  /** SPEC "book add list", from the book's page. */
+  addToNamedList(actor: AuditActor, book: Book, input: AddListInput): Promise<CommandResult<number>> {
+    return addBookToNamedList(this.as(actor), book, input);
+  }
 }

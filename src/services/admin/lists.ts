@@ -4,7 +4,8 @@ import { writeAudit } from '../../store/audit.js';
 import { type Book, findBookBySlug } from '../../store/books.js';
 import { addListItem, removeListItem } from '../../store/list-items.js';
 import { insertList, type List } from '../../store/lists.js';
-import type { Services } from '../container.js';
+import type { BookCreator } from '../book-creator.js';
+import type { Resolver } from '../resolve.js';
 import { type CommandContext, type CommandResult, type FieldErrors, invalid, ok } from './commands.js';
 
 /** Must stay the key Ingest.run computes: source+name+date identify one list, whoever made it. */
@@ -34,7 +35,11 @@ export function wholeNumber(text: string, max = 1_000_000): number | null | 'inv
 }
 export const RANK_ERROR = 'Enter a whole number from 1.';
 
-export type BookFinder = Pick<Services, 'creator' | 'resolver'>;
+/** The catalog lookups that may create a book from an ISBN or a retailer address. */
+export interface BookFinder {
+  creator: Pick<BookCreator, 'byIsbn'>;
+  resolver: Pick<Resolver, 'resolveUrl'>;
+}
 
 /** A slug, an ISBN (created from the catalogs when new), this site's /book/ URL, or a retailer URL. */
 export async function findBookForList(ctx: CommandContext, finder: BookFinder, ref: string) {

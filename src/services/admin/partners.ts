@@ -14,7 +14,19 @@ import {
   updatePartner,
   upsertPartnerTag,
 } from '../../store/partners.js';
-import { type CommandContext, type CommandResult, type FieldErrors, invalid, ok } from './commands.js';
+import type { Db } from '../../store/schema.js';
+import type { ChangeEvents } from '../change-events.js';
+import {
+  AdminArea,
+  type AuditActor,
+  type CommandContext,
+  type CommandResult,
+  type FieldErrors,
+  invalid,
+  ok,
+} from './commands.js';
+
+export type { Partner } from '../../store/partners.js';
 
 export interface PartnerInput {
   name: string;
@@ -234,4 +246,56 @@ export async function partnerCsv(
     ...detail.byDestination.map((row) => [id, row.key, row.label, row.clicks].map(cell).join(',')),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Partners and their affiliate tags. Every change calls `changed` (built in the container: it drops
+ * the cached partner lookups and resolved `/go/` targets, which carry tags).
+ */
+export class AdminPartners extends AdminArea {
+  constructor(
+    db: Db,
+    events: ChangeEvents,
+    private readonly changed: () => void,
+  ) {
+    super(db, events);
+  }
+
+  overview(): Promise<PartnersOverview> {
+    return partnersOverview({ db: this.db });
+  }
+
+  detail(id: string, days: number): Promise<PartnerDetail | null> {
+    return partnerDetail({ db: this.db }, id, days);
+  }
+
+  /** null: there is no partner with this id. */
+  csv(id: string, days: number): Promise<string | null> {
+    return partnerCsv({ db: this.db }, id, days);
+  }
+
+  async create(actor: AuditActor, id: string, input: PartnerInput): Promise<CommandResult<string>> {
+    return this.afterSuccess(await createPartner(this.as(actor), id, input));
+  }
+
+  /** null: there is no partner with this id. */
+  async edit(actor: AuditActor, id: string, input: PartnerInput): Promise<CommandResult | null> {
+    return this.afterSuccess(await editPartner(this.as(actor), id, input));
+  }
+
+  /** null: there is no partner with this id. */
+  async setTag(actor: AuditActor, id: string, input: TagInput): Promise<CommandResult | null> {
+    return this.afterSuccess(await setPartnerTag(this.as(actor), id, input));
+  }
+
+  async removeTag(actor: AuditActor, id: string, destinationSlug: string, country: string): Promise<boolean> {
+    const removed = await removePartnerTag(this.as(actor), id, destinationSlug, country);
+    this.changed();
+    return removed;
+  }
+
+  private afterSuccess<T extends CommandResult<unknown> | null>(result: T): T {
+    if (result?.ok) this.changed();
+    return result;
+  }
 }

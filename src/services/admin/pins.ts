@@ -1,9 +1,19 @@
 import { parseIsbn } from '../../domain/isbn.js';
 import { foldText } from '../../domain/text.js';
-import { deletePin, findPin, insertPin } from '../../store/admin-pins.js';
+import { deletePin, findPin, insertPin, listPins, type PinRecord } from '../../store/admin-pins.js';
 import { writeAudit } from '../../store/audit.js';
 import { type Book, findBookByIsbn13, findBookBySlug } from '../../store/books.js';
-import { type CommandContext, type CommandResult, type FieldErrors, invalid, ok } from './commands.js';
+import {
+  AdminArea,
+  type AuditActor,
+  type CommandContext,
+  type CommandResult,
+  type FieldErrors,
+  invalid,
+  ok,
+} from './commands.js';
+
+export type { PinRecord } from '../../store/admin-pins.js';
 
 /** A book from what an operator pastes: a slug, an ISBN, or a `/book/…` or `/b/…` URL of this site. */
 export async function resolveBookRef(ctx: CommandContext, ref: string): Promise<Book | null> {
@@ -59,4 +69,32 @@ export async function removePin(ctx: CommandContext, pinId: number): Promise<boo
   });
   ctx.events.emit('book-changed', pin.bookSlug);
   return true;
+}
+
+/** Search pins: the Pins page and the pins section of a book's admin page. */
+export class AdminPins extends AdminArea {
+  list(): Promise<PinRecord[]> {
+    return listPins(this.db);
+  }
+
+  /** Pins the book an operator names by slug, ISBN or `/book/` address (see `resolveBookRef`). */
+  async pin(
+    actor: AuditActor,
+    bookRef: string,
+    query: string,
+    notes: string,
+  ): Promise<CommandResult<number>> {
+    const ctx = this.as(actor);
+    const book = await resolveBookRef(ctx, bookRef);
+    if (!book) return invalid({ book_ref: 'No saved book has this slug, ISBN or address.' });
+    return createPin(ctx, book, query, notes);
+  }
+
+  pinBook(actor: AuditActor, book: Book, query: string, notes: string): Promise<CommandResult<number>> {
+    return createPin(this.as(actor), book, query, notes);
+  }
+
+  remove(actor: AuditActor, pinId: number): Promise<boolean> {
+    return removePin(this.as(actor), pinId);
+  }
 }

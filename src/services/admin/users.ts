@@ -7,10 +7,14 @@ import {
   countUsers,
   findUserById,
   insertUser,
+  listUsers,
   type Role,
   updateUser,
 } from '../../store/users.js';
+import { AdminArea } from './commands.js';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
+
+export { type AdminUser, ROLES, type Role } from '../../store/users.js';
 
 export type FieldErrors = Record<string, string>;
 export type CommandResult<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
@@ -101,4 +105,20 @@ export async function ensureFirstAdmin(
   const result = await createUser(db, { id: null, email: 'system' }, { email, password, role: 'admin' });
   if (!result.ok) throw new Error(`ADMIN_EMAIL/ADMIN_PASSWORD: ${Object.values(result.errors).join(' ')}`);
   return result.value;
+}
+
+/** Accounts, for the Users page (admins only). */
+export class AdminUsers extends AdminArea {
+  list(): Promise<AdminUser[]> {
+    return listUsers(this.db);
+  }
+
+  create(actor: AuditActor, input: NewUserInput): Promise<CommandResult<AdminUser>> {
+    return createUser(this.db, actor, input);
+  }
+
+  /** null: there is no account with this id. */
+  change(actor: AuditActor, id: number, changes: UserChanges): Promise<CommandResult<AdminUser> | null> {
+    return changeUser(this.db, actor, id, changes);
+  }
 }

@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { analyticsCsv, dashboard } from '../../../services/admin/analytics.js';
-import { type RollupWorker, startRollupWorker } from '../../../services/admin/analytics-rollup.js';
-import { attributionCsv } from '../../../services/admin/attribution.js';
+import type { RollupWorker } from '../../../services/admin/analytics.js';
 import { Integer } from '../../validation.js';
 import { PERIODS, renderDashboard } from '../../views/admin/dashboard.js';
-import { type AdminRouteOptions, dbOf, sendPage, viewerOf } from './context.js';
+import { type AdminRouteOptions, sendPage, viewerOf } from './context.js';
 
 const Days = Type.Optional(
   Type.Union([Type.Literal('all'), Integer({ minimum: 1, maximum: 366 })], { default: 30 }),
@@ -14,11 +12,11 @@ const periodOf = (days: number | 'all' | undefined) => PERIODS.find((period) => 
 
 /** `/admin`: clicks, searches and misses from our own tables (no third-party tracker), and CSV exports. */
 export const analyticsRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
-  const db = dbOf(services);
+  const analytics = services.admin.analytics;
   let worker: RollupWorker | null = null;
   // Roll-ups and their back-fill run beside the server, never inside a page request.
   app.addHook('onReady', async () => {
-    worker = startRollupWorker(db, { logger: app.log });
+    worker = analytics.startRollups({ logger: app.log });
   });
   app.addHook('onClose', async () => {
     await worker?.stop();
@@ -28,7 +26,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asy
     '/admin',
     { schema: { hide: true, querystring: Type.Object({ days: Days }) } },
     async (request, reply) => {
-      const model = await dashboard(db, periodOf(request.query.days));
+      const model = await analytics.dashboard(periodOf(request.query.days));
       return sendPage(reply, renderDashboard(viewerOf(request), model));
     },
   );
@@ -57,10 +55,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asy
     async (request, reply) => {
       const by = request.query.by ?? 'day';
       const days = periodOf(request.query.days);
-      const csv =
-        by === 'partner' || by === 'src'
-          ? await attributionCsv(db, by, days)
-          : await analyticsCsv(db, by, days);
+      const csv = await analytics.csv(by, days);
       return reply
         .type('text/csv; charset=utf-8')
         .header('cache-control', 'no-store')

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { login, logout, randomToken, SESSION_TTL_MS } from '../../../services/admin/auth.js';
+import { randomToken, SESSION_TTL_MS } from '../../../services/admin/auth.js';
 import { renderLogin } from '../../views/admin/login.js';
-import { type AdminRouteOptions, dbOf, seeOther, sendPage } from './context.js';
+import { type AdminRouteOptions, seeOther, sendPage } from './context.js';
 import { LOGIN_COOKIE, readCookie, SESSION_COOKIE, serializeCookie } from './cookies.js';
 import { schemaErrors, submitted } from './form-errors.js';
 
@@ -20,7 +20,7 @@ const MESSAGES = {
 
 /** `/admin/login` (SPEC 2.4 login body: email, password) and `/admin/logout`. */
 export const authRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
-  const db = dbOf(services);
+  const auth = services.admin.auth;
   const secure = services.config.baseUrl.startsWith('https:');
   const loginCookie = (token: string) =>
     serializeCookie(LOGIN_COOKIE, token, { path: '/admin/login', maxAgeSeconds: 3600, secure });
@@ -33,7 +33,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
       // Login CSRF: a token in a cookie of its own, echoed by the form (no session exists yet).
       const token = readCookie(request.headers.cookie, LOGIN_COOKIE) ?? randomToken();
       reply.header('set-cookie', loginCookie(token));
-      return sendPage(reply, renderLogin(token, {}, {}));
+      return sendPage(reply, renderLogin({ token, values: {}, errors: {} }));
     },
   );
 
@@ -43,8 +43,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     async (request, reply) => {
       const token = readCookie(request.headers.cookie, LOGIN_COOKIE) ?? randomToken();
       const errors = schemaErrors(request);
-      if (errors) return sendPage(reply, renderLogin(token, submitted(request), errors), 400);
-      const result = await login(db, {
+      if (errors) return sendPage(reply, renderLogin({ token, values: submitted(request), errors }), 400);
+      const result = await auth.login({
         email: request.body.email,
         password: request.body.password,
         ip: request.ip,
@@ -53,7 +53,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
       if (result.kind !== 'ok') {
         const status = result.kind === 'invalid' ? 401 : 429;
         const values = { email: request.body.email };
-        return sendPage(reply, renderLogin(token, values, { _form: MESSAGES[result.kind] }), status);
+        const errors = { _form: MESSAGES[result.kind] };
+        return sendPage(reply, renderLogin({ token, values, errors }), status);
       }
       reply.header('set-cookie', [
         serializeCookie(SESSION_COOKIE, result.token, {
@@ -69,7 +70,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
 
   app.post('/admin/logout', { schema: { hide: true } }, async (request, reply) => {
     const token = readCookie(request.headers.cookie, SESSION_COOKIE);
-    if (token) await logout(db, token);
+    if (token) await auth.logout(token);
     reply.header(
       'set-cookie',
       serializeCookie(SESSION_COOKIE, '', { path: '/admin', maxAgeSeconds: 0, secure }),

@@ -1,16 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import {
-  addBookLink,
-  createOverride,
-  removeBookLink,
-  removeOverride,
-} from '../../../services/admin/books.js';
-import { createPin, removePin } from '../../../services/admin/pins.js';
 import { Integer } from '../../validation.js';
 import { submitBookForm } from './book-form.js';
 import { bookOr404 } from './books.js';
-import { type AdminRouteOptions, commandContext, IdParams, seeOther } from './context.js';
+import { type AdminRouteOptions, actorOf, IdParams, seeOther } from './context.js';
 
 const text = (max: number) => Type.String({ default: '', maxLength: max });
 const int = Integer({ default: 0 });
@@ -33,6 +26,7 @@ const DeletePinBody = Type.Object({ pin_id: int });
 
 /** A book's curated links, retailer overrides and search pins. */
 export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+  const { books, pins } = services.admin;
   const options = <T>(body: T) => ({
     attachValidation: true,
     schema: { hide: true, params: IdParams, body },
@@ -42,7 +36,7 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
     submitBookForm(services, request, reply, {
       form: 'link',
       refill: true,
-      run: (ctx, book, body) => addBookLink(ctx, book, body),
+      run: (actor, book, body) => books.addLink(actor, book, body),
       done: (book) => `/admin/books/${book.id}?notice=created#links`,
     }),
   );
@@ -50,7 +44,7 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
   app.post('/admin/books/:id/links/remove', options(RemoveLinkBody), async (request, reply) => {
     const book = await bookOr404(services, request);
     if (!request.validationError)
-      await removeBookLink(commandContext(request, services), request.body.link_id, { bookId: book.id });
+      await books.removeLink(actorOf(request), request.body.link_id, { bookId: book.id });
     return seeOther(reply, `/admin/books/${book.id}?notice=deleted#links`);
   });
 
@@ -58,7 +52,7 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
     submitBookForm(services, request, reply, {
       form: 'override',
       refill: true,
-      run: (ctx, book, body) => createOverride(ctx, book, body),
+      run: (actor, book, body) => books.setOverride(actor, book, body),
       done: (book) => `/admin/books/${book.id}?notice=saved#overrides`,
     }),
   );
@@ -66,7 +60,7 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
   app.post('/admin/books/:id/overrides/delete', options(DeleteOverrideBody), async (request, reply) => {
     const book = await bookOr404(services, request);
     if (!request.validationError)
-      await removeOverride(commandContext(request, services), book, request.body.retailer_key);
+      await books.removeOverride(actorOf(request), book, request.body.retailer_key);
     return seeOther(reply, `/admin/books/${book.id}?notice=deleted#overrides`);
   });
 
@@ -74,14 +68,14 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
     submitBookForm(services, request, reply, {
       form: 'pin',
       refill: true,
-      run: (ctx, book, body) => createPin(ctx, book, body.query, body.notes),
+      run: (actor, book, body) => pins.pinBook(actor, book, body.query, body.notes),
       done: (book) => `/admin/books/${book.id}?notice=created#pins`,
     }),
   );
 
   app.post('/admin/books/:id/pins/delete', options(DeletePinBody), async (request, reply) => {
     const book = await bookOr404(services, request);
-    if (!request.validationError) await removePin(commandContext(request, services), request.body.pin_id);
+    if (!request.validationError) await pins.remove(actorOf(request), request.body.pin_id);
     return seeOther(reply, `/admin/books/${book.id}?notice=deleted#pins`);
   });
 };

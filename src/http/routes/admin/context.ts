@@ -1,11 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { CommandContext } from '../../../services/admin/commands.js';
+import type { AdminSession } from '../../../services/admin/auth.js';
+import type { AuditActor } from '../../../services/admin/commands.js';
 import type { Services } from '../../../services/container.js';
-import type { AuditActor } from '../../../store/audit.js';
-import type { Db } from '../../../store/schema.js';
-import type { AdminSession } from '../../../store/sessions.js';
 import { HttpError } from '../../errors.js';
 import { Integer } from '../../validation.js';
 import type { AdminViewer } from '../../views/admin/layout.js';
@@ -25,8 +23,6 @@ declare module 'fastify' {
 export interface AdminRouteOptions {
   services: Services;
 }
-
-export const dbOf = (services: Services): Db => services.store.db;
 
 export function sessionOf(request: FastifyRequest): AdminSession {
   // The area-wide hook has already redirected every request without one.
@@ -76,10 +72,6 @@ export const noticeOf = (request: FastifyRequest): string | null => {
   const code = (request.query as { notice?: unknown } | undefined)?.notice;
   return typeof code === 'string' ? (NOTICES[code] ?? null) : null;
 };
-
-export function commandContext(request: FastifyRequest, services: Services): CommandContext {
-  return { db: dbOf(services), actor: actorOf(request), events: services.events };
-}
 
 export const IdParams = Type.Object({ id: Integer({ minimum: 1 }) });
 

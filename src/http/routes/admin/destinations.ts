@@ -2,17 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Destination } from '../../../domain/links.js';
-import { removeBookLink } from '../../../services/admin/books.js';
-import { updateDestinationLink } from '../../../services/admin/destination-links.js';
-import {
-  createDestination,
-  deactivateDestination,
-  previewTemplate,
-  updateDestination,
-} from '../../../services/admin/destinations.js';
-import { aliasesOf, linkCounts } from '../../../store/admin-destinations.js';
-import { linksOfDestination } from '../../../store/admin-links.js';
-import { listAllDestinations } from '../../../store/destinations.js';
+import { invalid } from '../../../services/admin/commands.js';
+import { previewTemplate } from '../../../services/admin/destinations.js';
 import { HttpError } from '../../errors.js';
 import {
   type DestinationPageModel,
@@ -23,8 +14,7 @@ import { renderDestinationList } from '../../views/admin/destinations.js';
 import type { FormValues } from '../../views/admin/form.js';
 import {
   type AdminRouteOptions,
-  commandContext,
-  dbOf,
+  actorOf,
   IdParams,
   idParam,
   noticeOf,
@@ -39,7 +29,8 @@ import {
   UpdateBody,
   UpdateLinkBody,
 } from './destination-schemas.js';
-import { schemaErrors, submitted } from './form-errors.js';
+import { submitted } from './form-errors.js';
+import { nothing, submitForm } from './submit-form.js';
 
 const previewOf = (values: FormValues) =>
   previewTemplate(
@@ -50,10 +41,9 @@ const previewOf = (values: FormValues) =>
   );
 
 export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
-  const db = dbOf(services);
+  const destinations = services.admin.destinations;
   const load = async (request: FastifyRequest): Promise<Destination> => {
-    const id = idParam(request);
-    const found = (await listAllDestinations(db)).find((d) => d.id === id);
+    const found = await destinations.find(idParam(request));
     if (!found) throw new HttpError(404, 'destination_not_found', 'There is no destination with this id.');
     return found;
   };
@@ -65,10 +55,11 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
     status = 200,
   ) => {
     const values = extra.values ?? (d ? destinationValues(d) : { group: 'new', display_priority: 0 });
+    const { aliases, links } = d ? await destinations.detail(d) : { aliases: [], links: [] };
     const model: DestinationPageModel = {
       destination: d,
-      aliases: d ? await aliasesOf(db, d.id) : [],
-      links: d ? await linksOfDestination(db, d.id) : [],
+      aliases,
+      links,
       values,
       errors: {},
       preview: previewOf(values),
@@ -79,12 +70,8 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
   };
 
   app.get('/admin/destinations', { schema: { hide: true } }, async (request, reply) => {
-    const all = await listAllDestinations(db);
-    all.sort((a, b) => a.group.localeCompare(b.group) || b.displayPriority - a.displayPriority);
-    return sendPage(
-      reply,
-      renderDestinationList(viewerOf(request), all, await linkCounts(db), noticeOf(request)),
-    );
+    const model = { ...(await destinations.overview()), notice: noticeOf(request) };
+    return sendPage(reply, renderDestinationList(viewerOf(request), model));
   });
 
   app.get('/admin/destinations/new', { schema: { hide: true } }, async (request, reply) =>
@@ -120,17 +107,13 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
   app.post(
     '/admin/destinations',
     { attachValidation: true, schema: { hide: true, body: CreateBody } },
-    async (request, reply) => {
-      const values = submitted(request);
-      const errors = schemaErrors(request);
-      if (errors) return page(request, reply, null, { values, errors }, 422);
-      const result = await createDestination(commandContext(request, services), {
-        ...request.body,
-        is_active: true,
-      });
-      if (!result.ok) return page(request, reply, null, { values, errors: result.errors }, 422);
-      return seeOther(reply, `/admin/destinations/${result.value}?notice=created`);
-    },
+    async (request, reply) =>
+      submitForm(request, reply, {
+        load: nothing,
+        run: (actor, _new, body) => destinations.create(actor, { ...body, is_active: true }),
+        show: (_new, failed) => page(request, reply, null, failed, 422),
+        done: (_new, id) => `/admin/destinations/${id}?notice=created`,
+      }),
   );
 
   app.get('/admin/destinations/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) =>
@@ -140,25 +123,17 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
   app.post(
     '/admin/destinations/:id',
     { attachValidation: true, schema: { hide: true, params: IdParams, body: UpdateBody } },
-    async (request, reply) => {
-      const d = await load(request);
-      const values = submitted(request);
-      const errors = schemaErrors(request);
-      if (errors) return page(request, reply, d, { values, errors }, 422);
-      const result = await updateDestination(commandContext(request, services), d, {
-        ...request.body,
-        slug: request.body.new_slug || d.slug,
-      });
-      if (!result.ok)
-        return page(
-          request,
-          reply,
-          d,
-          { values, errors: { ...result.errors, new_slug: result.errors.slug ?? '' } },
-          422,
-        );
-      return seeOther(reply, `/admin/destinations/${d.id}?notice=saved`);
-    },
+    async (request, reply) =>
+      submitForm(request, reply, {
+        load: () => load(request),
+        run: async (actor, d, body) => {
+          const result = await destinations.update(actor, d, { ...body, slug: body.new_slug || d.slug });
+          // The form names the slug field `new_slug`.
+          return result.ok ? result : invalid({ ...result.errors, new_slug: result.errors.slug ?? '' });
+        },
+        show: (d, failed) => page(request, reply, d, failed, 422),
+        done: (d) => `/admin/destinations/${d.id}?notice=saved`,
+      }),
   );
 
   app.post(
@@ -166,7 +141,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
     { schema: { hide: true, params: IdParams } },
     async (request, reply) => {
       const d = await load(request);
-      await deactivateDestination(commandContext(request, services), d);
+      await destinations.deactivate(actorOf(request), d);
       return seeOther(reply, `/admin/destinations/${d.id}?notice=saved`);
     },
   );
@@ -174,20 +149,17 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
   app.post(
     '/admin/destinations/:id/links/update',
     { attachValidation: true, schema: { hide: true, params: IdParams, body: UpdateLinkBody } },
-    async (request, reply) => {
-      const d = await load(request);
-      const linkId = Number(submitted(request).link_id ?? 0);
-      const errors = schemaErrors(request);
-      if (errors) return page(request, reply, d, { linkErrors: { linkId, errors } }, 422);
-      const result = await updateDestinationLink(
-        commandContext(request, services),
-        d.id,
-        request.body.link_id,
-        request.body,
-      );
-      if (!result.ok) return page(request, reply, d, { linkErrors: { linkId, errors: result.errors } }, 422);
-      return seeOther(reply, `/admin/destinations/${d.id}?notice=saved#links`);
-    },
+    async (request, reply) =>
+      submitForm(request, reply, {
+        load: () => load(request),
+        run: (actor, d, body) => destinations.updateLink(actor, d.id, body.link_id, body),
+        // The failed row of the bulk view shows its errors; the page's own form is left as it was.
+        show: (d, failed) => {
+          const linkId = Number(submitted(request).link_id ?? 0);
+          return page(request, reply, d, { linkErrors: { linkId, errors: failed.errors } }, 422);
+        },
+        done: (d) => `/admin/destinations/${d.id}?notice=saved#links`,
+      }),
   );
 
   app.post(
@@ -196,9 +168,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
     async (request, reply) => {
       const d = await load(request);
       if (!request.validationError)
-        await removeBookLink(commandContext(request, services), request.body.link_id, {
-          destinationId: d.id,
-        });
+        await destinations.removeLink(actorOf(request), d.id, request.body.link_id);
       return seeOther(reply, `/admin/destinations/${d.id}?notice=deleted#links`);
     },
   );

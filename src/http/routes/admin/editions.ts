@@ -1,11 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import {
-  findEditionTarget,
-  linkEdition,
-  setCanonicalEdition,
-  unlinkEdition,
-} from '../../../services/admin/editions.js';
 import { Integer } from '../../validation.js';
 import { submitBookForm } from './book-form.js';
 import { type AdminRouteOptions, IdParams } from './context.js';
@@ -19,6 +13,7 @@ const CanonicalBody = Type.Object({
 });
 
 export const editionRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+  const editions = services.admin.editions;
   const options = <T>(body: T) => ({
     attachValidation: true,
     schema: { hide: true, params: IdParams, body },
@@ -29,12 +24,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     submitBookForm(services, request, reply, {
       form: 'edition',
       refill: true,
-      run: async (ctx, book, body) => {
-        const target = await findEditionTarget(ctx, body.target_book_id);
-        if (!target)
-          return { ok: false, errors: { target_book_id: 'No book has this ISBN, address or id.' } };
-        return linkEdition(ctx, book, target.id);
-      },
+      run: (actor, book, body) => editions.link(actor, book, body.target_book_id),
       done,
     }),
   );
@@ -43,7 +33,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     submitBookForm(services, request, reply, {
       form: 'edition',
       refill: false,
-      run: (ctx, book, body) => unlinkEdition(ctx, book, body.target_book_id ?? null),
+      run: (actor, book, body) => editions.unlink(actor, book, body.target_book_id ?? null),
       done,
     }),
   );
@@ -52,7 +42,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     submitBookForm(services, request, reply, {
       form: 'edition',
       refill: false,
-      run: (ctx, book, body) => setCanonicalEdition(ctx, book, body.new_canonical_id ?? null),
+      run: (actor, book, body) => editions.setCanonical(actor, book, body.new_canonical_id ?? null),
       done,
     }),
   );

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { sessionForToken } from '../../../services/admin/auth.js';
 import { HttpError } from '../../errors.js';
 import { accessCodeRoutes } from './access-codes.js';
 import { analyticsRoutes } from './analytics.js';
@@ -8,7 +7,7 @@ import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
 import { bookLinkRoutes } from './book-links.js';
 import { bookRoutes } from './books.js';
-import { type AdminRouteOptions, dbOf, sameToken } from './context.js';
+import { type AdminRouteOptions, sameToken } from './context.js';
 import { LOGIN_COOKIE, readCookie, SESSION_COOKIE } from './cookies.js';
 import { destinationRoutes } from './destinations.js';
 import { editionRoutes } from './editions.js';
@@ -42,7 +41,7 @@ function formToken(request: FastifyRequest): string | null {
  * carry the session's CSRF token (the login form a token tied to its own cookie) or it is refused.
  */
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, options) => {
-  const db = dbOf(options.services);
+  const auth = options.services.admin.auth;
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: 256 * 1024 },
@@ -52,7 +51,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
 
   app.addHook('onRequest', async (request, reply) => {
     const token = readCookie(request.headers.cookie, SESSION_COOKIE);
-    request.adminSession = token ? await sessionForToken(db, token) : null;
+    request.adminSession = token ? await auth.sessionFor(token) : null;
     const config = request.routeOptions.config;
     if (config.adminPublic) return;
     if (!request.adminSession) return reply.header('cache-control', 'no-store').redirect('/admin/login', 303);

@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { createKey, keysOverview, revokeKey } from '../../../services/admin/keys.js';
 import { type KeysModel, renderKeys } from '../../views/admin/keys.js';
 import {
   type AdminRouteOptions,
-  commandContext,
-  dbOf,
+  actorOf,
   IdParams,
   idParam,
   noticeOf,
@@ -23,7 +21,7 @@ const CreateBody = Type.Object({
 
 /** API keys (admins only): create (the key is shown once), scope, revoke; usage per key and per source. */
 export const keyRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
-  const db = dbOf(services);
+  const keys = services.admin.keys;
   const config = { adminRole: 'admin' as const };
   const page = async (
     request: FastifyRequest,
@@ -32,7 +30,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (ap
     status = 200,
   ) => {
     const model: KeysModel = {
-      overview: await keysOverview({ db }),
+      overview: await keys.overview(),
       values: {},
       errors: {},
       notice: noticeOf(request),
@@ -48,12 +46,13 @@ export const keyRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (ap
   app.post(
     '/admin/keys',
     { config, attachValidation: true, schema: { hide: true, body: CreateBody } },
+    // Not submitForm: a success is rendered, not redirected (see below).
     async (request, reply) => {
       const values = submitted(request);
       const errors = schemaErrors(request);
       if (errors) return page(request, reply, { values, errors }, 422);
-      const result = await createKey(
-        commandContext(request, services),
+      const result = await keys.create(
+        actorOf(request),
         request.body.name,
         request.body.ingest ? ['ingest'] : [],
       );
@@ -67,7 +66,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (ap
     '/admin/keys/:id/revoke',
     { config, schema: { hide: true, params: IdParams } },
     async (request, reply) => {
-      await revokeKey(commandContext(request, services), idParam(request));
+      await keys.revoke(actorOf(request), idParam(request));
       return seeOther(reply, '/admin/keys?notice=revoked');
     },
   );

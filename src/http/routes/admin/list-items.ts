@@ -1,18 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import {
-  addBookToList,
-  addBookToNamedList,
-  findBookForList,
-  RANK_ERROR,
-  removeBookFromList,
-  wholeNumber,
-} from '../../../services/admin/lists.js';
-import { parseRanks, setRanks } from '../../../services/admin/lists-edit.js';
+import { wholeNumber } from '../../../services/admin/lists.js';
+import { parseRanks } from '../../../services/admin/lists-edit.js';
+import { submitBookForm } from './book-form.js';
 import { bookOr404, showFailedForm } from './books.js';
-import { type AdminRouteOptions, commandContext, IdParams, seeOther } from './context.js';
-import { schemaErrors, submitted } from './form-errors.js';
+import { type AdminRouteOptions, actorOf, IdParams, seeOther } from './context.js';
+import { submitted } from './form-errors.js';
 import { listOr404, showListPage } from './lists.js';
+import { submitForm } from './submit-form.js';
 
 // Numbers are taken as text and checked by the commands (see wholeNumber): errors beside the field.
 const rank = Type.String({ default: '', maxLength: 20 });
@@ -38,36 +33,29 @@ const OrderBody = Type.Record(
 
 /** A list's books (Lists area) and a book's lists (book page): both ends of the same items. */
 export const listItemRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+  const lists = services.admin.lists;
   const withBody = <T>(body: T) => ({
     attachValidation: true,
     schema: { hide: true, params: IdParams, body },
   });
 
-  app.post('/admin/lists/:id/books', withBody(AddBookBody), async (request, reply) => {
-    const list = await listOr404(services, request);
-    const values = submitted(request);
-    const fail = (errors: Record<string, string>) =>
-      showListPage(services, request, reply, list, { form: 'add', values, errors });
-    const errors = schemaErrors(request);
-    if (errors) return fail(errors);
-    const rank = wholeNumber(request.body.rank);
-    if (rank === 'invalid') return fail({ rank: RANK_ERROR });
-    const ctx = commandContext(request, services);
-    const book = await findBookForList(ctx, services, request.body.book_ref);
-    if (!book) return fail({ book_ref: 'No book found for this slug, ISBN or address.' });
-    const result = await addBookToList(ctx, list, book, rank);
-    if (!result.ok) return fail(result.errors);
-    return seeOther(reply, `/admin/lists/${list.id}?notice=created#books`);
-  });
+  app.post('/admin/lists/:id/books', withBody(AddBookBody), async (request, reply) =>
+    submitForm(request, reply, {
+      load: () => listOr404(services, request),
+      run: (actor, list, body) => lists.addBook(actor, list, body),
+      show: (list, failed) => showListPage(services, request, reply, list, { form: 'add', ...failed }),
+      done: (list) => `/admin/lists/${list.id}?notice=created#books`,
+    }),
+  );
 
   app.post('/admin/lists/:id/books/remove', withBody(RemoveBookBody), async (request, reply) => {
     const list = await listOr404(services, request);
     const bookId = request.validationError ? null : idOf(request.body.book_id);
-    if (typeof bookId === 'number')
-      await removeBookFromList(commandContext(request, services), list.id, bookId);
+    if (typeof bookId === 'number') await lists.removeBook(actorOf(request), list.id, bookId);
     return seeOther(reply, `/admin/lists/${list.id}?notice=deleted#books`);
   });
 
+  // Not submitForm: a refused body changes nothing and goes back to the list (only rank errors show).
   app.post('/admin/lists/:id/order', withBody(OrderBody), async (request, reply) => {
     const list = await listOr404(services, request);
     const parsed = request.validationError ? { ranks: new Map() } : parseRanks(request.body);
@@ -77,21 +65,20 @@ export const listItemRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
         values: submitted(request),
         errors: parsed.errors,
       });
-    if (parsed.ranks.size > 0) await setRanks(commandContext(request, services), list, parsed.ranks);
+    if (parsed.ranks.size > 0) await lists.reorder(actorOf(request), list, parsed.ranks);
     return seeOther(reply, `/admin/lists/${list.id}?notice=saved#books`);
   });
 
-  app.post('/admin/books/:id/lists', withBody(BookAddListBody), async (request, reply) => {
-    const book = await bookOr404(services, request);
-    const values = submitted(request);
-    const errors = schemaErrors(request);
-    if (errors) return showFailedForm(services, request, reply, book, { form: 'list', values, errors });
-    const result = await addBookToNamedList(commandContext(request, services), book, request.body);
-    if (!result.ok)
-      return showFailedForm(services, request, reply, book, { form: 'list', values, errors: result.errors });
-    return seeOther(reply, `/admin/books/${book.id}?notice=created#lists`);
-  });
+  app.post('/admin/books/:id/lists', withBody(BookAddListBody), async (request, reply) =>
+    submitBookForm(services, request, reply, {
+      form: 'list',
+      refill: true,
+      run: (actor, book, body) => lists.addToNamedList(actor, book, body),
+      done: (book) => `/admin/books/${book.id}?notice=created#lists`,
+    }),
+  );
 
+  // Not submitForm: a missing or mistyped list id gets one message of its own, not the schema's.
   app.post('/admin/books/:id/lists/remove', withBody(BookRemoveListBody), async (request, reply) => {
     const book = await bookOr404(services, request);
     const listId = request.validationError ? null : idOf(request.body.list_id);
@@ -101,7 +88,7 @@ export const listItemRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
         values: submitted(request),
         errors: { list_id: 'Choose a list to remove the book from.' },
       });
-    await removeBookFromList(commandContext(request, services), listId, book.id);
+    await lists.removeBook(actorOf(request), listId, book.id);
     return seeOther(reply, `/admin/books/${book.id}?notice=deleted#lists`);
   });
 };

@@ -1,20 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { deleteAdminList, setListFeatured, updateListDetails } from '../../../services/admin/lists-edit.js';
-import { findAdminList, findListsForAdmin } from '../../../services/admin/lists-read.js';
 import type { Services } from '../../../services/container.js';
-import { listPath } from '../../../services/lists.js';
-import { listItems } from '../../../store/list-items.js';
-import type { List } from '../../../store/lists.js';
+import { type List, listPath } from '../../../services/lists.js';
 import { HttpError } from '../../errors.js';
 import { Integer } from '../../validation.js';
 import { LISTS_PAGE_SIZE, renderListIndex } from '../../views/admin/lists.js';
 import { type ListAdminModel, renderListAdmin, renderListDelete } from '../../views/admin/lists-detail.js';
 import {
   type AdminRouteOptions,
-  commandContext,
-  dbOf,
+  actorOf,
   IdParams,
   idParam,
   noticeOf,
@@ -22,10 +17,10 @@ import {
   sendPage,
   viewerOf,
 } from './context.js';
-import { schemaErrors, submitted } from './form-errors.js';
+import { submitForm } from './submit-form.js';
 
 export async function listOr404(services: Services, request: FastifyRequest): Promise<List> {
-  const list = await findAdminList(dbOf(services), idParam(request));
+  const list = await services.admin.lists.find(idParam(request));
   if (!list) throw new HttpError(404, 'list_not_found', 'There is no list with this id.');
   return list;
 }
@@ -38,7 +33,7 @@ export async function showListPage(
   list: List,
   failed?: ListAdminModel['failed'],
 ): Promise<FastifyReply> {
-  const items = await listItems(services.store.db, list.id);
+  const items = await services.admin.lists.items(list);
   const model = { list, items, path: listPath(list), failed, notice: failed ? null : noticeOf(request) };
   return sendPage(reply, renderListAdmin(viewerOf(request), model), failed ? 422 : 200);
 }
@@ -66,7 +61,7 @@ const FeatureBody = Type.Object({
 const DeleteBody = Type.Object({ confirm: Type.String({ default: '' }) });
 
 export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
-  const db = dbOf(services);
+  const lists = services.admin.lists;
   const withBody = <T>(body: T) => ({
     attachValidation: true,
     schema: { hide: true, params: IdParams, body },
@@ -84,8 +79,8 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
         offset: (query.page - 1) * LISTS_PAGE_SIZE,
         limit: LISTS_PAGE_SIZE,
       };
-      const rows = await findListsForAdmin(db, filter);
-      return sendPage(reply, renderListIndex(viewerOf(request), rows, filter, noticeOf(request)));
+      const model = { rows: await lists.search(filter), filter, notice: noticeOf(request) };
+      return sendPage(reply, renderListIndex(viewerOf(request), model));
     },
   );
 
@@ -95,22 +90,20 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     showListPage(services, request, reply, await listOr404(services, request)),
   );
 
-  app.post('/admin/lists/:id/edit', withBody(EditBody), async (request, reply) => {
-    const list = await listOr404(services, request);
-    const values = submitted(request);
-    const errors = schemaErrors(request);
-    if (errors) return showListPage(services, request, reply, list, { form: 'edit', values, errors });
-    const result = await updateListDetails(commandContext(request, services), list, request.body);
-    if (!result.ok)
-      return showListPage(services, request, reply, list, { form: 'edit', values, errors: result.errors });
-    return seeOther(reply, `/admin/lists/${list.id}?notice=saved`);
-  });
+  app.post('/admin/lists/:id/edit', withBody(EditBody), async (request, reply) =>
+    submitForm(request, reply, {
+      load: () => listOr404(services, request),
+      run: (actor, list, body) => lists.update(actor, list, body),
+      show: (list, failed) => showListPage(services, request, reply, list, { form: 'edit', ...failed }),
+      done: (list) => `/admin/lists/${list.id}?notice=saved`,
+    }),
+  );
 
   app.post('/admin/lists/:id/feature', withBody(FeatureBody), async (request, reply) => {
     const list = await listOr404(services, request);
     // Only the two buttons post here; anything else changes nothing and lands back on the list.
     if (request.validationError) return seeOther(reply, `/admin/lists/${list.id}`);
-    await setListFeatured(commandContext(request, services), list, request.body.featured);
+    await lists.feature(actorOf(request), list, request.body.featured);
     const back =
       request.body.back === 'index' ? '/admin/lists?notice=saved' : `/admin/lists/${list.id}?notice=saved`;
     return seeOther(reply, back);
@@ -118,8 +111,8 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
 
   app.get('/admin/lists/:id/delete', byId, async (request, reply) => {
     const list = await listOr404(services, request);
-    const items = await listItems(services.store.db, list.id);
-    return sendPage(reply, renderListDelete(viewerOf(request), list, items.length));
+    const model = { list, itemCount: (await lists.items(list)).length };
+    return sendPage(reply, renderListDelete(viewerOf(request), model));
   });
 
   app.post('/admin/lists/:id/delete', withBody(DeleteBody), async (request, reply) => {
@@ -127,7 +120,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     // Without the confirmation page's field, ask first rather than delete.
     if (request.validationError || request.body.confirm !== 'yes')
       return seeOther(reply, `/admin/lists/${list.id}/delete`);
-    await deleteAdminList(commandContext(request, services), list);
+    await lists.delete(actorOf(request), list);
     return seeOther(reply, '/admin/lists?notice=deleted');
   });
 };

@@ -1,29 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import {
-  createPartner,
-  editPartner,
-  type PartnerInput,
-  partnerCsv,
-  partnerDetail,
-  partnersOverview,
-  removePartnerTag,
-  setPartnerTag,
-} from '../../../services/admin/partners.js';
+import type { CommandResult } from '../../../services/admin/commands.js';
+import type { PartnerInput } from '../../../services/admin/partners.js';
 import { HttpError } from '../../errors.js';
 import { Integer } from '../../validation.js';
 import { type PartnerFormState, renderPartner, renderPartners } from '../../views/admin/partners.js';
-import {
-  type AdminRouteOptions,
-  commandContext,
-  dbOf,
-  noticeOf,
-  seeOther,
-  sendPage,
-  viewerOf,
-} from './context.js';
-import { schemaErrors, submitted } from './form-errors.js';
+import { type AdminRouteOptions, actorOf, noticeOf, seeOther, sendPage, viewerOf } from './context.js';
+import { nothing, submitForm } from './submit-form.js';
 
 const PartnerBody = Type.Object({
   name: Type.String({ default: '', maxLength: 200 }),
@@ -60,20 +44,25 @@ const inputOf = (body: {
   apiKeyId: body.api_key_id ?? null,
 });
 
+/** A command on a partner that is not there is a 404, not a form error. */
+function found<T>(result: CommandResult<T> | null): CommandResult<T> {
+  if (!result) throw new HttpError(404, 'not_found', 'There is no partner with this id.');
+  return result;
+}
+
 /** Partners and their affiliate tags (admins only: tags decide who is paid); every change is audited. */
 export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
-  const db = dbOf(services);
+  const partners = services.admin.partners;
   const config = { adminRole: 'admin' as const };
-  // Cached partner lookups and resolved /go/ targets carry tags: drop them at once after a change.
-  const changed = () => {
-    services.partners.clear();
-    services.pages.invalidateAll();
-  };
 
   const listPage = async (request: FastifyRequest, reply: FastifyReply, form = blank, status = 200) =>
     sendPage(
       reply,
-      renderPartners(viewerOf(request), await partnersOverview({ db }), form, noticeOf(request)),
+      renderPartners(viewerOf(request), {
+        overview: await partners.overview(),
+        form,
+        notice: noticeOf(request),
+      }),
       status,
     );
 
@@ -85,24 +74,9 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     status = 200,
   ) => {
     const days = (request.query as { days?: number } | undefined)?.days ?? 30;
-    const detail = await partnerDetail({ db }, id, days);
+    const detail = await partners.detail(id, days);
     if (!detail) throw new HttpError(404, 'not_found', 'There is no partner with this id.');
-    const { partner } = detail;
-    const edit = forms.edit ?? {
-      values: {
-        name: partner.name,
-        contact: partner.contact,
-        is_active: partner.isActive,
-        api_key_id: partner.apiKeyId === null ? '' : String(partner.apiKeyId),
-      },
-      errors: {},
-    };
-    const page = renderPartner(
-      viewerOf(request),
-      detail,
-      { edit, tag: forms.tag ?? { values: {}, errors: {} } },
-      noticeOf(request),
-    );
+    const page = renderPartner(viewerOf(request), { detail, ...forms, notice: noticeOf(request) });
     return sendPage(reply, page, status);
   };
 
@@ -113,19 +87,13 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
   app.post(
     '/admin/partners',
     { config, attachValidation: true, schema: { hide: true, body: CreateBody } },
-    async (request, reply) => {
-      const values = submitted(request);
-      const errors = schemaErrors(request);
-      if (errors) return listPage(request, reply, { values, errors }, 422);
-      const result = await createPartner(
-        commandContext(request, services),
-        request.body.id,
-        inputOf(request.body),
-      );
-      if (!result.ok) return listPage(request, reply, { values, errors: result.errors }, 422);
-      changed();
-      return seeOther(reply, `/admin/partners/${encodeURIComponent(result.value)}?notice=created`);
-    },
+    async (request, reply) =>
+      submitForm(request, reply, {
+        load: nothing,
+        run: (actor, _new, body) => partners.create(actor, body.id, inputOf(body)),
+        show: (_new, failed) => listPage(request, reply, failed, 422),
+        done: (_new, id) => `/admin/partners/${encodeURIComponent(id)}?notice=created`,
+      }),
   );
 
   app.get(
@@ -139,7 +107,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     { config, schema: { hide: true, params: PartnerParams, querystring: Days } },
     async (request, reply) => {
       const { id } = request.params;
-      const csv = await partnerCsv({ db }, id, request.query.days);
+      const csv = await partners.csv(id, request.query.days);
       if (csv === null) throw new HttpError(404, 'not_found', 'There is no partner with this id.');
       return reply
         .type('text/csv; charset=utf-8')
@@ -155,37 +123,28 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
   app.post(
     '/admin/partners/:id',
     { config, attachValidation: true, schema: { hide: true, params: PartnerParams, body: PartnerBody } },
-    async (request, reply) => {
-      const { id } = request.params;
-      const values = submitted(request);
-      const errors = schemaErrors(request);
-      if (errors) return detailPage(request, reply, id, { edit: { values, errors } }, 422);
-      const result = await editPartner(commandContext(request, services), id, inputOf(request.body));
-      if (!result) throw new HttpError(404, 'not_found', 'There is no partner with this id.');
-      if (!result.ok) return detailPage(request, reply, id, { edit: { values, errors: result.errors } }, 422);
-      changed();
-      return seeOther(reply, `/admin/partners/${encodeURIComponent(id)}?notice=saved`);
-    },
+    async (request, reply) =>
+      submitForm(request, reply, {
+        load: async () => request.params.id,
+        run: async (actor, id, body) => found(await partners.edit(actor, id, inputOf(body))),
+        show: (id, failed) => detailPage(request, reply, id, { edit: failed }, 422),
+        done: (id) => `/admin/partners/${encodeURIComponent(id)}?notice=saved`,
+      }),
   );
 
   app.post(
     '/admin/partners/:id/tags',
     { config, attachValidation: true, schema: { hide: true, params: PartnerParams, body: TagBody } },
-    async (request, reply) => {
-      const { id } = request.params;
-      const values = submitted(request);
-      const errors = schemaErrors(request);
-      if (errors) return detailPage(request, reply, id, { tag: { values, errors } }, 422);
-      const result = await setPartnerTag(commandContext(request, services), id, {
-        destinationSlug: request.body.destination_slug,
-        country: request.body.country,
-        tag: request.body.tag,
-      });
-      if (!result) throw new HttpError(404, 'not_found', 'There is no partner with this id.');
-      if (!result.ok) return detailPage(request, reply, id, { tag: { values, errors: result.errors } }, 422);
-      changed();
-      return seeOther(reply, `/admin/partners/${encodeURIComponent(id)}?notice=saved`);
-    },
+    async (request, reply) =>
+      submitForm(request, reply, {
+        load: async () => request.params.id,
+        run: async (actor, id, body) => {
+          const tag = { destinationSlug: body.destination_slug, country: body.country, tag: body.tag };
+          return found(await partners.setTag(actor, id, tag));
+        },
+        show: (id, failed) => detailPage(request, reply, id, { tag: failed }, 422),
+        done: (id) => `/admin/partners/${encodeURIComponent(id)}?notice=saved`,
+      }),
   );
 
   app.post(
@@ -193,13 +152,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     { config, schema: { hide: true, params: PartnerParams, body: RemoveTagBody } },
     async (request, reply) => {
       const { id } = request.params;
-      await removePartnerTag(
-        commandContext(request, services),
-        id,
-        request.body.destination_slug,
-        request.body.country,
-      );
-      changed();
+      await partners.removeTag(actorOf(request), id, request.body.destination_slug, request.body.country);
       return seeOther(reply, `/admin/partners/${encodeURIComponent(id)}?notice=deleted`);
     },
   );

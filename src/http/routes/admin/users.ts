@@ -1,21 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { changeUser, createUser } from '../../../services/admin/users.js';
-import { listUsers } from '../../../store/users.js';
+import { ok } from '../../../services/admin/commands.js';
+import type { AdminUser } from '../../../services/admin/users.js';
 import { renderUsers, type UsersModel } from '../../views/admin/users.js';
-import {
-  type AdminRouteOptions,
-  actorOf,
-  dbOf,
-  IdParams,
-  idParam,
-  noticeOf,
-  seeOther,
-  sendPage,
-  viewerOf,
-} from './context.js';
-import { schemaErrors, submitted } from './form-errors.js';
+import { type AdminRouteOptions, IdParams, idParam, noticeOf, sendPage, viewerOf } from './context.js';
+import { submitted } from './form-errors.js';
+import { nothing, submitForm } from './submit-form.js';
 
 const Role = Type.Union([Type.Literal('admin'), Type.Literal('editor')], { default: 'editor' });
 const CreateBody = Type.Object({
@@ -31,7 +22,7 @@ const UpdateBody = Type.Object({
 
 /** Accounts: admins only (the area-wide hook enforces `adminRole`). */
 export const userRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
-  const db = dbOf(services);
+  const users = services.admin.users;
   const config = { adminRole: 'admin' as const };
   const page = async (
     request: FastifyRequest,
@@ -40,7 +31,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     status = 200,
   ) => {
     const model: UsersModel = {
-      users: await listUsers(db),
+      users: await users.list(),
       values: { role: 'editor' },
       errors: {},
       notice: noticeOf(request),
@@ -56,32 +47,30 @@ export const userRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
   app.post(
     '/admin/users',
     { config, attachValidation: true, schema: { hide: true, body: CreateBody } },
-    async (request, reply) => {
-      const values = { ...submitted(request), password: '' };
-      const errors = schemaErrors(request);
-      if (errors) return page(request, reply, { values, errors }, 422);
-      const result = await createUser(db, actorOf(request), request.body);
-      if (!result.ok) return page(request, reply, { values, errors: result.errors }, 422);
-      return seeOther(reply, '/admin/users?notice=created');
-    },
+    async (request, reply) =>
+      submitForm(request, reply, {
+        load: nothing,
+        // A refused password is never sent back into the page.
+        values: () => ({ ...submitted(request), password: '' }),
+        run: (actor, _new, body) => users.create(actor, body),
+        show: (_new, failed) => page(request, reply, failed, 422),
+        done: () => '/admin/users?notice=created',
+      }),
   );
 
   app.post(
     '/admin/users/:id',
     { config, attachValidation: true, schema: { hide: true, params: IdParams, body: UpdateBody } },
-    async (request, reply) => {
-      const id = idParam(request);
-      const errors = schemaErrors(request);
-      if (errors) return page(request, reply, { failed: { id, errors } }, 422);
-      const body = request.body;
-      const result = await changeUser(db, actorOf(request), id, {
-        role: body.role,
-        isActive: body.is_active,
-        password: body.password,
-      });
-      if (!result) return seeOther(reply, '/admin/users');
-      if (!result.ok) return page(request, reply, { failed: { id, errors: result.errors } }, 422);
-      return seeOther(reply, '/admin/users?notice=saved');
-    },
+    async (request, reply) =>
+      submitForm(request, reply, {
+        load: async () => idParam(request),
+        run: async (actor, id, body) => {
+          const changes = { role: body.role, isActive: body.is_active, password: body.password };
+          // No such account (removed meanwhile): back to the list, with nothing to report.
+          return (await users.change(actor, id, changes)) ?? ok<AdminUser | null>(null);
+        },
+        show: (id, failed) => page(request, reply, { failed: { id, errors: failed.errors } }, 422),
+        done: (_id, user) => (user ? '/admin/users?notice=saved' : '/admin/users'),
+      }),
   );
 };

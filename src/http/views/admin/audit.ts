@@ -1,4 +1,4 @@
-import type { AuditRecord } from '../../../store/audit.js';
+import type { AuditPage } from '../../../services/admin/audit.js';
 import { html } from '../html.js';
 import { type AdminViewer, renderAdminPage } from './layout.js';
 
@@ -11,12 +11,8 @@ const pretty = (json: string | null): string => {
   }
 };
 
-export function renderAudit(
-  viewer: AdminViewer,
-  records: readonly AuditRecord[],
-  page: number,
-  hasMore: boolean,
-): string {
+export function renderAudit(viewer: AdminViewer, model: AuditPage): string {
+  const { records, page, hasMore } = model;
   const body = html`<div class="page-head"><h1>Audit log</h1></div>
 <p class="muted">Every change made in this area: who, what, and the values before and after.</p>
 <div class="table-scroll"><table class="data data--audit">

@@ -1,8 +1,14 @@
-import type { Book } from '../../../store/books.js';
+import type { Book } from '../../../services/admin/books.js';
 import { html } from '../html.js';
 import { type AdminViewer, renderAdminPage } from './layout.js';
 
-export function renderBookList(viewer: AdminViewer, query: string, books: readonly Book[]): string {
+export interface BookListModel {
+  /** What was searched ('' lists the newest books). */
+  query: string;
+  books: readonly Book[];
+}
+
+export function renderBookList(viewer: AdminViewer, { query, books }: BookListModel): string {
   const body = html`<div class="page-head"><h1>Books</h1></div>
 <form class="admin-search" method="get" action="/admin/books" role="search">
   <input type="search" name="q" value="${query}" placeholder="Title, author, ISBN or slug" aria-label="Find a book" maxlength="500">

@@ -1,4 +1,4 @@
-import type { SearchStats } from '../../../store/admin-search-stats.js';
+import type { SearchStats } from '../../../services/admin/analytics.js';
 import { html, type SafeHtml } from '../html.js';
 import { barCell, dailyChart, type Point } from './charts.js';
 import { type AdminViewer, renderAdminPage } from './layout.js';

@@ -1,5 +1,5 @@
 import type { Destination } from '../../../domain/links.js';
-import type { LinkRecord } from '../../../store/admin-links.js';
+import type { LinkRecord } from '../../../services/admin/destinations.js';
 import { html, type SafeHtml } from '../html.js';
 import { destinationForm, type Preview } from './destination-form.js';
 import type { FormErrors, FormValues } from './form.js';

@@ -1,13 +1,13 @@
-import type { Destination } from '../../../domain/links.js';
+import type { DestinationsOverview } from '../../../services/admin/destinations.js';
 import { html } from '../html.js';
 import { type AdminViewer, renderAdminPage } from './layout.js';
 
-export function renderDestinationList(
-  viewer: AdminViewer,
-  destinations: readonly Destination[],
-  linkCounts: ReadonlyMap<number, number>,
-  notice: string | null,
-): string {
+export interface DestinationListModel extends DestinationsOverview {
+  notice: string | null;
+}
+
+export function renderDestinationList(viewer: AdminViewer, model: DestinationListModel): string {
+  const { destinations, linkCounts, notice } = model;
   const body = html`<div class="page-head"><h1>Destinations</h1>
   <a class="button" href="/admin/destinations/new">New destination</a></div>
 <div class="table-scroll"><table class="data data--destinations">

@@ -1,5 +1,4 @@
-import type { ListItem } from '../../../store/list-items.js';
-import type { List } from '../../../store/lists.js';
+import type { List, ListItem } from '../../../services/lists.js';
 import { html, type SafeHtml } from '../html.js';
 import { listTitle } from '../list-page.js';
 import {
@@ -105,7 +104,13 @@ ${booksPanel(viewer, model)}`;
 }
 
 /** Deleting is a second, explicit step: this page says what goes and carries the confirming field. */
-export function renderListDelete(viewer: AdminViewer, list: List, itemCount: number): string {
+export interface ListDeleteModel {
+  list: List;
+  /** How many entries go with it. */
+  itemCount: number;
+}
+
+export function renderListDelete(viewer: AdminViewer, { list, itemCount }: ListDeleteModel): string {
   const body = html`<div class="page-head"><div><p class="crumbs"><a href="/admin/lists/${list.id}">${listTitle(list)}</a></p>
 <h1>Delete this list?</h1></div></div>
 <section class="panel">

@@ -1,5 +1,5 @@
 import type { ListFilter, ListRow } from '../../../services/admin/lists-read.js';
-import type { List } from '../../../store/lists.js';
+import type { List } from '../../../services/lists.js';
 import { html, type SafeHtml } from '../html.js';
 import { listTitle } from '../list-page.js';
 import { type AdminViewer, csrfField, renderAdminPage } from './layout.js';
@@ -59,12 +59,13 @@ function row(viewer: AdminViewer, { list, itemCount }: ListRow): SafeHtml {
 </tr>`;
 }
 
-export function renderListIndex(
-  viewer: AdminViewer,
-  rows: readonly ListRow[],
-  filter: ListFilter,
-  notice: string | null,
-): string {
+export interface ListIndexModel {
+  rows: readonly ListRow[];
+  filter: ListFilter;
+  notice: string | null;
+}
+
+export function renderListIndex(viewer: AdminViewer, { rows, filter, notice }: ListIndexModel): string {
   const body = html`<div class="page-head"><h1>Lists</h1></div>
 <p class="muted">Readers' lists, ingested lists and the ones made here. Featured lists appear on the home page.
 To start a list, open a book and use "Add to list".</p>

@@ -2,7 +2,14 @@ import { html } from '../html.js';
 import { type FormErrors, type FormValues, field, formError } from './form.js';
 import { renderAdminPage } from './layout.js';
 
-export function renderLogin(token: string, values: FormValues, errors: FormErrors): string {
+export interface LoginModel {
+  /** The login form's CSRF token (tied to its own cookie: there is no session yet). */
+  token: string;
+  values: FormValues;
+  errors: FormErrors;
+}
+
+export function renderLogin({ token, values, errors }: LoginModel): string {
   const body = html`<section class="admin-login card-panel">
   <h1>Sign in</h1>
   <p class="muted">The operator's area of this Booklink.</p>

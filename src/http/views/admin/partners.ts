@@ -1,5 +1,4 @@
-import type { PartnerDetail, PartnersOverview } from '../../../services/admin/partners.js';
-import type { Partner } from '../../../store/partners.js';
+import type { Partner, PartnerDetail, PartnersOverview } from '../../../services/admin/partners.js';
 import { html, type SafeHtml } from '../html.js';
 import { checkbox, type FormErrors, type FormValues, field, formError, select } from './form.js';
 import { type AdminViewer, csrfField, renderAdminPage } from './layout.js';
@@ -31,12 +30,14 @@ function partnerRow(partner: Partner): SafeHtml {
   <td>${partner.isActive ? 'active' : html`<span class="tag">inactive</span>`}</td></tr>`;
 }
 
-export function renderPartners(
-  viewer: AdminViewer,
-  overview: PartnersOverview,
-  form: PartnerFormState,
-  notice: string | null,
-): string {
+export interface PartnersModel {
+  overview: PartnersOverview;
+  /** The add-a-partner form. */
+  form: PartnerFormState;
+  notice: string | null;
+}
+
+export function renderPartners(viewer: AdminViewer, { overview, form, notice }: PartnersModel): string {
   const body = html`<div class="page-head"><h1>Partners</h1></div>
 <p class="muted">Partners put Booklink's links on their own sites with <code>partner=&lt;id&gt;</code> (book pages, short links, <code>/go/</code>, the links API and the embed). Their tag is used where they have one for a destination and storefront, yours elsewhere. Unknown or inactive ids are ignored.</p>
 <section class="panel"><header class="panel__head"><h2>Partners</h2><a class="panel__link" href="/admin?days=30#top-partner">Clicks by partner</a></header>
@@ -108,13 +109,29 @@ function clicksSection(detail: PartnerDetail): SafeHtml {
 </section>`;
 }
 
-export function renderPartner(
-  viewer: AdminViewer,
-  detail: PartnerDetail,
-  forms: { edit: PartnerFormState; tag: PartnerFormState },
-  notice: string | null,
-): string {
+export interface PartnerModel {
+  detail: PartnerDetail;
+  /** A failed details form (else it shows the partner as saved). */
+  edit?: PartnerFormState;
+  /** A failed tag form (else it is empty). */
+  tag?: PartnerFormState;
+  notice: string | null;
+}
+
+const savedValues = (partner: Partner): FormValues => ({
+  name: partner.name,
+  contact: partner.contact,
+  is_active: partner.isActive,
+  api_key_id: partner.apiKeyId === null ? '' : String(partner.apiKeyId),
+});
+
+export function renderPartner(viewer: AdminViewer, model: PartnerModel): string {
+  const { detail, notice } = model;
   const { partner } = detail;
+  const forms = {
+    edit: model.edit ?? { values: savedValues(partner), errors: {} },
+    tag: model.tag ?? { values: {}, errors: {} },
+  };
   const body = html`<div class="page-head"><h1>Partner ${partner.name}</h1><p class="muted mono">partner=${partner.id}</p></div>
 ${tagsSection(viewer, detail, forms.tag)}
 ${clicksSection(detail)}

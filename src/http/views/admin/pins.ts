@@ -1,15 +1,18 @@
-import type { PinRecord } from '../../../store/admin-pins.js';
+import type { PinRecord } from '../../../services/admin/pins.js';
 import { html } from '../html.js';
 import { actionButton, type FormErrors, type FormValues, field, formError } from './form.js';
 import { type AdminViewer, csrfField, renderAdminPage } from './layout.js';
 
-export function renderPins(
-  viewer: AdminViewer,
-  pins: readonly PinRecord[],
-  values: FormValues,
-  errors: FormErrors,
-  notice: string | null,
-): string {
+export interface PinsModel {
+  pins: readonly PinRecord[];
+  /** The new-pin form: what was typed (or the search to pin, from a link) and its errors. */
+  values: FormValues;
+  errors: FormErrors;
+  notice: string | null;
+}
+
+export function renderPins(viewer: AdminViewer, model: PinsModel): string {
+  const { pins, values, errors, notice } = model;
   const body = html`<div class="page-head"><h1>Search pins</h1></div>
 <p class="muted">A pinned book leads the results of its search, whatever the ranking says.</p>
 <section class="panel" id="new-pin"><header class="panel__head"><h2>Pin a book to a search</h2></header>

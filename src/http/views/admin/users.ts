@@ -1,4 +1,4 @@
-import { type AdminUser, ROLES } from '../../../store/users.js';
+import { type AdminUser, ROLES } from '../../../services/admin/users.js';
 import { html } from '../html.js';
 import { checkbox, type FormErrors, type FormValues, field, formError, select } from './form.js';
 import { type AdminViewer, csrfField, renderAdminPage } from './layout.js';

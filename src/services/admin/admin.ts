@@ -1,0 +1,64 @@
+import type { Db } from '../../store/schema.js';
+import type { ChangeEvents } from '../change-events.js';
+import { AdminAccessCodes } from './access-codes.js';
+import { AdminAnalytics } from './analytics.js';
+import { AdminAudit } from './audit.js';
+import { AdminAuth } from './auth.js';
+import { AdminBooks } from './books.js';
+import { AdminDestinations } from './destinations.js';
+import { AdminEditions } from './editions.js';
+import { AdminKeys } from './keys.js';
+import type { BookFinder } from './lists.js';
+import { AdminLists } from './lists-edit.js';
+import { AdminPartners } from './partners.js';
+import { AdminPins } from './pins.js';
+import { AdminUsers } from './users.js';
+
+/** The operator's area, one object per part of it; the admin routes reach the database only through these. */
+export interface AdminServices {
+  auth: AdminAuth;
+  analytics: AdminAnalytics;
+  books: AdminBooks;
+  editions: AdminEditions;
+  destinations: AdminDestinations;
+  pins: AdminPins;
+  lists: AdminLists;
+  accessCodes: AdminAccessCodes;
+  keys: AdminKeys;
+  partners: AdminPartners;
+  users: AdminUsers;
+  audit: AdminAudit;
+}
+
+export interface AdminDependencies {
+  db: Db;
+  /** Cache-invalidating changes the commands emit. */
+  events: ChangeEvents;
+  /** Adding a book to a list by ISBN or retailer address may create the book from the catalogs. */
+  finder: BookFinder;
+  /** Called after every partner change: cached partner lookups and `/go/` targets carry tags. */
+  partnersChanged: () => void;
+}
+
+/** Built once, in `createServices`. */
+export function createAdminServices({
+  db,
+  events,
+  finder,
+  partnersChanged,
+}: AdminDependencies): AdminServices {
+  return {
+    auth: new AdminAuth(db),
+    analytics: new AdminAnalytics(db),
+    books: new AdminBooks(db, events),
+    editions: new AdminEditions(db, events),
+    destinations: new AdminDestinations(db, events),
+    pins: new AdminPins(db, events),
+    lists: new AdminLists(db, events, finder),
+    accessCodes: new AdminAccessCodes(db, events),
+    keys: new AdminKeys(db, events),
+    partners: new AdminPartners(db, events, partnersChanged),
+    users: new AdminUsers(db, events),
+    audit: new AdminAudit(db),
+  };
+}
