@@ -53,12 +53,14 @@ export interface ImportOptions {
   timed?: boolean;
   /** Told every line the import writes (progress and "Importing …" lines go to stderr), as it comes. */
   onLine?: (line: string) => void;
+  /** Further arguments of the command (`--batch-size N`). */
+  extraArgs?: readonly string[];
 }
 
 /** Starts `booklink import-openlibrary --editions … --works … --authors …` against a database. */
 export function startImport(databaseUrl: string, files: DumpPaths, options: ImportOptions = {}): ImportChild {
   const cli = ['--import', 'tsx', 'src/cli.ts', 'import-openlibrary', '--editions', files.editions];
-  cli.push('--works', files.works, '--authors', files.authors);
+  cli.push('--works', files.works, '--authors', files.authors, ...(options.extraArgs ?? []));
   const timed = options.timed === true && existsSync('/usr/bin/time');
   const [command, argv] = timed
     ? ['/usr/bin/time', ['-v', process.execPath, ...cli]]
