@@ -7,13 +7,12 @@
  * reports editions/s over the whole run (authors, works, editions, identifier and search indexes),
  * the child's peak RSS, the database size per million editions, and the load average before and after.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import pg from 'pg';
 import { createTestDatabase, postgresAvailable } from '../test/support/databases.js';
-import { generateDumps } from './openlibrary-dumps.js';
+import { ensureDumps, runImport } from './openlibrary-run.js';
 
 const args = process.argv.slice(2);
 const value = (flag: string) => {
@@ -32,33 +31,6 @@ const load = () =>
     .join(' ');
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 
-/** Runs the CLI under /usr/bin/time -v when present, for the child's own peak RSS (kB). */
-function runImport(databaseUrl: string, files: { editions: string; works: string; authors: string }) {
-  const cli = ['--import', 'tsx', 'src/cli.ts', 'import-openlibrary', '--editions', files.editions];
-  cli.push('--works', files.works, '--authors', files.authors);
-  const timed = existsSync('/usr/bin/time');
-  const [command, argv] = timed
-    ? ['/usr/bin/time', ['-v', process.execPath, ...cli]]
-    : [process.execPath, cli];
-  return new Promise<{ seconds: number; peakRssMb: number | null; output: string }>((done, fail) => {
-    const started = performance.now();
-    const child = spawn(command, argv as string[], {
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += String(chunk)));
-    child.stderr.on('data', (chunk) => (output += String(chunk)));
-    child.on('error', fail);
-    child.on('close', (code) => {
-      const seconds = (performance.now() - started) / 1000;
-      if (code !== 0) return fail(new Error(`import failed (${code}):\n${output}`));
-      const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(output);
-      done({ seconds, peakRssMb: rss ? Number(rss[1]) / 1024 : null, output });
-    });
-  });
-}
-
 async function databaseBytes(dialect: string, url: string): Promise<number> {
   if (dialect === 'sqlite') {
     const file = url.slice('sqlite:'.length);
@@ -76,18 +48,7 @@ async function databaseBytes(dialect: string, url: string): Promise<number> {
   }
 }
 
-const files = {
-  editions: join(dir, `ol_dump_editions.txt${gzip ? '.gz' : ''}`),
-  works: join(dir, `ol_dump_works.txt${gzip ? '.gz' : ''}`),
-  authors: join(dir, `ol_dump_authors.txt${gzip ? '.gz' : ''}`),
-};
-if (!existsSync(files.editions)) {
-  const started = performance.now();
-  await generateDumps({ editions, out: dir, gzip });
-  console.log(
-    `generated ${count(editions)} editions in ${((performance.now() - started) / 1000).toFixed(1)} s: ${dir}`,
-  );
-}
+const files = await ensureDumps(editions, dir, gzip);
 const dumpBytes = Object.values(files).reduce((sum, file) => sum + statSync(file).size, 0);
 console.log(`dumps: ${(dumpBytes / 1e6).toFixed(1)} MB${gzip ? ' (gzip)' : ''}; host: ${cpus().length} CPUs`);
 
@@ -102,7 +63,7 @@ for (const dialect of dialects) {
     : await createTestDatabase(dialect);
   try {
     const before = load();
-    const run = await runImport(database.url, files);
+    const run = await runImport(database.url, files, { timed: true });
     const after = load();
     const bytes = await databaseBytes(dialect, database.url);
     const summary = run.output.split('\n').filter((line) => /^(Imported| {2}skipped|Removed)/.test(line));

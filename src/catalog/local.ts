@@ -1,7 +1,10 @@
+import { editionIdentifiers, type IdentifierPair, identifierIndexPairs } from '../domain/identifiers.js';
 import type { Isbn } from '../domain/isbn.js';
+import { matchKey } from '../domain/text.js';
 import { parseJsonArray } from '../store/books.js';
 import { catalogEntriesOfMatchKey, findCatalogEntryByIsbn13 } from '../store/catalog-entries.js';
-import type { CatalogEntryRow, Db } from '../store/schema.js';
+import { catalogEntriesByIdentifier, PROVIDER_SOURCE } from '../store/catalog-identifiers.js';
+import type { CatalogEntryRow, Db, NewCatalogEntryRow } from '../store/schema.js';
 import { BOOK_FORMATS, type BookFormat, type BookRecord, type MetadataProvider } from './types.js';
 
 function parseIdentifiers(text: string): Record<string, string> {
@@ -41,6 +44,65 @@ export function catalogEntryToRecord(row: CatalogEntryRow): BookRecord {
   };
 }
 
+/** Whether a record is a remote provider's answer: not the local catalog's, not a saved book's. */
+export function isProviderAnswer(record: BookRecord): boolean {
+  return !record.source.startsWith('local:') && record.source !== 'book';
+}
+
+/** Schemes that key an ISBN-less answer's entry, in order of preference (any other comes after). */
+const KEY_SCHEMES = ['ol_edition', 'google_volume', 'apple_books', 'goodreads', 'librarything', 'worldcat'];
+
+/**
+ * The natural key of a provider answer's entry: the ISBN's (`isbn:…`, as every importer keys it), an
+ * Open Library edition's (`openlibrary:OL…M`, as the dumps key editions without an ISBN), else
+ * `provider:<scheme>:<value>` of its first edition identifier. Null when it names no edition.
+ */
+function providerEntryKey(record: BookRecord): string | null {
+  if (record.isbn13) return `isbn:${record.isbn13}`;
+  const pairs = editionIdentifiers(record.identifiers);
+  const rank = (scheme: string) => {
+    const index = KEY_SCHEMES.indexOf(scheme);
+    return index < 0 ? KEY_SCHEMES.length : index;
+  };
+  const [first] = [...pairs].sort((a, b) => rank(a[0]) - rank(b[0]) || a[0].localeCompare(b[0]));
+  if (!first) return null;
+  return first[0] === 'ol_edition' ? `openlibrary:${first[1]}` : `provider:${first[0]}:${first[1]}`;
+}
+
+/**
+ * A provider's answer as a catalog entry (source `provider`) and the pairs the identifier index gets
+ * for it, or null when the answer names no edition to key it by.
+ */
+export function providerAnswerEntry(
+  record: BookRecord,
+  now: string,
+): { entry: NewCatalogEntryRow; identifiers: IdentifierPair[] } | null {
+  const key = providerEntryKey(record);
+  if (!key || !record.title) return null;
+  const entry: NewCatalogEntryRow = {
+    entry_key: key,
+    source: PROVIDER_SOURCE,
+    isbn13: record.isbn13,
+    isbn10: record.isbn10,
+    title: record.title,
+    subtitle: record.subtitle,
+    authors: JSON.stringify(record.authors),
+    published_date: record.publishedDate,
+    publisher: record.publisher,
+    cover_url: record.coverUrl,
+    language: record.language,
+    format: record.format,
+    pages: record.pages,
+    description: record.description,
+    identifiers: JSON.stringify(record.identifiers),
+    match_key: matchKey(record.title, record.authors),
+    popularity: 0,
+    updated_at: now,
+    work_key: record.workKey,
+  };
+  return { entry, identifiers: identifierIndexPairs(record) };
+}
+
 /** Identifier schemes that confirm a free public-domain copy of the work exists. */
 const PUBLIC_DOMAIN_SOURCES = ['gutenberg', 'standard_ebooks', 'librivox'] as const;
 
@@ -49,9 +111,15 @@ export class LocalCatalogProvider implements MetadataProvider {
   readonly name = 'local';
   constructor(private readonly db: Db) {}
 
+  /**
+   * The entry of an ISBN: its own column first, then the identifier index, which also holds the
+   * further ISBNs an edition lists (a dump's second `isbn_13`, a provider's answer).
+   */
   async lookupIsbn(isbn: Isbn): Promise<BookRecord | null> {
-    const row = await findCatalogEntryByIsbn13(this.db, isbn.isbn13);
-    return row ? catalogEntryToRecord(row) : null;
+    const own = await findCatalogEntryByIsbn13(this.db, isbn.isbn13);
+    if (own) return catalogEntryToRecord(own);
+    const [listed] = await catalogEntriesByIdentifier(this.db, 'isbn13', isbn.isbn13, 1);
+    return listed ? { ...catalogEntryToRecord(listed), isbn13: isbn.isbn13, isbn10: isbn.isbn10 } : null;
   }
 
   /**

@@ -78,6 +78,21 @@ function identifiers(records: readonly BookRecord[]): Record<string, string> {
   return merged;
 }
 
+/** Every identifier every source listed, each pair once (the identifier index takes them all). */
+function allIdentifiers(records: readonly BookRecord[]): [string, string][] {
+  const seen = new Set<string>();
+  const pairs: [string, string][] = [];
+  for (const record of records) {
+    for (const [scheme, value] of record.allIdentifiers ?? []) {
+      const key = `${scheme}\0${value}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      pairs.push([scheme, value]);
+    }
+  }
+  return pairs;
+}
+
 /** The subtitle, unless the chosen title already carries it ("Title: Subtitle"). */
 function subtitleFor(title: string, records: readonly BookRecord[]): string | null {
   const subtitle = first(records, 'subtitle');
@@ -109,5 +124,6 @@ export function mergeRecords(records: readonly BookRecord[]): BookRecord {
     description: first(records, 'description'),
     identifiers: merged,
     workKey: first(records, 'workKey') ?? merged.ol_work ?? null,
+    ...(records.some((record) => record.allIdentifiers) ? { allIdentifiers: allIdentifiers(records) } : {}),
   };
 }

@@ -37,4 +37,10 @@ export interface BookRecord {
   workKey: string | null;
   /** Editions a search provider counts for the work (Open Library `edition_count`): how known it is. */
   editionCount?: number;
+  /**
+   * Every identifier the source listed for the edition, several values of a scheme included (an
+   * edition's second OCLC number, its LCCN), under the identifier index's scheme names (`oclc`,
+   * `isbn13`); `identifiers` keeps the first of each. For the identifier index only.
+   */
+  allIdentifiers?: ReadonlyArray<readonly [scheme: string, value: string]>;
 }

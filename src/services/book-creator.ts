@@ -1,9 +1,11 @@
-import type { LocalCatalogProvider } from '../catalog/local.js';
+import { isProviderAnswer, type LocalCatalogProvider, providerAnswerEntry } from '../catalog/local.js';
 import type { BookRecord } from '../catalog/types.js';
 import type { Isbn } from '../domain/isbn.js';
 import { baseSlug, slugCandidate } from '../domain/slug.js';
 import { matchKey } from '../domain/text.js';
 import { type Book, findBookByIsbn13, insertBook, takenSlugs } from '../store/books.js';
+import { saveProviderEntry } from '../store/catalog-identifiers.js';
+import { nowIso } from '../store/db.js';
 import type { Db } from '../store/schema.js';
 import { claimCanonical, findOrCreateWork } from '../store/works.js';
 
@@ -53,8 +55,29 @@ export class BookCreator {
     return { kind: 'created', book };
   }
 
-  /** Saves a record as a book with a fresh slug; returns the existing book if its ISBN won a race. */
+  /**
+   * Saves a record as a book with a fresh slug; returns the existing book if its ISBN won a race. A
+   * provider's answer is also filed in the catalog with its identifiers (see `rememberAnswer`).
+   */
   async createFromRecord(record: BookRecord): Promise<Book> {
+    const book = await this.saveBook(record);
+    await this.rememberAnswer(record);
+    return book;
+  }
+
+  /**
+   * Files a remote provider's answer in the catalog (an entry of source `provider`, unless an entry
+   * with its key exists) and every identifier it carries in the identifier index, so the next lookup
+   * of any of them (a Google volume, a second OCLC number, an LCCN) is answered locally. The local
+   * catalog's own records are already there and are left alone.
+   */
+  async rememberAnswer(record: BookRecord): Promise<void> {
+    if (!isProviderAnswer(record)) return;
+    const filed = providerAnswerEntry(record, nowIso());
+    if (filed) await saveProviderEntry(this.db, filed.entry, filed.identifiers);
+  }
+
+  private async saveBook(record: BookRecord): Promise<Book> {
     const key = matchKey(record.title, record.authors);
     const confirmations = key ? await this.local.publicDomainIdentifiers(key) : {};
     const full: BookRecord = { ...record, identifiers: { ...confirmations, ...record.identifiers } };

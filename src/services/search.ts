@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { catalogEntryToRecord, type LocalCatalogProvider } from '../catalog/local.js';
 import type { BookRecord, SearchQuery } from '../catalog/types.js';
+import { editionIdentifiers } from '../domain/identifiers.js';
 import { type ParsedQuery, parseQuery, type TextQuery } from '../domain/query.js';
 import {
   isConfident,
@@ -11,7 +12,7 @@ import {
 } from '../domain/ranking.js';
 import { matchKey } from '../domain/text.js';
 import { titleParts } from '../domain/title-parts.js';
-import { type Book, bookRowToBook, findBookByIsbn13 } from '../store/books.js';
+import { type Book, bookRowToBook, findBookByAnyIdentifier, findBookByIsbn13 } from '../store/books.js';
 import type { Store } from '../store/db.js';
 import type { BookRow, CatalogEntryRow } from '../store/schema.js';
 import {
@@ -398,10 +399,11 @@ export class SearchService {
   /** The saved book for a candidate, creating it when `mayCreate` (never for automated clients). */
   async bookFor(result: Candidate, mayCreate: boolean): Promise<Book | null> {
     if (result.book) return result.book;
-    if (result.record.isbn13) {
-      const existing = await findBookByIsbn13(this.store.db, result.record.isbn13);
-      if (existing) return existing;
-    }
+    const existing = result.record.isbn13
+      ? await findBookByIsbn13(this.store.db, result.record.isbn13)
+      : // An edition without an ISBN that is already a book (a provider's answer filed in the catalog).
+        await findBookByAnyIdentifier(this.store.db, editionIdentifiers(result.record.identifiers));
+    if (existing) return existing;
     return mayCreate ? this.creator.createFromRecord(result.record) : null;
   }
 }

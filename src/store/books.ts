@@ -88,6 +88,28 @@ export async function findBookByIdentifier(
   return row ? bookRowToBook(row) : null;
 }
 
+/** The saved book holding any of `pairs` (scheme, value): one probe of the unique index per pair. */
+export async function findBookByAnyIdentifier(
+  db: Kysely<Database>,
+  pairs: ReadonlyArray<readonly [scheme: string, value: string]>,
+): Promise<Book | null> {
+  if (pairs.length === 0) return null;
+  const row = await db
+    .selectFrom('book_identifiers')
+    .innerJoin('books', 'books.id', 'book_identifiers.book_id')
+    .selectAll('books')
+    .where((eb) =>
+      eb.or(
+        pairs.map(([scheme, value]) =>
+          eb.and([eb('book_identifiers.scheme', '=', scheme), eb('book_identifiers.value', '=', value)]),
+        ),
+      ),
+    )
+    .orderBy('books.id')
+    .executeTakeFirst();
+  return row ? bookRowToBook(row) : null;
+}
+
 export async function bookIdentifiers(db: Kysely<Database>, bookId: number): Promise<Record<string, string>> {
   const rows = await db
     .selectFrom('book_identifiers')

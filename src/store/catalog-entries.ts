@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { CatalogEntryRow, Db } from './schema.js';
 
 /** The most popular imported entry for an ISBN-13. */
@@ -24,31 +23,6 @@ export function catalogEntriesOfMatchKey(
     .where('match_key', '=', matchKey)
     .where('source', 'in', [...sources])
     .orderBy('popularity', 'desc')
-    .limit(limit)
-    .execute();
-}
-
-/** LIKE treats `%`, `_` and the escape character itself as special; identifiers may hold `_`. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
-
-/**
- * Entries whose `identifiers` JSON text contains `text` verbatim (a bound, escaped LIKE), most popular
- * first. This scans the table; callers confirm the match on the parsed JSON.
- */
-export function catalogEntriesContainingIdentifier(
-  db: Db,
-  text: string,
-  limit: number,
-): Promise<CatalogEntryRow[]> {
-  const pattern = `%${escapeLike(text)}%`;
-  return db
-    .selectFrom('catalog_entries')
-    .selectAll()
-    .where(sql<boolean>`identifiers like ${pattern} escape '\\'`)
-    .orderBy('popularity', 'desc')
-    .orderBy('id')
     .limit(limit)
     .execute();
 }

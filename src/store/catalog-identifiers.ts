@@ -1,16 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { CatalogEntryRow, Database } from './schema.js';
-
-/**
- * Scheme names a caller may use for the one the index stores: a WorldCat URL's id is an OCLC number,
- * and an `isbn` is stored under the form it has.
- */
-const SCHEME_ALIASES: Readonly<Record<string, string>> = { worldcat: 'oclc', amazon: 'asin' };
-
-export function indexedScheme(scheme: string, value: string): string {
-  if (scheme === 'isbn') return value.length === 10 ? 'isbn10' : 'isbn13';
-  return SCHEME_ALIASES[scheme] ?? scheme;
-}
+import { type IdentifierPair, indexedScheme } from '../domain/identifiers.js';
+import type { CatalogEntryRow, Database, NewCatalogEntryRow } from './schema.js';
 
 /**
  * Catalog entries holding `scheme = value`, most popular first: one probe of the identifier index's
@@ -43,4 +33,38 @@ export async function identifiersOfEntry(db: Kysely<Database>, entryId: number) 
     .orderBy('scheme')
     .orderBy('value')
     .execute();
+}
+
+/** `source` of the catalog entries that hold providers' answers rather than an importer's rows. */
+export const PROVIDER_SOURCE = 'provider';
+
+/**
+ * Files a provider's answer in the catalog: the entry is inserted unless one with its key exists (an
+ * imported entry, or an earlier answer, is never overwritten), then every identifier of the answer is
+ * indexed against whichever entry holds the key. Answers the entry's id.
+ */
+export async function saveProviderEntry(
+  db: Kysely<Database>,
+  entry: NewCatalogEntryRow,
+  identifiers: readonly IdentifierPair[],
+): Promise<number> {
+  await db
+    .insertInto('catalog_entries')
+    .values(entry)
+    .onConflict((oc) => oc.column('entry_key').doNothing())
+    .execute();
+  const { id } = await db
+    .selectFrom('catalog_entries')
+    .select('id')
+    .where('entry_key', '=', entry.entry_key)
+    .executeTakeFirstOrThrow();
+  const entryId = Number(id);
+  if (identifiers.length > 0) {
+    await db
+      .insertInto('catalog_identifiers')
+      .values(identifiers.map(([scheme, value]) => ({ scheme, value, entry_id: entryId })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+  return entryId;
 }

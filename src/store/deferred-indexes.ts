@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { PROVIDER_SOURCE } from './catalog-identifiers.js';
 import type { Dialect } from './db.js';
 import type { Database } from './schema.js';
 
@@ -87,8 +88,16 @@ export async function restoreCatalogIndexes(db: Kysely<Database>): Promise<boole
   });
 }
 
-/** Whether the catalog is empty: a first full import may defer its indexes. */
+/**
+ * Whether the catalog holds no imported entry (providers' answers filed for the books readers made do
+ * not count): a first full import may defer its indexes.
+ */
 export async function catalogIsEmpty(db: Kysely<Database>): Promise<boolean> {
-  const row = await db.selectFrom('catalog_entries').select('id').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('catalog_entries')
+    .select('id')
+    .where('source', '<>', PROVIDER_SOURCE)
+    .limit(1)
+    .executeTakeFirst();
   return row === undefined;
 }

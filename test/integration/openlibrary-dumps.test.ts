@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import { classifyDumps, type DumpFiles, importOpenLibraryDumps } from '../../src/catalog/import/index.js';
 import { findCatalogEntryByIdentifier } from '../../src/services/resolve/catalog-identifiers.js';
+import { catalogChecksum } from '../../src/store/catalog-checksum.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { catalogIndexesDeferred } from '../../src/store/deferred-indexes.js';
 import { backfillCatalogIdentifiers } from '../../src/store/migrations/0014-identifier-index.js';
@@ -136,24 +136,7 @@ async function entry(store: Store, key: string) {
 }
 
 /** Row count and a hash of every entry and every indexed identifier, without ids and timestamps. */
-async function checksum(store: Store): Promise<{ rows: number; identifiers: number; hash: string }> {
-  const rows = await store.db.selectFrom('catalog_entries').selectAll().orderBy('entry_key').execute();
-  const hash = createHash('sha256');
-  for (const { id: _id, updated_at: _updated, ...rest } of rows) {
-    const { search_tsv: _tsv, ...row } = rest as typeof rest & { search_tsv?: unknown };
-    hash.update(JSON.stringify(row));
-  }
-  const ids = await store.db
-    .selectFrom('catalog_identifiers as i')
-    .innerJoin('catalog_entries as c', 'c.id', 'i.entry_id')
-    .select(['i.scheme', 'i.value', 'c.entry_key'])
-    .orderBy('i.scheme')
-    .orderBy('i.value')
-    .orderBy('c.entry_key')
-    .execute();
-  for (const id of ids) hash.update(`${id.scheme}\0${id.value}\0${id.entry_key}\n`);
-  return { rows: rows.length, identifiers: ids.length, hash: hash.digest('hex') };
-}
+const checksum = (store: Store) => catalogChecksum(store.db);
 
 describeEachDialect('Open Library dumps import', (context) => {
   const store = () => context.store();

@@ -46,6 +46,17 @@ export interface FakeBook {
   oclc?: string;
   /** The Books API's OCLC table lacks the number (only the search index has it), as happens for real. */
   oclcSearchOnly?: boolean;
+  /** Further OCLC numbers the edition lists after `oclc` (editions often carry several). */
+  moreOclc?: string[];
+  /** Library of Congress control number of the edition (Books API `identifiers.lccn`). */
+  lccn?: string;
+  /** Further ISBN-13s the Open Library edition lists after `isbn13` (a binding's own ISBN, say). */
+  moreIsbns?: string[];
+  /**
+   * The edition has no ISBN at all (`isbn13` is then only the fake's own key): Open Library lists none,
+   * Google none; the book is reached by its other identifiers.
+   */
+  withoutIsbn?: boolean;
   librarything?: string;
   /** Whether the search index names the matching edition under `editions` (default true). */
   searchEditions?: boolean;
@@ -181,11 +192,12 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       authors: (book.authors ?? []).map((name, i) => ({ name, url: `${origin}/ol/authors/OL${i + 1}A` })),
       ...(book.pages ? { number_of_pages: book.pages } : {}),
       identifiers: {
-        isbn_13: [book.isbn13],
-        ...(book.isbn10 ? { isbn_10: [book.isbn10] } : {}),
+        ...(book.withoutIsbn ? {} : { isbn_13: [book.isbn13, ...(book.moreIsbns ?? [])] }),
+        ...(book.isbn10 && !book.withoutIsbn ? { isbn_10: [book.isbn10] } : {}),
         openlibrary: [edition],
         ...(book.goodreads ? { goodreads: [book.goodreads] } : {}),
-        ...(book.oclc ? { oclc: [book.oclc] } : {}),
+        ...(book.oclc ? { oclc: [book.oclc, ...(book.moreOclc ?? [])] } : {}),
+        ...(book.lccn ? { lccn: [book.lccn] } : {}),
         ...(book.librarything ? { librarything: [book.librarything] } : {}),
       },
       ...(book.publisher ? { publishers: [{ name: book.publisher }] } : {}),
@@ -196,6 +208,12 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       ...(book.olWork ? { works: [{ key: `/works/${book.olWork}` }] } : {}),
     };
   }
+
+  /** The edition an ISBN names: its first ISBN, or one of the further ones it lists. */
+  const byIsbn = (isbn: string): FakeBook | undefined => {
+    const book = books.get(isbn) ?? [...books.values()].find((b) => b.moreIsbns?.includes(isbn));
+    return book?.withoutIsbn ? undefined : book;
+  };
 
   const editionKey = (book: FakeBook) => book.olEdition ?? `OL${coverId(book)}M`;
 
@@ -246,10 +264,12 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         ...(book.publisher ? { publisher: book.publisher } : {}),
         ...(book.publishedDate ? { publishedDate: book.publishedDate } : {}),
         ...(book.description ? { description: book.description } : {}),
-        industryIdentifiers: [
-          ...(book.isbn10 ? [{ type: 'ISBN_10', identifier: book.isbn10 }] : []),
-          { type: 'ISBN_13', identifier: book.isbn13 },
-        ],
+        industryIdentifiers: book.withoutIsbn
+          ? [{ type: 'OTHER', identifier: `UOM:${book.isbn13}` }]
+          : [
+              ...(book.isbn10 ? [{ type: 'ISBN_10', identifier: book.isbn10 }] : []),
+              { type: 'ISBN_13', identifier: book.isbn13 },
+            ],
         ...(book.pages ? { pageCount: book.pages } : {}),
         printType: 'BOOK',
         imageLinks: { smallThumbnail: `${image}&zoom=5`, thumbnail: `${image}&zoom=1` },
@@ -285,8 +305,10 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         const book = olid
           ? [...books.values()].find((b) => editionKey(b) === olid)
           : oclc
-            ? [...books.values()].find((b) => b.oclc === oclc && !b.oclcSearchOnly)
-            : books.get(key.replace(/^ISBN:/, ''));
+            ? [...books.values()].find(
+                (b) => (b.oclc === oclc || b.moreOclc?.includes(oclc)) && !b.oclcSearchOnly,
+              )
+            : byIsbn(key.replace(/^ISBN:/, ''));
         if (book && knows(book, 'openlibrary')) body[key] = olData(book);
       }
       json(res, 200, body);
@@ -326,7 +348,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
 
   function googleMatches(book: FakeBook, q: string): boolean {
     const isbn = /isbn:(\S+)/.exec(q)?.[1];
-    if (isbn) return book.isbn13 === isbn || book.isbn10 === isbn;
+    if (isbn) return !book.withoutIsbn && (book.isbn13 === isbn || book.isbn10 === isbn);
     const title = /intitle:(.*?)(?=\s+in(title|author):|$)/.exec(q)?.[1] ?? '';
     const author = /inauthor:(.*?)(?=\s+in(title|author):|$)/.exec(q)?.[1] ?? '';
     const free = q.replace(/in(title|author):.*$/, '');

@@ -41,6 +41,17 @@ export function googleCover(imageLinks: unknown): string | null {
   }
 }
 
+/** Every valid ISBN the volume lists, both forms, for the identifier index. */
+function allIsbnsOf(info: Json): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const entry of arr(info.industryIdentifiers)) {
+    const parsed = parseIsbn(str(obj(entry)?.identifier) ?? '');
+    if (parsed) pairs.push(['isbn13', parsed.isbn13]);
+    if (parsed?.isbn10) pairs.push(['isbn10', parsed.isbn10]);
+  }
+  return pairs;
+}
+
 function isbnsOf(info: Json): { isbn13: string | null; isbn10: string | null } {
   let isbn13: string | null = null;
   let isbn10: string | null = null;
@@ -111,6 +122,7 @@ export function googleVolumeToRecord(item: Json): BookRecord | null {
     pages: positiveInt(info.pageCount),
     description: plainText(info.description),
     identifiers: { ...(id ? { google_volume: id } : {}), ...(series ? { series } : {}) },
+    allIdentifiers: allIsbnsOf(info),
   };
 }
 

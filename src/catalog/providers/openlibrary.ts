@@ -73,6 +73,36 @@ function identifiersOf(data: Json): Record<string, string> {
   );
 }
 
+/** Books API identifier lists kept for the identifier index, under its scheme names. */
+const INDEXED_LISTS: Readonly<Record<string, string>> = {
+  openlibrary: 'ol_edition',
+  oclc: 'oclc',
+  lccn: 'lccn',
+  goodreads: 'goodreads',
+  librarything: 'librarything',
+  amazon: 'asin',
+  google: 'google_volume',
+};
+
+/** Every value of every identifier list the edition carries (an edition may list two OCLC numbers). */
+function allIdentifiersOf(data: Json, identifiers: Record<string, string>): [string, string][] {
+  const ids = obj(data.identifiers);
+  const pairs: [string, string][] = [];
+  for (const value of [...strings(ids?.isbn_13), ...strings(ids?.isbn_10)]) {
+    const isbn = parseIsbn(value);
+    if (isbn) pairs.push(['isbn13', isbn.isbn13]);
+    if (isbn?.isbn10) pairs.push(['isbn10', isbn.isbn10]);
+  }
+  for (const [list, scheme] of Object.entries(INDEXED_LISTS)) {
+    for (const value of strings(ids?.[list])) pairs.push([scheme, value]);
+  }
+  for (const scheme of ['ol_edition', 'ol_work', 'ia']) {
+    const value = identifiers[scheme];
+    if (value) pairs.push([scheme, value]);
+  }
+  return pairs;
+}
+
 function descriptionOf(data: Json): string | null {
   return plainText(data.description) ?? plainText(obj(data.description)?.value);
 }
@@ -100,6 +130,7 @@ export function openLibraryDataToRecord(data: Json, isbn?: Isbn): BookRecord | n
     description: descriptionOf(data),
     identifiers,
     workKey: identifiers.ol_work ?? null,
+    allIdentifiers: allIdentifiersOf(data, identifiers),
   };
 }
 

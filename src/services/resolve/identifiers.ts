@@ -1,7 +1,14 @@
 import type { BookRecord } from '../../catalog/types.js';
+import { editionIdentifiers } from '../../domain/identifiers.js';
 import { parseIsbn } from '../../domain/isbn.js';
 import { canonicalBookIdOfWorkKey } from '../../store/book-matches.js';
-import { addBookIdentifiers, type Book, findBookById, findBookByIdentifier } from '../../store/books.js';
+import {
+  addBookIdentifiers,
+  type Book,
+  findBookByAnyIdentifier,
+  findBookById,
+  findBookByIdentifier,
+} from '../../store/books.js';
 import type { Db } from '../../store/schema.js';
 import type { BookCreator } from '../book-creator.js';
 import { findCatalogEntryByIdentifier } from './catalog-identifiers.js';
@@ -32,6 +39,10 @@ async function canonicalBookOfWork(db: Db, workKey: string): Promise<Book | null
  * Ties identifiers (asin, goodreads, ol_edition, google_volume, …) to one book: a saved book holding
  * one, else a catalog entry holding one, else a provider that knows it. Creation only when
  * `mayCreate` (never for automated clients); provider lookups only then too, so bots stay cheap.
+ *
+ * Every lookup is an index probe: saved books by `book_identifiers` (scheme, value), catalog entries
+ * by the identifier index (`catalog_identifiers`), which importers fill and which a provider's answer
+ * joins once it became a book, so the next lookup of any identifier it carried asks no provider.
  */
 export class IdentifierResolver {
   // Concurrent first visits of one ISBN-less edition share one creation.
@@ -88,8 +99,15 @@ export class IdentifierResolver {
       else if (outcome.kind === 'not_created') return null;
     }
     if (!book && mayCreate) book = await this.createOnce(record, scheme, value);
-    // Remember the identifier on the book, so the next visit is one indexed lookup.
-    if (book && mayCreate) await addBookIdentifiers(this.deps.db, book.id, { [scheme]: value });
+    if (book && mayCreate) {
+      // Remember the identifier on the book, so the next visit is one indexed lookup, and file the
+      // provider's answer with every identifier it carried (a no-op for the catalog's own records).
+      await addBookIdentifiers(this.deps.db, book.id, { [scheme]: value });
+      await this.deps.creator.rememberAnswer({
+        ...record,
+        identifiers: { ...record.identifiers, [scheme]: value },
+      });
+    }
     return book;
   }
 
@@ -98,7 +116,10 @@ export class IdentifierResolver {
     const pending = this.inflight.get(key);
     if (pending) return pending;
     const creation = (async () => {
-      const existing = await findBookByIdentifier(this.deps.db, scheme, value);
+      // An edition without an ISBN may already be a book under another of its identifiers (the entry
+      // of an edition with two OCLC numbers, reached by the second one).
+      const others = record.isbn13 ? [] : editionIdentifiers(record.identifiers);
+      const existing = await findBookByAnyIdentifier(this.deps.db, [[scheme, value], ...others]);
       if (existing) return existing;
       return this.deps.creator.createFromRecord({
         ...record,
