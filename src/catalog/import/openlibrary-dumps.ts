@@ -265,7 +265,7 @@ function joiningSink(
     const batch = buffer;
     buffer = [];
     if (batch.length === 0) return;
-    const works = await olWorks(trx, [
+    const works = await olWorks(trx, store, [
       ...new Set(batch.flatMap((r) => (r.entry.work_key ? [r.entry.work_key] : []))),
     ]);
     const authorKeysOf = (result: Accepted) => {
@@ -274,7 +274,7 @@ function joiningSink(
       const work = result.entry.work_key ? works.get(result.entry.work_key) : undefined;
       return work?.authorKeys ? work.authorKeys.split(',') : [];
     };
-    const names = await olAuthorNames(trx, [...new Set(batch.flatMap(authorKeysOf))]);
+    const names = await olAuthorNames(trx, store, [...new Set(batch.flatMap(authorKeysOf))]);
     for (const result of batch) {
       const entry = result.entry;
       const authors = [...new Set(authorKeysOf(result).flatMap((key) => names.get(key) ?? []))];
