@@ -9,6 +9,8 @@ import type { Database } from './schema.js';
 // import killed in between finishes the job when it is resumed. Updates keep every index live.
 
 const MARKER = 'import.deferred_catalog_indexes';
+/** PostgreSQL's memory for building the deferred indexes (the server's, not the importer's). */
+const BUILD_MEMORY = '512MB';
 
 interface Deferred {
   /** Statements that recreate what was dropped, in order. */
@@ -72,11 +74,14 @@ export async function deferCatalogIndexes(db: Kysely<Database>, dialect: Dialect
 }
 
 /** Recreates what `deferCatalogIndexes` dropped and refills the full-text tables; nothing if none is down. */
-export async function restoreCatalogIndexes(db: Kysely<Database>): Promise<boolean> {
+export async function restoreCatalogIndexes(db: Kysely<Database>, dialect: Dialect): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('settings').select('value').where('key', '=', MARKER).executeTakeFirst();
     if (!row) return false;
     const deferred = JSON.parse(row.value) as Deferred;
+    // Sorting tens of millions of keys in memory instead of in runs on disk: for this transaction only.
+    if (dialect === 'postgres')
+      await sql.raw(`set local maintenance_work_mem = '${BUILD_MEMORY}'`).execute(trx);
     for (const statement of deferred.create) await sql.raw(statement).execute(trx);
     for (const table of deferred.rebuild) {
       if (/^\w+$/.test(table))

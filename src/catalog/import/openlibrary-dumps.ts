@@ -330,7 +330,7 @@ async function importEditions(
 ) {
   if (file.run.finished) {
     // Killed after the last batch but before the indexes were rebuilt: rebuild them now.
-    await restoreCatalogIndexes(store.db);
+    await restoreCatalogIndexes(store.db, store.dialect);
     return summarise(file.path, file.run, 'already_finished', 0, 0);
   }
   const run = file.run;
@@ -367,7 +367,7 @@ async function importEditions(
     report: (state) => options.onProgress?.(progressOf(file, state, started)),
     sink: (trx, bulk) => joiningSink(trx, bulk, state),
   });
-  if (final.finished) await restoreCatalogIndexes(store.db);
+  if (final.finished) await restoreCatalogIndexes(store.db, store.dialect);
   removedBefore.removed += state.removed;
   return summarise(file.path, final, 'completed', run.rowsDone, performance.now() - started);
 }

@@ -26,8 +26,12 @@ export function identifierPairs(entry: NewCatalogEntryRow, links?: EntryLinks): 
   add('isbn13', entry.isbn13);
   add('isbn10', entry.isbn10);
   // A parser that lists every identifier (Open Library's) spares re-reading the JSON it just wrote.
+  // Its few pairs are compared in place: a key string per pair cost more in garbage than the search.
   if (links?.identifiers) {
-    for (const [scheme, value] of links.identifiers) add(scheme, value);
+    for (const pair of links.identifiers) {
+      if (pair[1] && !pairs.some(([scheme, value]) => scheme === pair[0] && value === pair[1]))
+        pairs.push(pair);
+    }
     return pairs;
   }
   const json: unknown = JSON.parse(entry.identifiers ?? '{}');
