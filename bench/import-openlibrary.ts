@@ -5,7 +5,7 @@
  * .bench-tmp/openlibrary-N, reused when present), then imports them into a fresh database per dialect
  * in a child process (`booklink import-openlibrary` itself, so the number is what an operator gets) and
  * reports editions/s over the whole run (authors, works, editions, identifier and search indexes),
- * the child's peak RSS, the database size per million editions, and the load average before and after.
+ * the child's peak RSS and CPU time (user + system; PostgreSQL's server time is not in it), the database size per million editions, and the load average before and after.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync, statSync } from 'node:fs';
@@ -40,7 +40,12 @@ function runImport(databaseUrl: string, files: { editions: string; works: string
   const [command, argv] = timed
     ? ['/usr/bin/time', ['-v', process.execPath, ...cli]]
     : [process.execPath, cli];
-  return new Promise<{ seconds: number; peakRssMb: number | null; output: string }>((done, fail) => {
+  return new Promise<{
+    seconds: number;
+    peakRssMb: number | null;
+    cpuSeconds: number | null;
+    output: string;
+  }>((done, fail) => {
     const started = performance.now();
     const child = spawn(command, argv as string[], {
       env: { ...process.env, DATABASE_URL: databaseUrl },
@@ -54,7 +59,11 @@ function runImport(databaseUrl: string, files: { editions: string; works: string
       const seconds = (performance.now() - started) / 1000;
       if (code !== 0) return fail(new Error(`import failed (${code}):\n${output}`));
       const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(output);
-      done({ seconds, peakRssMb: rss ? Number(rss[1]) / 1024 : null, output });
+      const user = /User time \(seconds\): ([\d.]+)/.exec(output);
+      const system = /System time \(seconds\): ([\d.]+)/.exec(output);
+      // The child's CPU time (both threads): unlike the rate, it means something on a loaded host.
+      const cpuSeconds = user && system ? Number(user[1]) + Number(system[1]) : null;
+      done({ seconds, peakRssMb: rss ? Number(rss[1]) / 1024 : null, cpuSeconds, output });
     });
   });
 }
@@ -109,6 +118,7 @@ for (const dialect of dialects) {
     console.log(
       `${dialect.padEnd(8)} ${count(editions)} editions end to end in ${run.seconds.toFixed(1)} s: ` +
         `${count(editions / run.seconds)} editions/s; peak RSS ${run.peakRssMb === null ? 'n/a' : `${run.peakRssMb.toFixed(0)} MB`}; ` +
+        `importer CPU ${run.cpuSeconds === null ? 'n/a' : `${run.cpuSeconds.toFixed(1)} s (${count(editions / run.cpuSeconds)} editions per CPU-second)`}; ` +
         `database ${(bytes / 1e6).toFixed(1)} MB (${((bytes / 1e9) * (1e6 / editions)).toFixed(2)} GB per million editions); ` +
         `load ${before} → ${after}`,
     );
