@@ -5,6 +5,7 @@ import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Dialect, Store } from './db.js';
+import { PENDING_IDENTIFIERS } from './deferred-indexes.js';
 import type { Database, NewCatalogEntryRow } from './schema.js';
 
 // Bulk writes of the catalog importers: every SQL statement and every SQLite/PostgreSQL difference of
@@ -38,6 +39,9 @@ const COLUMNS = [
 
 /** One identifier an entry carries, for the identifier index (`['oclc', '41333709']`). */
 export type IdentifierPair = readonly [scheme: string, value: string];
+
+/** Where identifier rows go: the index, or a first import's pending table (see store/deferred-indexes). */
+type IdentifierTable = 'catalog_identifiers' | typeof PENDING_IDENTIFIERS;
 
 // 22 parameters a row: 1,000 rows stay below SQLite's 32,766 bound values, and fewer, larger
 // statements measured faster than 500 or 50 (one-row statements: half the speed). PostgreSQL binds one
@@ -132,7 +136,7 @@ function postgresUpsertSql(db: Kysely<Database>): string {
 // Prepared statements per connection and row count. Full-size statements are the common case; the
 // few short ones that end a batch are kept too, up to a bound, as their sizes repeat little.
 const prepared = new WeakMap<SQLite.Database, Map<number | string, SQLite.Statement>>();
-const MAX_PREPARED = 12;
+const MAX_PREPARED = 16;
 
 function sqliteStatement(sqlite: SQLite.Database, key: number | string, text: () => string) {
   let cache = prepared.get(sqlite);
@@ -194,6 +198,7 @@ async function copyMerge(
   copy: CopyRows,
   rows: readonly NewCatalogEntryRow[],
   identifiers: ReadonlyMap<string, readonly IdentifierPair[]>,
+  into: IdentifierTable,
 ) {
   await copy(
     ENTRIES_LOAD,
@@ -209,7 +214,7 @@ async function copyMerge(
   const list = COLUMNS.map((column) => `"${column}"`).join(', ');
   const upsert = `insert into "catalog_entries" (${list}) select ${list} from ${ENTRIES_LOAD}${single.slice(single.indexOf(' on conflict'))}`;
   const text = `with upserted as (${upsert})
-    insert into catalog_identifiers (scheme, value, entry_id)
+    insert into ${into} (scheme, value, entry_id)
     select l.scheme, l.value, u.id from ${IDENTIFIERS_LOAD} l join upserted u on u.entry_key = l.entry_key
     on conflict do nothing`;
   await db.executeQuery(CompiledQuery.raw(text, []));
@@ -290,12 +295,13 @@ export async function insertCatalogIdentifiers(
   db: Kysely<Database>,
   store: StoreLike,
   rows: ReadonlyArray<readonly [scheme: string, value: string, entryId: number]>,
+  into: IdentifierTable = 'catalog_identifiers',
 ): Promise<void> {
   if (rows.length === 0) return;
   if (store.dialect === 'postgres') {
     await db.executeQuery(
       CompiledQuery.raw(
-        `insert into catalog_identifiers (scheme, value, entry_id)
+        `insert into ${into} (scheme, value, entry_id)
          select * from unnest($1::text[], $2::text[], $3::bigint[]) on conflict do nothing`,
         [rows.map((row) => row[0]), rows.map((row) => row[1]), rows.map((row) => row[2])],
       ),
@@ -303,10 +309,10 @@ export async function insertCatalogIdentifiers(
     return;
   }
   if (store.sqlite) {
-    insertSqliteIdentifiers(store.sqlite, rows);
+    insertSqliteIdentifiers(store.sqlite, rows, into);
     return;
   }
-  const text = `insert or ignore into catalog_identifiers (scheme, value, entry_id)
+  const text = `insert or ignore into ${into} (scheme, value, entry_id)
     select json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') from json_each(?)`;
   await db.executeQuery(CompiledQuery.raw(text, [JSON.stringify(rows)]));
 }
@@ -321,13 +327,14 @@ const IDENTIFIER_STATEMENT_ROWS = [1000, 100, 10, 1] as const;
 function insertSqliteIdentifiers(
   sqlite: SQLite.Database,
   rows: ReadonlyArray<readonly [scheme: string, value: string, entryId: number]>,
+  into: IdentifierTable,
 ): void {
   let at = 0;
   for (const size of IDENTIFIER_STATEMENT_ROWS) {
     if (rows.length - at < size) continue;
-    const statement = sqliteStatement(sqlite, `identifiers:${size}`, () => {
+    const statement = sqliteStatement(sqlite, `${into}:${size}`, () => {
       const values = Array.from({ length: size }, () => '(?, ?, ?)').join(', ');
-      return `insert or ignore into catalog_identifiers (scheme, value, entry_id) values ${values}`;
+      return `insert or ignore into ${into} (scheme, value, entry_id) values ${values}`;
     });
     const end = at + Math.floor((rows.length - at) / size) * size;
     const parameters: unknown[] = new Array(size * 3);
@@ -345,6 +352,11 @@ function insertSqliteIdentifiers(
   }
 }
 
+export interface WriterOptions {
+  /** Whether identifiers go to the pending table for now (a first import's indexes are down). */
+  pendingIdentifiers?: () => boolean;
+}
+
 export interface CatalogWriter {
   /** Queues an entry and its identifiers; a full statement's worth is written at once. */
   add(entry: NewCatalogEntryRow, identifiers: readonly IdentifierPair[]): Promise<void>;
@@ -358,7 +370,11 @@ export interface CatalogWriter {
  * a row twice in one statement), so a repeated key starts the next statement and merges like a
  * re-import. Identifiers are only ever added, like the JSON merge above keeps earlier sources' ones.
  */
-export function catalogWriter(db: Kysely<Database>, store: StoreLike): CatalogWriter {
+export function catalogWriter(
+  db: Kysely<Database>,
+  store: StoreLike,
+  options: WriterOptions = {},
+): CatalogWriter {
   const limit = ROWS_PER_STATEMENT[store.dialect];
   let chunk: NewCatalogEntryRow[] = [];
   let pairs = new Map<string, readonly IdentifierPair[]>();
@@ -368,8 +384,9 @@ export function catalogWriter(db: Kysely<Database>, store: StoreLike): CatalogWr
     const identifiers = pairs;
     chunk = [];
     pairs = new Map();
+    const into = options.pendingIdentifiers?.() ? PENDING_IDENTIFIERS : 'catalog_identifiers';
     if (store.dialect === 'postgres' && store.copy) {
-      await copyMerge(db, store.copy, rows, identifiers);
+      await copyMerge(db, store.copy, rows, identifiers, into);
       return;
     }
     const ids = await runUpsert(db, store, rows);
@@ -377,7 +394,7 @@ export function catalogWriter(db: Kysely<Database>, store: StoreLike): CatalogWr
     for (const { id, entry_key } of ids) {
       for (const [scheme, value] of identifiers.get(entry_key) ?? []) index.push([scheme, value, Number(id)]);
     }
-    await insertCatalogIdentifiers(db, store, index);
+    await insertCatalogIdentifiers(db, store, index, into);
   };
   return {
     async add(entry, identifiers) {

@@ -8,7 +8,13 @@ import {
   touchEntries,
 } from '../../store/catalog-import.js';
 import { nowIso, type Store } from '../../store/db.js';
-import { catalogIsEmpty, deferCatalogIndexes, restoreCatalogIndexes } from '../../store/deferred-indexes.js';
+import {
+  catalogIsEmpty,
+  deferCatalogIndexes,
+  identifiersPending,
+  mergePendingIdentifiers,
+  restoreCatalogIndexes,
+} from '../../store/deferred-indexes.js';
 import type { ImportDb } from '../../store/import-runs.js';
 import {
   hasEntriesBefore,
@@ -256,9 +262,9 @@ type Accepted = Extract<ParseResult, { ok: true }>;
 function joiningSink(
   trx: ImportDb,
   store: Store,
-  state: { reimport: boolean; startedAt: string; removed: number },
+  state: { reimport: boolean; startedAt: string; removed: number; pendingIdentifiers: boolean },
 ): BatchSink {
-  const writer = upsertWriter(trx, store);
+  const writer = upsertWriter(trx, store, { pendingIdentifiers: () => state.pendingIdentifiers });
   let buffer: Accepted[] = [];
   let removes: string[] = [];
   const write = async () => {
@@ -314,6 +320,12 @@ function joiningSink(
     },
     async finish(ended) {
       await write();
+      // Deletes find entries through the identifier index, so a first import fills it before its first
+      // explicit delete (real editions dumps have none) and, at the latest, in its last batch.
+      if (state.pendingIdentifiers && (removes.length > 0 || ended)) {
+        await mergePendingIdentifiers(trx, store.dialect);
+        state.pendingIdentifiers = false;
+      }
       state.removed += await deleteEntriesByIdentifier(trx, 'openlibrary', 'ol_edition', removes);
       removes = [];
       // In the last batch's transaction: a killed import never leaves the sweep half done.
@@ -354,10 +366,12 @@ async function importEditions(
     reimport: await hasEntriesBefore(store.db, 'openlibrary', run.startedAt),
     startedAt: run.startedAt,
     removed: 0,
+    pendingIdentifiers: false,
   };
   // A first import into an empty catalog builds the secondary and full-text indexes once, at the end.
   if (run.rowsDone === 0 && (await catalogIsEmpty(store.db)))
     await deferCatalogIndexes(store.db, store.dialect);
+  state.pendingIdentifiers = await identifiersPending(store.db);
   const reader =
     (options.parseInWorker ?? file.totalBytes >= 1 << 20)
       ? workerRows({ file: file.path, gzip: file.gzip, detected, context, skip: run.rowsDone })

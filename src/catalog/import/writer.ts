@@ -1,4 +1,4 @@
-import { catalogWriter, type IdentifierPair } from '../../store/catalog-import.js';
+import { catalogWriter, type IdentifierPair, type WriterOptions } from '../../store/catalog-import.js';
 import type { Store } from '../../store/db.js';
 import type { ImportDb } from '../../store/import-runs.js';
 import type { NewCatalogEntryRow } from '../../store/schema.js';
@@ -51,8 +51,12 @@ export interface UpsertWriter {
 }
 
 /** The importers' writer: entries upserted in file order and their identifiers indexed (see store). */
-export function upsertWriter(db: ImportDb, store: Pick<Store, 'dialect' | 'sqlite'>): UpsertWriter {
-  const writer = catalogWriter(db, store);
+export function upsertWriter(
+  db: ImportDb,
+  store: Pick<Store, 'dialect' | 'sqlite'>,
+  options?: WriterOptions,
+): UpsertWriter {
+  const writer = catalogWriter(db, store, options);
   return {
     add: (entry, links) => writer.add(entry, identifierPairs(entry, links)),
     flush: () => writer.flush(),
