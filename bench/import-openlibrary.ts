@@ -5,7 +5,7 @@
  * .bench-tmp/openlibrary-N, reused when present), then imports them into a fresh database per dialect
  * in a child process (`booklink import-openlibrary` itself, so the number is what an operator gets) and
  * reports editions/s over the whole run (authors, works, editions, identifier and search indexes),
- * the child's peak RSS, the database size per million editions, and the load average before and after.
+ * the child's peak RSS and CPU time (user + system; PostgreSQL's server time is not in it), the database size per million editions, and the load average before and after.
  */
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -70,6 +70,7 @@ for (const dialect of dialects) {
     console.log(
       `${dialect.padEnd(8)} ${count(editions)} editions end to end in ${run.seconds.toFixed(1)} s: ` +
         `${count(editions / run.seconds)} editions/s; peak RSS ${run.peakRssMb === null ? 'n/a' : `${run.peakRssMb.toFixed(0)} MB`}; ` +
+        `importer CPU ${run.cpuSeconds === null ? 'n/a' : `${run.cpuSeconds.toFixed(1)} s (${count(editions / run.cpuSeconds)} editions per CPU-second)`}; ` +
         `database ${(bytes / 1e6).toFixed(1)} MB (${((bytes / 1e9) * (1e6 / editions)).toFixed(2)} GB per million editions); ` +
         `load ${before} → ${after}`,
     );

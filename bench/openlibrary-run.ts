@@ -39,6 +39,8 @@ export interface ImportExit {
   seconds: number;
   /** The child's peak RSS from /usr/bin/time -v, when it ran under it. */
   peakRssMb: number | null;
+  /** The child's CPU time (user + system, both threads) from /usr/bin/time -v: meaningful on a loaded host. */
+  cpuSeconds: number | null;
   output: string;
 }
 
@@ -86,11 +88,14 @@ export function startImport(databaseUrl: string, files: DumpPaths, options: Impo
     child.on('error', fail);
     child.on('close', (code, signal) => {
       const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(output);
+      const user = /User time \(seconds\): ([\d.]+)/.exec(output);
+      const system = /System time \(seconds\): ([\d.]+)/.exec(output);
       done({
         code,
         signal,
         seconds: (performance.now() - started) / 1000,
         peakRssMb: rss ? Number(rss[1]) / 1024 : null,
+        cpuSeconds: user && system ? Number(user[1]) + Number(system[1]) : null,
         output,
       });
     });

@@ -5,6 +5,7 @@ import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Dialect, Store } from './db.js';
+import { PENDING_IDENTIFIERS } from './deferred-indexes.js';
 import type { Database, NewCatalogEntryRow } from './schema.js';
 
 // Bulk writes of the catalog importers: every SQL statement and every SQLite/PostgreSQL difference of
@@ -38,6 +39,9 @@ const COLUMNS = [
 
 /** One identifier an entry carries, for the identifier index (`['oclc', '41333709']`). */
 export type IdentifierPair = readonly [scheme: string, value: string];
+
+/** Where identifier rows go: the index, or a first import's pending table (see store/deferred-indexes). */
+type IdentifierTable = 'catalog_identifiers' | typeof PENDING_IDENTIFIERS;
 
 // 22 parameters a row: 1,000 rows stay below SQLite's 32,766 bound values, and fewer, larger
 // statements measured faster than 500 or 50 (one-row statements: half the speed). PostgreSQL binds one
@@ -132,7 +136,7 @@ function postgresUpsertSql(db: Kysely<Database>): string {
 // Prepared statements per connection and row count. Full-size statements are the common case; the
 // few short ones that end a batch are kept too, up to a bound, as their sizes repeat little.
 const prepared = new WeakMap<SQLite.Database, Map<number | string, SQLite.Statement>>();
-const MAX_PREPARED = 8;
+const MAX_PREPARED = 16;
 
 function sqliteStatement(sqlite: SQLite.Database, key: number | string, text: () => string) {
   let cache = prepared.get(sqlite);
@@ -182,24 +186,39 @@ function copyText(value: unknown): string {
 }
 
 const ENTRIES_LOAD = 'catalog_entries_load';
-const IDENTIFIERS_LOAD = 'catalog_identifiers_load';
+const IDENTIFIERS_LOAD = 'catalog_identifiers_keyed_load';
 
 /**
- * PostgreSQL's bulk path: COPY the rows into a session-private staging table (a temporary table: never
- * in the WAL), then one `insert … select … on conflict` merges them and returns the ids.
+ * PostgreSQL's bulk path: COPY the rows and their identifiers (keyed by entry key) into session-private
+ * staging tables (temporary tables: never in the WAL), then one statement upserts the entries and
+ * indexes their identifiers by the ids the upsert returns, without a round trip of ids to the client.
  */
-async function copyUpsert(db: Kysely<Database>, copy: CopyRows, rows: readonly NewCatalogEntryRow[]) {
+async function copyMerge(
+  db: Kysely<Database>,
+  copy: CopyRows,
+  rows: readonly NewCatalogEntryRow[],
+  identifiers: ReadonlyMap<string, readonly IdentifierPair[]>,
+  into: IdentifierTable,
+) {
   await copy(
     ENTRIES_LOAD,
     COLUMNS,
     rows.map((row) => COLUMNS.map((column) => row[column] ?? null)),
   );
+  const keyed: Array<readonly [string, string, string]> = [];
+  for (const [entryKey, pairs] of identifiers) {
+    for (const [scheme, value] of pairs) keyed.push([scheme, value, entryKey]);
+  }
+  await copy(IDENTIFIERS_LOAD, ['scheme', 'value', 'entry_key'], keyed);
   const single = upsertSql(db, 'postgres', 1);
   const list = COLUMNS.map((column) => `"${column}"`).join(', ');
-  const text = `insert into "catalog_entries" (${list}) select ${list} from ${ENTRIES_LOAD}${single.slice(single.indexOf(' on conflict'))}`;
-  const result = await db.executeQuery<IdRow>(CompiledQuery.raw(text, []));
-  await db.executeQuery(CompiledQuery.raw(`truncate ${ENTRIES_LOAD}`, []));
-  return result.rows;
+  const upsert = `insert into "catalog_entries" (${list}) select ${list} from ${ENTRIES_LOAD}${single.slice(single.indexOf(' on conflict'))}`;
+  const text = `with upserted as (${upsert})
+    insert into ${into} (scheme, value, entry_id)
+    select l.scheme, l.value, u.id from ${IDENTIFIERS_LOAD} l join upserted u on u.entry_key = l.entry_key
+    on conflict do nothing`;
+  await db.executeQuery(CompiledQuery.raw(text, []));
+  await db.executeQuery(CompiledQuery.raw(`truncate ${ENTRIES_LOAD}, ${IDENTIFIERS_LOAD}`, []));
 }
 
 /**
@@ -223,12 +242,15 @@ export async function openBulkSession(
       },
     }),
   });
+  // Each batch commits its rows and its progress together, so a commit lost to a server crash loses
+  // both and the import resumes from the batch before: durability of each commit buys nothing here.
+  await client.query('set synchronous_commit = off');
   const columns = COLUMNS.map((column) => `"${column}"`).join(', ');
   await client.query(
     `create temporary table if not exists ${ENTRIES_LOAD} as select ${columns} from catalog_entries with no data`,
   );
   await client.query(
-    `create temporary table if not exists ${IDENTIFIERS_LOAD} (scheme text, value text, entry_id bigint)`,
+    `create temporary table if not exists ${IDENTIFIERS_LOAD} (scheme text, value text, entry_key text)`,
   );
   const copy: CopyRows = async (table, names, rows) => {
     if (rows.length === 0) return;
@@ -243,13 +265,14 @@ export async function openBulkSession(
     store: { ...store, db, copy },
     close: async () => {
       await db.destroy();
-      client.release();
+      // The connection goes back to the pool: its next user commits durably again.
+      const reset = await client.query('reset synchronous_commit').catch((error: unknown) => error);
+      client.release(reset instanceof Error ? reset : undefined);
     },
   };
 }
 
 async function runUpsert(db: Kysely<Database>, store: StoreLike, rows: readonly NewCatalogEntryRow[]) {
-  if (store.dialect === 'postgres' && store.copy) return copyUpsert(db, store.copy, rows);
   if (store.dialect === 'postgres') {
     const columns = COLUMNS.map((column) => rows.map((row) => row[column] ?? null));
     const result = await db.executeQuery<IdRow>(CompiledQuery.raw(postgresUpsertSql(db), columns));
@@ -272,35 +295,66 @@ export async function insertCatalogIdentifiers(
   db: Kysely<Database>,
   store: StoreLike,
   rows: ReadonlyArray<readonly [scheme: string, value: string, entryId: number]>,
+  into: IdentifierTable = 'catalog_identifiers',
 ): Promise<void> {
   if (rows.length === 0) return;
-  if (store.dialect === 'postgres' && store.copy) {
-    await store.copy(IDENTIFIERS_LOAD, ['scheme', 'value', 'entry_id'], rows);
-    await db.executeQuery(
-      CompiledQuery.raw(
-        `insert into catalog_identifiers (scheme, value, entry_id)
-         select scheme, value, entry_id from ${IDENTIFIERS_LOAD} on conflict do nothing`,
-        [],
-      ),
-    );
-    await db.executeQuery(CompiledQuery.raw(`truncate ${IDENTIFIERS_LOAD}`, []));
-    return;
-  }
   if (store.dialect === 'postgres') {
     await db.executeQuery(
       CompiledQuery.raw(
-        `insert into catalog_identifiers (scheme, value, entry_id)
+        `insert into ${into} (scheme, value, entry_id)
          select * from unnest($1::text[], $2::text[], $3::bigint[]) on conflict do nothing`,
         [rows.map((row) => row[0]), rows.map((row) => row[1]), rows.map((row) => row[2])],
       ),
     );
     return;
   }
-  const text = `insert or ignore into catalog_identifiers (scheme, value, entry_id)
+  if (store.sqlite) {
+    insertSqliteIdentifiers(store.sqlite, rows, into);
+    return;
+  }
+  const text = `insert or ignore into ${into} (scheme, value, entry_id)
     select json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') from json_each(?)`;
-  const json = JSON.stringify(rows);
-  if (store.sqlite) sqliteStatement(store.sqlite, 'identifiers', () => text).run(json);
-  else await db.executeQuery(CompiledQuery.raw(text, [json]));
+  await db.executeQuery(CompiledQuery.raw(text, [JSON.stringify(rows)]));
+}
+
+/** Identifier rows per SQLite statement, largest first: a batch is written with at most 9 of each smaller size. */
+const IDENTIFIER_STATEMENT_ROWS = [1000, 100, 10, 1] as const;
+
+/**
+ * Bound parameters, three a row, in statements of fixed sizes (so four prepared statements serve every
+ * batch): reading the rows back out of one JSON parameter cost three JSON parses a row.
+ */
+function insertSqliteIdentifiers(
+  sqlite: SQLite.Database,
+  rows: ReadonlyArray<readonly [scheme: string, value: string, entryId: number]>,
+  into: IdentifierTable,
+): void {
+  let at = 0;
+  for (const size of IDENTIFIER_STATEMENT_ROWS) {
+    if (rows.length - at < size) continue;
+    const statement = sqliteStatement(sqlite, `${into}:${size}`, () => {
+      const values = Array.from({ length: size }, () => '(?, ?, ?)').join(', ');
+      return `insert or ignore into ${into} (scheme, value, entry_id) values ${values}`;
+    });
+    const end = at + Math.floor((rows.length - at) / size) * size;
+    const parameters: unknown[] = new Array(size * 3);
+    let filled = 0;
+    for (const [scheme, value, entryId] of rows.slice(at, end)) {
+      parameters[filled++] = scheme;
+      parameters[filled++] = value;
+      parameters[filled++] = entryId;
+      if (filled === parameters.length) {
+        statement.run(parameters);
+        filled = 0;
+      }
+    }
+    at = end;
+  }
+}
+
+export interface WriterOptions {
+  /** Whether identifiers go to the pending table for now (a first import's indexes are down). */
+  pendingIdentifiers?: () => boolean;
 }
 
 export interface CatalogWriter {
@@ -316,7 +370,11 @@ export interface CatalogWriter {
  * a row twice in one statement), so a repeated key starts the next statement and merges like a
  * re-import. Identifiers are only ever added, like the JSON merge above keeps earlier sources' ones.
  */
-export function catalogWriter(db: Kysely<Database>, store: StoreLike): CatalogWriter {
+export function catalogWriter(
+  db: Kysely<Database>,
+  store: StoreLike,
+  options: WriterOptions = {},
+): CatalogWriter {
   const limit = ROWS_PER_STATEMENT[store.dialect];
   let chunk: NewCatalogEntryRow[] = [];
   let pairs = new Map<string, readonly IdentifierPair[]>();
@@ -326,12 +384,17 @@ export function catalogWriter(db: Kysely<Database>, store: StoreLike): CatalogWr
     const identifiers = pairs;
     chunk = [];
     pairs = new Map();
+    const into = options.pendingIdentifiers?.() ? PENDING_IDENTIFIERS : 'catalog_identifiers';
+    if (store.dialect === 'postgres' && store.copy) {
+      await copyMerge(db, store.copy, rows, identifiers, into);
+      return;
+    }
     const ids = await runUpsert(db, store, rows);
     const index: Array<readonly [string, string, number]> = [];
     for (const { id, entry_key } of ids) {
       for (const [scheme, value] of identifiers.get(entry_key) ?? []) index.push([scheme, value, Number(id)]);
     }
-    await insertCatalogIdentifiers(db, store, index);
+    await insertCatalogIdentifiers(db, store, index, into);
   };
   return {
     async add(entry, identifiers) {

@@ -8,14 +8,65 @@ import type { Database } from './schema.js';
 // millions of them at random. Their definitions are read from the database itself (whatever the
 // migrations made them), kept in `settings` while they are down, and recreated from there, so an
 // import killed in between finishes the job when it is resumed. Updates keep every index live.
+//
+// The identifier index is a table whose primary key is its only index, so it cannot be dropped: while
+// the indexes are down, identifiers are appended to an unindexed pending table instead, and moved into
+// the index in one sorted insert by the import's last batch (or before the first explicit delete,
+// which needs to look identifiers up).
 
 const MARKER = 'import.deferred_catalog_indexes';
+/** PostgreSQL's memory for building the deferred indexes (the server's, not the importer's). */
+const BUILD_MEMORY = '512MB';
 
 interface Deferred {
   /** Statements that recreate what was dropped, in order. */
   create: string[];
   /** SQLite full-text tables to rebuild from their content once the triggers are back. */
   rebuild: string[];
+  /** Whether identifiers are written to the pending table (absent in markers of earlier versions). */
+  identifiers?: boolean;
+}
+
+/** Identifier rows of a first import, appended unindexed until `mergePendingIdentifiers`. */
+export const PENDING_IDENTIFIERS = 'catalog_identifiers_pending';
+
+async function readDeferred(db: Kysely<Database>): Promise<Deferred | null> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', MARKER).executeTakeFirst();
+  return row ? (JSON.parse(row.value) as Deferred) : null;
+}
+
+async function writeDeferred(db: Kysely<Database>, deferred: Deferred): Promise<void> {
+  await db
+    .updateTable('settings')
+    .set({ value: JSON.stringify(deferred) })
+    .where('key', '=', MARKER)
+    .execute();
+}
+
+/** Whether identifiers go to the pending table (a first import's indexes are down). */
+export async function identifiersPending(db: Kysely<Database>): Promise<boolean> {
+  return (await readDeferred(db))?.identifiers === true;
+}
+
+/**
+ * Moves the pending identifiers into the identifier index, sorted (so the index is appended to, not
+ * written at random) and without repeats; writers index live again. Runs inside the caller's transaction.
+ */
+export async function mergePendingIdentifiers(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  const deferred = await readDeferred(db);
+  if (!deferred?.identifiers) return;
+  // Every pending row's entry exists: explicit deletes merge first, and the final sweep runs after.
+  const select = `select distinct scheme, value, entry_id from ${PENDING_IDENTIFIERS} order by 1, 2, 3`;
+  if (dialect === 'postgres') await sql.raw(`set local work_mem = '${BUILD_MEMORY}'`).execute(db);
+  await sql
+    .raw(
+      dialect === 'sqlite'
+        ? `insert or ignore into catalog_identifiers (scheme, value, entry_id) ${select}`
+        : `insert into catalog_identifiers (scheme, value, entry_id) ${select} on conflict do nothing`,
+    )
+    .execute(db);
+  await sql.raw(`drop table ${PENDING_IDENTIFIERS}`).execute(db);
+  await writeDeferred(db, { ...deferred, identifiers: false });
 }
 
 interface SchemaObject {
@@ -59,7 +110,17 @@ export async function deferCatalogIndexes(db: Kysely<Database>, dialect: Dialect
           rebuild.add(match[1] ?? '');
       }
     }
-    const deferred: Deferred = { create: objects.map((object) => object.sql), rebuild: [...rebuild] };
+    const deferred: Deferred = {
+      create: objects.map((object) => object.sql),
+      rebuild: [...rebuild],
+      identifiers: true,
+    };
+    const ref = dialect === 'sqlite' ? 'integer' : 'bigint';
+    await sql
+      .raw(
+        `create table if not exists ${PENDING_IDENTIFIERS} (scheme text not null, value text not null, entry_id ${ref} not null)`,
+      )
+      .execute(trx);
     await trx
       .insertInto('settings')
       .values({ key: MARKER, value: JSON.stringify(deferred) })
@@ -73,11 +134,14 @@ export async function deferCatalogIndexes(db: Kysely<Database>, dialect: Dialect
 }
 
 /** Recreates what `deferCatalogIndexes` dropped and refills the full-text tables; nothing if none is down. */
-export async function restoreCatalogIndexes(db: Kysely<Database>): Promise<boolean> {
+export async function restoreCatalogIndexes(db: Kysely<Database>, dialect: Dialect): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('settings').select('value').where('key', '=', MARKER).executeTakeFirst();
-    if (!row) return false;
-    const deferred = JSON.parse(row.value) as Deferred;
+    const deferred = await readDeferred(trx);
+    if (!deferred) return false;
+    await mergePendingIdentifiers(trx, dialect);
+    // Sorting tens of millions of keys in memory instead of in runs on disk: for this transaction only.
+    if (dialect === 'postgres')
+      await sql.raw(`set local maintenance_work_mem = '${BUILD_MEMORY}'`).execute(trx);
     for (const statement of deferred.create) await sql.raw(statement).execute(trx);
     for (const table of deferred.rebuild) {
       if (/^\w+$/.test(table))

@@ -1,3 +1,4 @@
+import type SQLite from 'better-sqlite3';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Store } from './db.js';
 import type { Database } from './schema.js';
@@ -91,9 +92,54 @@ function chunks<T>(items: readonly T[]): T[][] {
   return result;
 }
 
+// On SQLite one statement, prepared once per connection, probes the primary key for every key of a
+// JSON array parameter: a 5,000-value IN list cost more to build and plan than the probes themselves,
+// and a statement run per key cost more in crossings into SQLite.
+const lookups = new WeakMap<SQLite.Database, { author: SQLite.Statement; work: SQLite.Statement }>();
+
+function sqliteLookups(sqlite: SQLite.Database) {
+  let statements = lookups.get(sqlite);
+  if (!statements) {
+    statements = {
+      author: sqlite
+        .prepare(
+          'select a.author_key, a.name from json_each(?) k join ol_authors a on a.author_key = k.value',
+        )
+        .raw(),
+      work: sqlite.prepare(
+        `select w.work_key, w.title, w.first_year, w.author_keys, w.last_modified
+         from json_each(?) k join ol_works w on w.work_key = k.value`,
+      ),
+    };
+    lookups.set(sqlite, statements);
+  }
+  return statements;
+}
+
+interface WorkRow {
+  work_key: string;
+  title: string | null;
+  first_year: number | null;
+  author_keys: string;
+  last_modified: string | null;
+}
+
+const stagedWork = (row: WorkRow): StagedWork => ({
+  key: row.work_key,
+  title: row.title,
+  firstYear: row.first_year,
+  authorKeys: row.author_keys,
+  modified: row.last_modified,
+});
+
 /** Author key → name, for the keys staged. */
-export async function olAuthorNames(db: Kysely<Database>, keys: readonly string[]) {
+export async function olAuthorNames(db: Kysely<Database>, store: StoreLike, keys: readonly string[]) {
   const names = new Map<string, string>();
+  if (store.sqlite) {
+    const rows = sqliteLookups(store.sqlite).author.all(JSON.stringify(keys)) as Array<[string, string]>;
+    for (const [key, name] of rows) names.set(key, name);
+    return names;
+  }
   for (const part of chunks(keys)) {
     const rows = await db
       .selectFrom('ol_authors')
@@ -106,23 +152,20 @@ export async function olAuthorNames(db: Kysely<Database>, keys: readonly string[
 }
 
 /** Work key → staged work, for the keys staged. */
-export async function olWorks(db: Kysely<Database>, keys: readonly string[]) {
+export async function olWorks(db: Kysely<Database>, store: StoreLike, keys: readonly string[]) {
   const works = new Map<string, StagedWork>();
+  if (store.sqlite) {
+    const rows = sqliteLookups(store.sqlite).work.all(JSON.stringify(keys)) as WorkRow[];
+    for (const row of rows) works.set(row.work_key, stagedWork(row));
+    return works;
+  }
   for (const part of chunks(keys)) {
     const rows = await db
       .selectFrom('ol_works')
       .select(['work_key', 'title', 'first_year', 'author_keys', 'last_modified'])
       .where('work_key', 'in', part)
       .execute();
-    for (const row of rows) {
-      works.set(row.work_key, {
-        key: row.work_key,
-        title: row.title,
-        firstYear: row.first_year,
-        authorKeys: row.author_keys,
-        modified: row.last_modified,
-      });
-    }
+    for (const row of rows) works.set(row.work_key, stagedWork(row));
   }
   return works;
 }

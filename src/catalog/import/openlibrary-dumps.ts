@@ -8,7 +8,13 @@ import {
   touchEntries,
 } from '../../store/catalog-import.js';
 import { nowIso, type Store } from '../../store/db.js';
-import { catalogIsEmpty, deferCatalogIndexes, restoreCatalogIndexes } from '../../store/deferred-indexes.js';
+import {
+  catalogIsEmpty,
+  deferCatalogIndexes,
+  identifiersPending,
+  mergePendingIdentifiers,
+  restoreCatalogIndexes,
+} from '../../store/deferred-indexes.js';
 import type { ImportDb } from '../../store/import-runs.js';
 import {
   hasEntriesBefore,
@@ -256,16 +262,16 @@ type Accepted = Extract<ParseResult, { ok: true }>;
 function joiningSink(
   trx: ImportDb,
   store: Store,
-  state: { reimport: boolean; startedAt: string; removed: number },
+  state: { reimport: boolean; startedAt: string; removed: number; pendingIdentifiers: boolean },
 ): BatchSink {
-  const writer = upsertWriter(trx, store);
+  const writer = upsertWriter(trx, store, { pendingIdentifiers: () => state.pendingIdentifiers });
   let buffer: Accepted[] = [];
   let removes: string[] = [];
   const write = async () => {
     const batch = buffer;
     buffer = [];
     if (batch.length === 0) return;
-    const works = await olWorks(trx, [
+    const works = await olWorks(trx, store, [
       ...new Set(batch.flatMap((r) => (r.entry.work_key ? [r.entry.work_key] : []))),
     ]);
     const authorKeysOf = (result: Accepted) => {
@@ -274,7 +280,7 @@ function joiningSink(
       const work = result.entry.work_key ? works.get(result.entry.work_key) : undefined;
       return work?.authorKeys ? work.authorKeys.split(',') : [];
     };
-    const names = await olAuthorNames(trx, [...new Set(batch.flatMap(authorKeysOf))]);
+    const names = await olAuthorNames(trx, store, [...new Set(batch.flatMap(authorKeysOf))]);
     for (const result of batch) {
       const entry = result.entry;
       const authors = [...new Set(authorKeysOf(result).flatMap((key) => names.get(key) ?? []))];
@@ -314,6 +320,12 @@ function joiningSink(
     },
     async finish(ended) {
       await write();
+      // Deletes find entries through the identifier index, so a first import fills it before its first
+      // explicit delete (real editions dumps have none) and, at the latest, in its last batch.
+      if (state.pendingIdentifiers && (removes.length > 0 || ended)) {
+        await mergePendingIdentifiers(trx, store.dialect);
+        state.pendingIdentifiers = false;
+      }
       state.removed += await deleteEntriesByIdentifier(trx, 'openlibrary', 'ol_edition', removes);
       removes = [];
       // In the last batch's transaction: a killed import never leaves the sweep half done.
@@ -330,7 +342,7 @@ async function importEditions(
 ) {
   if (file.run.finished) {
     // Killed after the last batch but before the indexes were rebuilt: rebuild them now.
-    await restoreCatalogIndexes(store.db);
+    await restoreCatalogIndexes(store.db, store.dialect);
     return summarise(file.path, file.run, 'already_finished', 0, 0);
   }
   const run = file.run;
@@ -354,10 +366,12 @@ async function importEditions(
     reimport: await hasEntriesBefore(store.db, 'openlibrary', run.startedAt),
     startedAt: run.startedAt,
     removed: 0,
+    pendingIdentifiers: false,
   };
   // A first import into an empty catalog builds the secondary and full-text indexes once, at the end.
   if (run.rowsDone === 0 && (await catalogIsEmpty(store.db)))
     await deferCatalogIndexes(store.db, store.dialect);
+  state.pendingIdentifiers = await identifiersPending(store.db);
   const reader =
     (options.parseInWorker ?? file.totalBytes >= 1 << 20)
       ? workerRows({ file: file.path, gzip: file.gzip, detected, context, skip: run.rowsDone })
@@ -367,7 +381,7 @@ async function importEditions(
     report: (state) => options.onProgress?.(progressOf(file, state, started)),
     sink: (trx, bulk) => joiningSink(trx, bulk, state),
   });
-  if (final.finished) await restoreCatalogIndexes(store.db);
+  if (final.finished) await restoreCatalogIndexes(store.db, store.dialect);
   removedBefore.removed += state.removed;
   return summarise(file.path, final, 'completed', run.rowsDone, performance.now() - started);
 }

@@ -1,4 +1,4 @@
-import { catalogWriter, type IdentifierPair } from '../../store/catalog-import.js';
+import { catalogWriter, type IdentifierPair, type WriterOptions } from '../../store/catalog-import.js';
 import type { Store } from '../../store/db.js';
 import type { ImportDb } from '../../store/import-runs.js';
 import type { NewCatalogEntryRow } from '../../store/schema.js';
@@ -26,8 +26,12 @@ export function identifierPairs(entry: NewCatalogEntryRow, links?: EntryLinks): 
   add('isbn13', entry.isbn13);
   add('isbn10', entry.isbn10);
   // A parser that lists every identifier (Open Library's) spares re-reading the JSON it just wrote.
+  // Its few pairs are compared in place: a key string per pair cost more in garbage than the search.
   if (links?.identifiers) {
-    for (const [scheme, value] of links.identifiers) add(scheme, value);
+    for (const pair of links.identifiers) {
+      if (pair[1] && !pairs.some(([scheme, value]) => scheme === pair[0] && value === pair[1]))
+        pairs.push(pair);
+    }
     return pairs;
   }
   const json: unknown = JSON.parse(entry.identifiers ?? '{}');
@@ -47,8 +51,12 @@ export interface UpsertWriter {
 }
 
 /** The importers' writer: entries upserted in file order and their identifiers indexed (see store). */
-export function upsertWriter(db: ImportDb, store: Pick<Store, 'dialect' | 'sqlite'>): UpsertWriter {
-  const writer = catalogWriter(db, store);
+export function upsertWriter(
+  db: ImportDb,
+  store: Pick<Store, 'dialect' | 'sqlite'>,
+  options?: WriterOptions,
+): UpsertWriter {
+  const writer = catalogWriter(db, store, options);
   return {
     add: (entry, links) => writer.add(entry, identifierPairs(entry, links)),
     flush: () => writer.flush(),
