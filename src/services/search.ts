@@ -28,6 +28,8 @@ import type { SearchVocabulary } from './search/vocabulary.js';
 
 /** A text search over remote providers (the provider chain's `search`). */
 export interface TextSearchSource {
+  /** False when no source behind it searches (the chain with PROVIDERS=local): nothing to plan or ask. */
+  readonly searches?: boolean;
   search(query: SearchQuery, signal?: AbortSignal): Promise<BookRecord[]>;
   /** The same, telling whether every provider answered (only complete answers are cached). */
   searchAnswers?(
@@ -246,7 +248,11 @@ export class SearchService {
     if (query.kind !== 'text') return { query, results: [], confident: null };
     const local = await this.localCandidates(query);
     let groups = rankCandidates(query, local);
-    if (this.remote && !(confident(query, groups) && (groups[0]?.relevance ?? 0) >= LOCAL_ENOUGH)) {
+    if (
+      this.remote &&
+      this.remote.searches !== false &&
+      !(confident(query, groups) && (groups[0]?.relevance ?? 0) >= LOCAL_ENOUGH)
+    ) {
       groups = await this.withProviders(query, local, groups, started);
     }
     groups = volumeFirst(query, groups);
