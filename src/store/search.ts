@@ -285,6 +285,25 @@ export async function searchExists(db: Kysely<Database>, sfid: number): Promise<
   return row !== undefined;
 }
 
+/** A search as the log recorder keeps it: the time it was asked, not the time it is written. */
+export type LoggedSearch = Omit<SearchTables['searches'], 'id'>;
+
+// Ten columns a row: far below either database's bound-parameter limit.
+const SEARCHES_PER_STATEMENT = 200;
+
+/** Writes logged searches in one transaction, several rows per statement. */
+export async function insertSearches(db: Kysely<Database>, rows: readonly LoggedSearch[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (let start = 0; start < rows.length; start += SEARCHES_PER_STATEMENT) {
+      await trx
+        .insertInto('searches')
+        .values(rows.slice(start, start + SEARCHES_PER_STATEMENT))
+        .execute();
+    }
+  });
+}
+
 export type NewFeedback = Omit<SearchTables['search_feedback'], 'id' | 'created_at'>;
 export type NewMiss = Omit<SearchTables['search_misses'], 'id' | 'created_at'>;
 
