@@ -1,5 +1,5 @@
-import type { QuerySplit, TextQuery } from './query.js';
 import { memoized } from './memo.js';
+import type { QuerySplit, TextQuery } from './query.js';
 import { foldText, matchKey } from './text.js';
 import { type TitleParts, type TitleSource, titleParts, withoutArticle } from './title-parts.js';
 

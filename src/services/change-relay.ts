@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ChangeEvents, parseChange } from './change-events.js';
+import { type Change, type ChangeEvents, parseChange } from './change-events.js';
 import type { Redis } from './redis.js';
 
 export interface ChangeRelay {
@@ -57,6 +57,20 @@ export function relayChanges(events: ChangeEvents, redis: Redis, channel: string
       subscriber.disconnect();
     },
   };
+}
+
+/** The channel the instances of one install relay changes on (the key prefix names the install). */
+export function changesChannel(redis: Redis): string {
+  return `${redis.options.keyPrefix ?? ''}changes`;
+}
+
+/**
+ * Tells every running instance about a change made outside them (a catalog import from the command
+ * line). Resolves once Redis took the message; rejects when it cannot be published.
+ */
+export async function announceChange(redis: Redis, change: Change): Promise<void> {
+  const message: RelayMessage = { origin: randomUUID(), change };
+  await redis.publish(changesChannel(redis), JSON.stringify(message));
 }
 
 function parseMessage(text: string): RelayMessage | null {
