@@ -337,14 +337,24 @@ function chooseEdition<T extends RankInput>(editions: T[]): T {
   return editions.reduce((best, e) => (quality(e) > quality(best) ? e : best));
 }
 
-/** Orders candidates for a text query, one entry per work, best first. The same on every database. */
+/** A candidate's text score for a query: relevance less a little for a non-trade edition. */
+export function candidateScore(query: TextQuery, candidate: RankInput): number {
+  return relevance(query, candidate) - 0.1 * editionPenalty(candidate);
+}
+
+/**
+ * Orders candidates for a text query, one entry per work, best first. The same on every database.
+ * `scoreOf` is `candidateScore` for this query; a caller ranking the same candidates twice may pass
+ * one that remembers it.
+ */
 export function rankCandidates<T extends RankInput>(
   query: TextQuery,
   candidates: readonly T[],
+  scoreOf: (candidate: T) => number = (candidate) => candidateScore(query, candidate),
 ): RankedGroup<T>[] {
   const groups = new Map<string, { editions: T[]; relevance: number }>();
   for (const candidate of candidates) {
-    const score = relevance(query, candidate) - 0.1 * editionPenalty(candidate);
+    const score = scoreOf(candidate);
     const group = groups.get(candidate.groupKey);
     if (group) {
       group.editions.push(candidate);

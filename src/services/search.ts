@@ -3,6 +3,7 @@ import { catalogEntryToRecord, type LocalCatalogProvider } from '../catalog/loca
 import type { BookRecord, SearchQuery } from '../catalog/types.js';
 import { type ParsedQuery, parseQuery, type TextQuery } from '../domain/query.js';
 import {
+  candidateScore,
   isConfident,
   type RankedGroup,
   type RankInput,
@@ -242,6 +243,19 @@ function dedupe(candidates: Candidate[]): Candidate[] {
 
 const DONE = Promise.resolve();
 
+/** `candidateScore` for one query, once per candidate object (what it reads, title to format, never changes). */
+function rememberedScores(query: TextQuery): (candidate: Candidate) => number {
+  const scores = new WeakMap<Candidate, number>();
+  return (candidate) => {
+    let score = scores.get(candidate);
+    if (score === undefined) {
+      score = candidateScore(query, candidate);
+      scores.set(candidate, score);
+    }
+    return score;
+  };
+}
+
 /** The outcome, its list and its results made read-only: a cached answer is shared by every caller. */
 function frozen(outcome: SearchOutcome): SearchOutcome {
   for (const result of outcome.results) Object.freeze(result);
@@ -320,8 +334,10 @@ export class SearchService {
     const query = parseQuery(text);
     if (query.kind === 'isbn') return this.byIsbn(query, progress);
     if (query.kind !== 'text') return { query, results: [], confident: null };
-    const local = await this.localCandidates(query);
-    let groups = rankCandidates(query, local);
+    // Retrieval ranks what it found to fetch the leading works' families; the scores are kept.
+    const scoreOf = rememberedScores(query);
+    const local = await this.localCandidates(query, scoreOf);
+    let groups = rankCandidates(query, local, scoreOf);
     if (
       this.remote &&
       this.remote.searches !== false &&
@@ -451,7 +467,10 @@ export class SearchService {
     return { query, results: [found], confident: found };
   }
 
-  private async localCandidates(query: TextQuery): Promise<Candidate[]> {
+  private async localCandidates(
+    query: TextQuery,
+    scoreOf: (candidate: Candidate) => number,
+  ): Promise<Candidate[]> {
     const [retrieved, pins] = await Promise.all([
       retrieveCandidates(this.store, query.tokens),
       pinnedBooks(this.store.db, query.key),
@@ -459,7 +478,7 @@ export class SearchService {
     const pinned = pins.map((row) => ({ ...fromBookRow(row), pinned: true }));
     const found = [...pinned, ...retrieved.books.map(fromBookRow), ...retrieved.entries.map(fromEntryRow)];
     // Retrieval may return a work's large print but not its paperback: fetch the leading works' families.
-    const leading = rankCandidates(query, found).slice(0, 8);
+    const leading = rankCandidates(query, found, scoreOf).slice(0, 8);
     const keys = new Set(leading.flatMap((g) => g.editions.map((e) => matchKey(e.title, e.authors) ?? '')));
     keys.delete('');
     const family = await editionsByMatchKeys(this.store.db, [...keys]);
