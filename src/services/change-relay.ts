@@ -26,17 +26,23 @@ export function relayChanges(events: ChangeEvents, redis: Redis, channel: string
   // The shared client's error handler reports outages; this one only keeps them from being unhandled.
   subscriber.on('error', () => undefined);
   let subscribedOnce = false;
+  let closed = false;
   const ready = new Promise<void>((resolve) => {
-    subscriber.on('ready', () => {
+    const subscribe = () => {
       subscriber.subscribe(channel).then(
         () => {
           if (subscribedOnce) events.receiveEverything();
           subscribedOnce = true;
           resolve();
         },
-        () => undefined,
+        // A SUBSCRIBE that timed out (a loaded Redis answers after the command timeout) is asked
+        // again: without an answer this instance would never be ready, or never hear a change.
+        () => {
+          if (!closed && subscriber.status === 'ready') setTimeout(subscribe, 200).unref();
+        },
       );
-    });
+    };
+    subscriber.on('ready', subscribe);
   });
   subscriber.on('message', (from: string, text: string) => {
     if (from !== channel) return;
@@ -53,6 +59,7 @@ export function relayChanges(events: ChangeEvents, redis: Redis, channel: string
   return {
     ready,
     close: async () => {
+      closed = true;
       events.setRelay(null);
       subscriber.disconnect();
     },

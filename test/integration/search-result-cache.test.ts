@@ -156,27 +156,31 @@ describeEachDialect('search result cache across instances (Redis)', (context) =>
     let a: TestApp;
     let b: TestApp;
     let bookId = 0;
-    before(async () => {
-      if (!reachable) return;
-      redisA = createRedis(REDIS_URL, { keyPrefix: prefix });
-      redisB = createRedis(REDIS_URL, { keyPrefix: prefix });
-      a = await startTestApp(context.store(), { RATE_LIMIT_ANON: '10000' }, { redis: redisA });
-      b = await startTestApp(context.store(), { RATE_LIMIT_ANON: '10000' }, { redis: redisB });
-      await a.services.changeRelay?.ready;
-      await b.services.changeRelay?.ready;
-      await addCatalogEntry(context.store(), {
-        isbn13: '9780000000309',
-        title: 'Lantern Harbour',
-        authors: ['Clara Novak'],
-        popularity: 10,
-      });
-      bookId = await addBook(context.store(), {
-        slug: 'the-glass-meadow',
-        title: 'The Glass Meadow',
-        isbn13: '9780000000408',
-      });
-      await addUser(context.store(), 'relay-admin@example.test', 'admin');
-    });
+    // A hook or test that waits on Redis fails here rather than hanging the run.
+    before(
+      async () => {
+        if (!reachable) return;
+        redisA = createRedis(REDIS_URL, { keyPrefix: prefix });
+        redisB = createRedis(REDIS_URL, { keyPrefix: prefix });
+        a = await startTestApp(context.store(), { RATE_LIMIT_ANON: '10000' }, { redis: redisA });
+        b = await startTestApp(context.store(), { RATE_LIMIT_ANON: '10000' }, { redis: redisB });
+        await a.services.changeRelay?.ready;
+        await b.services.changeRelay?.ready;
+        await addCatalogEntry(context.store(), {
+          isbn13: '9780000000309',
+          title: 'Lantern Harbour',
+          authors: ['Clara Novak'],
+          popularity: 10,
+        });
+        bookId = await addBook(context.store(), {
+          slug: 'the-glass-meadow',
+          title: 'The Glass Meadow',
+          isbn13: '9780000000408',
+        });
+        await addUser(context.store(), 'relay-admin@example.test', 'admin');
+      },
+      { timeout: 60_000 },
+    );
     after(async () => {
       if (!reachable) return;
       await a.close();
