@@ -439,16 +439,17 @@ export class SearchService {
         return answer.records;
       }),
     );
-    const timeout = new Promise<BookRecord[][]>((resolve) =>
-      setTimeout(
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<BookRecord[][]>((resolve) => {
+      timer = setTimeout(
         () => {
           progress.complete = false;
           resolve([]);
         },
         Math.max(1, deadline - Date.now()) + 50,
-      ).unref(),
-    );
-    const records = (await Promise.race([answers, timeout])).flat();
+      ).unref();
+    });
+    const records = (await Promise.race([answers, timeout]).finally(() => clearTimeout(timer))).flat();
     this.options.vocabulary?.learn(records);
     return records.filter((r) => r.title).map((r, i) => remoteCandidate(r, i));
   }
