@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
 import { announceChange } from '../../src/services/change-relay.js';
 import { closeRedis, createRedis, type Redis, redisReachable } from '../../src/services/redis.js';
@@ -148,85 +148,83 @@ describeEachDialect('search result cache', (context) => {
 });
 
 describeEachDialect('search result cache across instances (Redis)', (context) => {
-  describe('two instances sharing Redis', async () => {
-    const reachable = await redisReachable(REDIS_URL);
-    const prefix = `test:search-results:${randomBytes(4).toString('hex')}:`;
-    let redisA: Redis;
-    let redisB: Redis;
-    let a: TestApp;
-    let b: TestApp;
-    let bookId = 0;
-    // A hook or test that waits on Redis fails here rather than hanging the run.
-    before(
-      async () => {
-        if (!reachable) return;
-        redisA = createRedis(REDIS_URL, { keyPrefix: prefix });
-        redisB = createRedis(REDIS_URL, { keyPrefix: prefix });
-        a = await startTestApp(context.store(), { RATE_LIMIT_ANON: '10000' }, { redis: redisA });
-        b = await startTestApp(context.store(), { RATE_LIMIT_ANON: '10000' }, { redis: redisB });
-        await a.services.changeRelay?.ready;
-        await b.services.changeRelay?.ready;
-        await addCatalogEntry(context.store(), {
-          isbn13: '9780000000309',
-          title: 'Lantern Harbour',
-          authors: ['Clara Novak'],
-          popularity: 10,
-        });
-        bookId = await addBook(context.store(), {
-          slug: 'the-glass-meadow',
-          title: 'The Glass Meadow',
-          isbn13: '9780000000408',
-        });
-        await addUser(context.store(), 'relay-admin@example.test', 'admin');
-      },
-      { timeout: 60_000 },
-    );
-    after(async () => {
+  // No nested async describe: registered after the PostgreSQL check's await, its tests would not run.
+  let reachable = false;
+  const prefix = `test:search-results:${randomBytes(4).toString('hex')}:`;
+  let redisA: Redis;
+  let redisB: Redis;
+  let a: TestApp;
+  let b: TestApp;
+  let bookId = 0;
+  before(
+    async () => {
+      reachable = await redisReachable(REDIS_URL);
       if (!reachable) return;
-      await a.close();
-      await b.close();
-      await closeRedis(redisA);
-      await closeRedis(redisB);
-    });
-
-    it('an import announced from the command line reaches every instance', {
-      skip: !reachable && `Redis not reachable at ${REDIS_URL}`,
-    }, async () => {
-      assert.equal((await api(b, 'lantern harbour')).results.length, 1);
-      // An import writes behind the servers' backs; until it is announced the answer is the cached one.
+      redisA = createRedis(REDIS_URL, { keyPrefix: prefix });
+      redisB = createRedis(REDIS_URL, { keyPrefix: prefix });
+      a = await startTestApp(context.store(), { RATE_LIMIT_ANON: '10000' }, { redis: redisA });
+      b = await startTestApp(context.store(), { RATE_LIMIT_ANON: '10000' }, { redis: redisB });
+      await a.services.changeRelay?.ready;
+      await b.services.changeRelay?.ready;
       await addCatalogEntry(context.store(), {
-        isbn13: '9780000000316',
+        isbn13: '9780000000309',
         title: 'Lantern Harbour',
         authors: ['Clara Novak'],
-        format: 'hardcover',
-        popularity: 20,
+        popularity: 10,
       });
-      await addCatalogEntry(context.store(), {
-        isbn13: '9780000000323',
-        title: 'Lantern Harbour Nights',
-        authors: ['Clara Novak'],
-        popularity: 5,
+      bookId = await addBook(context.store(), {
+        slug: 'the-glass-meadow',
+        title: 'The Glass Meadow',
+        isbn13: '9780000000408',
       });
-      assert.equal((await api(b, 'lantern harbour')).results.length, 1, 'cached');
-      await announceChange(redisA, { name: 'catalog-changed', args: [] });
-      await eventually(async () => assert.equal((await api(b, 'lantern harbour')).results.length, 2));
-    });
+      await addUser(context.store(), 'relay-admin@example.test', 'admin');
+    },
+    // A hook that waits on Redis fails here rather than hanging the run.
+    { timeout: 60_000 },
+  );
+  after(async () => {
+    if (!reachable) return;
+    await a.close();
+    await b.close();
+    await closeRedis(redisA);
+    await closeRedis(redisB);
+  });
 
-    it('an admin edit on one instance reaches the cached answers of the other', {
-      skip: !reachable && `Redis not reachable at ${REDIS_URL}`,
-    }, async () => {
-      assert.equal((await api(b, 'glass meadow')).results[0]?.title, 'The Glass Meadow');
-      const client = new AdminClient(a);
-      await client.login('relay-admin@example.test');
-      const saved = await client.post(`/admin/books/${bookId}/edit`, {
-        title: 'The Glass Meadow Again',
-        authors: 'Test Author',
-        isbn_13: '9780000000408',
-      });
-      assert.equal(saved.status, 303);
-      await eventually(async () =>
-        assert.equal((await api(b, 'glass meadow')).results[0]?.title, 'The Glass Meadow Again'),
-      );
+  it('an import announced from the command line reaches every instance', async (test) => {
+    if (!reachable) return test.skip(`Redis not reachable at ${REDIS_URL}`);
+    assert.equal((await api(b, 'lantern harbour')).results.length, 1);
+    // An import writes behind the servers' backs; until it is announced the answer is the cached one.
+    await addCatalogEntry(context.store(), {
+      isbn13: '9780000000316',
+      title: 'Lantern Harbour',
+      authors: ['Clara Novak'],
+      format: 'hardcover',
+      popularity: 20,
     });
+    await addCatalogEntry(context.store(), {
+      isbn13: '9780000000323',
+      title: 'Lantern Harbour Nights',
+      authors: ['Clara Novak'],
+      popularity: 5,
+    });
+    assert.equal((await api(b, 'lantern harbour')).results.length, 1, 'cached');
+    await announceChange(redisA, { name: 'catalog-changed', args: [] });
+    await eventually(async () => assert.equal((await api(b, 'lantern harbour')).results.length, 2));
+  });
+
+  it('an admin edit on one instance reaches the cached answers of the other', async (test) => {
+    if (!reachable) return test.skip(`Redis not reachable at ${REDIS_URL}`);
+    assert.equal((await api(b, 'glass meadow')).results[0]?.title, 'The Glass Meadow');
+    const client = new AdminClient(a);
+    await client.login('relay-admin@example.test');
+    const saved = await client.post(`/admin/books/${bookId}/edit`, {
+      title: 'The Glass Meadow Again',
+      authors: 'Test Author',
+      isbn_13: '9780000000408',
+    });
+    assert.equal(saved.status, 303);
+    await eventually(async () =>
+      assert.equal((await api(b, 'glass meadow')).results[0]?.title, 'The Glass Meadow Again'),
+    );
   });
 });
