@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import { openStore } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
 
@@ -80,6 +80,7 @@ const commands: Record<string, Command> = {
         ...createTerminalProgress(),
       });
       console.log(formatImportSummary(summary));
+      await announceCatalogChange(config);
       return 0;
     } finally {
       await store.close();
@@ -130,6 +131,26 @@ const commands: Record<string, Command> = {
   },
 };
 
+/**
+ * After an import, running instances drop their cached search answers at once when they share Redis
+ * (`REDIS_URL`); without it, within `SEARCH_CACHE_MS`. A failure to tell them only warns.
+ */
+async function announceCatalogChange(config: Readonly<Config>): Promise<void> {
+  if (!config.redisUrl) return;
+  const { createRedis, closeRedis } = await import('./services/redis.js');
+  const { announceChange } = await import('./services/change-relay.js');
+  const redis = createRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix, onError: () => undefined });
+  try {
+    await announceChange(redis, { name: 'catalog-changed', args: [] });
+  } catch (error) {
+    console.warn(
+      `booklink import: running servers not told (they see the import within SEARCH_CACHE_MS): ${error instanceof Error ? error.message : String(error)}`,
+    );
+  } finally {
+    await closeRedis(redis);
+  }
+}
+
 /** The Open Library dumps import behind `import <dump>…` and `import-openlibrary`. */
 async function importDumps(
   dumps: import('./catalog/import/index.js').DumpFiles,
@@ -156,6 +177,7 @@ async function importDumps(
     });
     progress.done();
     console.log(formatDumpsSummary(summary));
+    await announceCatalogChange(config);
     return 0;
   } finally {
     await store.close();

@@ -31,6 +31,8 @@ export interface Config {
   /** METRICS_TOKEN: Bearer token for /metrics; null: /metrics answers only local, unproxied scrapes. */
   metricsToken: string | null;
   logLevel: string;
+  /** `SEARCH_CACHE_MS`: how long a whole search answer is reused for the same query text; 0: never. */
+  searchCacheMs: number;
   /** The clicks' write-ahead journal directory (`CLICK_WAL_DIR`); null: clicks are buffered in memory only. */
   clickWalDir: string | null;
   /** `interval`: the journal is fsynced every 100 ms; `always`: before each redirect is answered. */
@@ -217,6 +219,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     googleBooksUrl: url(env, 'GOOGLE_BOOKS_URL', 'https://www.googleapis.com'),
     itunesUrl: url(env, 'ITUNES_URL', 'https://itunes.apple.com'),
     providerTimeoutMs: integer(env, 'PROVIDER_TIMEOUT_MS', 2500, 50, 60_000),
+    searchCacheMs: integer(env, 'SEARCH_CACHE_MS', 30_000, 0, 600_000),
     rateLimitAnon: integer(env, 'RATE_LIMIT_ANON', 20, 1, 1_000_000),
     rateLimitKeyed: integer(env, 'RATE_LIMIT_KEYED', 120, 1, 1_000_000),
     adminEmail: email('ADMIN_EMAIL'),

@@ -54,6 +54,11 @@ export class ProviderChain {
     return null;
   }
 
+  /** Whether any provider answers text searches (with none, `search` always answers nothing). */
+  get searches(): boolean {
+    return this.providers.some((p) => typeof p.search === 'function');
+  }
+
   /** Every record the searching providers find, in order of trust, one per ISBN (merged). */
   async search(query: SearchQuery, signal?: AbortSignal): Promise<BookRecord[]> {
     return (await this.searchAnswers(query, signal)).records;

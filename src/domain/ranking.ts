@@ -1,3 +1,4 @@
+import { memoized } from './memo.js';
 import type { QuerySplit, TextQuery } from './query.js';
 import { foldText, matchKey } from './text.js';
 import { type TitleParts, type TitleSource, titleParts, withoutArticle } from './title-parts.js';
@@ -76,8 +77,15 @@ export function workGroupKey(title: string, authors: readonly string[]): string 
   return matchKey(title.replace(EDITION_NOTE, ''), authors);
 }
 
-/** Author words plus joined initials, so "jk rowling" meets "J.K. Rowling". */
-function authorTokens(authors: readonly string[]): Set<string> {
+/** Author words plus joined initials, so "jk rowling" meets "J.K. Rowling" (shared: never changed). */
+function authorTokens(authors: readonly string[]): ReadonlySet<string> {
+  return authors.length === 1 ? oneAuthorTokens(authors[0] ?? '') : manyAuthorTokens(JSON.stringify(authors));
+}
+
+const oneAuthorTokens = memoized((author: string) => readAuthorTokens([author]));
+const manyAuthorTokens = memoized((json: string) => readAuthorTokens(JSON.parse(json) as string[]));
+
+function readAuthorTokens(authors: readonly string[]): ReadonlySet<string> {
   const tokens = new Set<string>();
   for (const author of authors) {
     const words = foldText(author).split(' ').filter(Boolean);
@@ -114,11 +122,12 @@ export function editDistance(a: string, b: string, max = 2): number {
 /** How well one query word meets a set of words: exact 1, prefix of the last word .85, typos .8/.6. */
 function wordMatch(term: string, words: Iterable<string>, last: boolean): number {
   let best = 0;
-  const allowed = term.length >= 8 ? 2 : term.length >= 4 ? 1 : 0;
+  // Typos count in words, not in numbers.
+  const allowed = !/\D/.test(term) ? 0 : term.length >= 8 ? 2 : term.length >= 4 ? 1 : 0;
   for (const word of words) {
     if (word === term) return 1;
     if (last && term.length >= 3 && word.startsWith(term)) best = Math.max(best, 0.85);
-    if (allowed > 0 && /\D/.test(term)) {
+    if (allowed > 0) {
       const distance = editDistance(term, word, allowed);
       if (distance <= allowed) best = Math.max(best, distance === 1 ? 0.8 : 0.6);
     }
@@ -177,7 +186,7 @@ interface Reading {
   matched: string;
 }
 
-function readTitle(split: QuerySplit, parts: TitleParts, authors: Set<string>): Reading {
+function readTitle(split: QuerySplit, parts: TitleParts, authors: ReadonlySet<string>): Reading {
   const titleTerms = split.title.split(' ').filter(Boolean);
   const matched: string[] = [];
   let got = 0;
@@ -202,7 +211,7 @@ interface Scored {
 }
 
 /** Scores one reading of the query against one edition, 0..1. */
-function splitRelevance(split: QuerySplit, parts: TitleParts, authors: Set<string>): Scored {
+function splitRelevance(split: QuerySplit, parts: TitleParts, authors: ReadonlySet<string>): Scored {
   const reading = readTitle(split, parts, authors);
   let coverage = reading.coverage;
   if (split.author) {
@@ -275,15 +284,19 @@ export function relevance(
   const scored = query.splits.map((split) => splitRelevance(split, parts, authors));
   const top = scored.reduce((a, b) => (b.value > a.value ? b : a));
   let best = top.value + seriesAdjustment(query, parts) - companionPenalty(query, parts, top.exact);
-  const haystack = `${foldText(candidate.title)} ${foldText(candidate.authors.join(' '))}`;
-  if (query.phrases.some((phrase) => !haystack.includes(phrase))) best *= 0.5;
+  if (query.phrases.length > 0) {
+    const haystack = `${foldText(candidate.title)} ${foldText(candidate.authors.join(' '))}`;
+    if (query.phrases.some((phrase) => !haystack.includes(phrase))) best *= 0.5;
+  }
   return Math.max(0, best);
 }
+
+const nonTradeTitle = memoized((title: string) => NON_TRADE.test(foldText(title)));
 
 /** 0 for a mainstream trade edition; more for large print, audio, library binding (SPEC 2.1). */
 export function editionPenalty(candidate: Pick<RankInput, 'title' | 'format'>): number {
   const byFormat = candidate.format ? (FORMAT_PENALTY[candidate.format] ?? 0) : 0;
-  const byTitle = NON_TRADE.test(foldText(candidate.title)) ? 0.4 : 0;
+  const byTitle = nonTradeTitle(candidate.title) ? 0.4 : 0;
   return Math.max(byFormat, byTitle);
 }
 
@@ -324,14 +337,24 @@ function chooseEdition<T extends RankInput>(editions: T[]): T {
   return editions.reduce((best, e) => (quality(e) > quality(best) ? e : best));
 }
 
-/** Orders candidates for a text query, one entry per work, best first. The same on every database. */
+/** A candidate's text score for a query: relevance less a little for a non-trade edition. */
+export function candidateScore(query: TextQuery, candidate: RankInput): number {
+  return relevance(query, candidate) - 0.1 * editionPenalty(candidate);
+}
+
+/**
+ * Orders candidates for a text query, one entry per work, best first. The same on every database.
+ * `scoreOf` is `candidateScore` for this query; a caller ranking the same candidates twice may pass
+ * one that remembers it.
+ */
 export function rankCandidates<T extends RankInput>(
   query: TextQuery,
   candidates: readonly T[],
+  scoreOf: (candidate: T) => number = (candidate) => candidateScore(query, candidate),
 ): RankedGroup<T>[] {
   const groups = new Map<string, { editions: T[]; relevance: number }>();
   for (const candidate of candidates) {
-    const score = relevance(query, candidate) - 0.1 * editionPenalty(candidate);
+    const score = scoreOf(candidate);
     const group = groups.get(candidate.groupKey);
     if (group) {
       group.editions.push(candidate);

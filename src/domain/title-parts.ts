@@ -1,3 +1,4 @@
+import { memoized } from './memo.js';
 import { coreTitle, foldText } from './text.js';
 
 /** A series note as catalogs write it: "The Hunger Games, #2", "Harry Potter, #1-7", "Dune Chronicles #1". */
@@ -65,7 +66,25 @@ export interface TitleSource {
   originalTitle?: string | null;
 }
 
+/**
+ * What ranking reads from a title, series note and original title. Remembered for recent titles:
+ * every search that retrieves an edition reads it again. The parts are shared: never change them.
+ */
 export function titleParts(source: TitleSource): TitleParts {
+  const { title, series, originalTitle } = source;
+  // An absent note and an empty one read alike (no series, no original title).
+  return !series && !originalTitle
+    ? plainTitleParts(title)
+    : notedTitleParts(JSON.stringify([title, series ?? '', originalTitle ?? '']));
+}
+
+const plainTitleParts = memoized((title: string) => readTitleParts({ title }));
+const notedTitleParts = memoized((key: string) => {
+  const [title, series, originalTitle] = JSON.parse(key) as [string, string, string];
+  return readTitleParts({ title, series, originalTitle });
+});
+
+function readTitleParts(source: TitleSource): TitleParts {
   const note = TITLE_NOTE.exec(source.title);
   const main = note && note.index > 0 ? source.title.slice(0, note.index) : source.title;
   const series = parseSeriesNote(source.series) ?? parseSeriesNote(note?.[1]);

@@ -78,6 +78,8 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     providers: () => services.providers.client.stats(),
     clicks: () => services.clicks.stats(),
     usage: () => services.usage.stats(),
+    searchLog: () => services.searchLog.stats(),
+    searchCache: () => services.search.cacheStats(),
     token: config.metricsToken,
   });
   await app.register(apiKeys, { apiKeys: services.apiKeys, usage: services.usage });

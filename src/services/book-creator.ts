@@ -34,6 +34,8 @@ export class BookCreator {
     private readonly db: Db,
     private readonly local: LocalCatalogProvider,
     private readonly remote: IsbnLookup | null,
+    /** Told about every book this process created (search answers that showed its entry change). */
+    private readonly onCreated: (book: Book) => void = () => undefined,
   ) {}
 
   /** `mayCreate` is false for automated clients: they may read existing books, never create one. */
@@ -93,6 +95,7 @@ export class BookCreator {
       const outcome = await insertBook(this.db, { slug, workId, record: full, matchKey: key });
       if (outcome.kind === 'created') {
         await claimCanonical(this.db, workId, outcome.book.id);
+        this.onCreated(outcome.book);
         return outcome.book;
       }
       if (outcome.kind === 'isbn_taken' && record.isbn13) {

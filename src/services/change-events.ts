@@ -1,11 +1,13 @@
 /**
- * Changes that caches must hear about. Admin commands emit them; the page, destination, API key and
- * access-code caches listen. With a relay attached (Redis pub/sub when `REDIS_URL` is set), every
+ * Changes that caches must hear about. Admin commands, book creation and catalog imports emit them;
+ * the page, search answer, destination, API key and access-code caches listen. With a relay attached (Redis pub/sub when `REDIS_URL` is set), every
  * change emitted here is also delivered to the other instances, so an edit made on one instance is
  * never served stale by another.
  */
 export interface ChangeMap {
   'book-changed': [slug: string];
+  /** Books or catalog entries were added (a book created, an import finished): search answers change. */
+  'catalog-changed': [];
   'destinations-changed': [];
   'api-keys-changed': [];
   'access-codes-changed': [];
@@ -18,6 +20,7 @@ export type Change = { [K in ChangeName]: { name: K; args: ChangeMap[K] } }[Chan
 
 const CHANGE_NAMES: ReadonlySet<string> = new Set<ChangeName>([
   'book-changed',
+  'catalog-changed',
   'destinations-changed',
   'api-keys-changed',
   'access-codes-changed',
@@ -49,6 +52,7 @@ export class ChangeEvents {
 
   /** Everything cached may be stale (the relay was down): drop it all here. */
   receiveEverything(): void {
+    this.deliver('catalog-changed', []);
     this.deliver('destinations-changed', []);
     this.deliver('api-keys-changed', []);
     this.deliver('access-codes-changed', []);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ChangeEvents, parseChange } from './change-events.js';
+import { type Change, type ChangeEvents, parseChange } from './change-events.js';
 import type { Redis } from './redis.js';
 
 export interface ChangeRelay {
@@ -26,17 +26,23 @@ export function relayChanges(events: ChangeEvents, redis: Redis, channel: string
   // The shared client's error handler reports outages; this one only keeps them from being unhandled.
   subscriber.on('error', () => undefined);
   let subscribedOnce = false;
+  let closed = false;
   const ready = new Promise<void>((resolve) => {
-    subscriber.on('ready', () => {
+    const subscribe = () => {
       subscriber.subscribe(channel).then(
         () => {
           if (subscribedOnce) events.receiveEverything();
           subscribedOnce = true;
           resolve();
         },
-        () => undefined,
+        // A SUBSCRIBE that timed out (a loaded Redis answers after the command timeout) is asked
+        // again: without an answer this instance would never be ready, or never hear a change.
+        () => {
+          if (!closed && subscriber.status === 'ready') setTimeout(subscribe, 200).unref();
+        },
       );
-    });
+    };
+    subscriber.on('ready', subscribe);
   });
   subscriber.on('message', (from: string, text: string) => {
     if (from !== channel) return;
@@ -53,10 +59,25 @@ export function relayChanges(events: ChangeEvents, redis: Redis, channel: string
   return {
     ready,
     close: async () => {
+      closed = true;
       events.setRelay(null);
       subscriber.disconnect();
     },
   };
+}
+
+/** The channel the instances of one install relay changes on (the key prefix names the install). */
+export function changesChannel(redis: Redis): string {
+  return `${redis.options.keyPrefix ?? ''}changes`;
+}
+
+/**
+ * Tells every running instance about a change made outside them (a catalog import from the command
+ * line). Resolves once Redis took the message; rejects when it cannot be published.
+ */
+export async function announceChange(redis: Redis, change: Change): Promise<void> {
+  const message: RelayMessage = { origin: randomUUID(), change };
+  await redis.publish(changesChannel(redis), JSON.stringify(message));
 }
 
 function parseMessage(text: string): RelayMessage | null {

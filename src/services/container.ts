@@ -15,7 +15,7 @@ import { type AdminServices, createAdminServices } from './admin/admin.js';
 import { BookCreator, type IsbnLookup } from './book-creator.js';
 import { BookPages } from './book-pages.js';
 import { ChangeEvents } from './change-events.js';
-import { type ChangeRelay, relayChanges } from './change-relay.js';
+import { type ChangeRelay, changesChannel, relayChanges } from './change-relay.js';
 import type { ClickJournal } from './click-journal.js';
 import { type Click, type ClickRecorder, createClickRecorder, deadLetterPath } from './click-recorder.js';
 import { CoverFallback } from './cover-fallback.js';
@@ -26,8 +26,10 @@ import { closeRedis, createRedis, createRedisBreaker, type Redis, throughBreaker
 import { createResolver } from './resolve/wiring.js';
 import type { Resolver } from './resolve.js';
 import { SavedBooks } from './saved-books.js';
+import { SearchLogRecorder } from './search/log.js';
+import { SearchResultCache } from './search/results.js';
 import { SearchVocabulary } from './search/vocabulary.js';
-import { SearchService, searchAnswerCache, type TextSearchSource } from './search.js';
+import { type SearchOutcome, SearchService, searchAnswerCache, type TextSearchSource } from './search.js';
 import { SearchSignals } from './search-signals.js';
 import { Shelves } from './shelves.js';
 import { Sitemap } from './sitemap.js';
@@ -48,6 +50,8 @@ export interface Services {
   providers: { chain: ProviderChain; client: HttpClient };
   creator: BookCreator;
   search: SearchService;
+  /** The API's search log, buffered and written once a second (and on close). */
+  searchLog: SearchLogRecorder;
   /** Clicks, misses and votes readers send about searches. */
   signals: SearchSignals;
   saved: SavedBooks;
@@ -104,6 +108,8 @@ export interface ServiceOverrides {
   redis?: Redis | null;
   apiKeyCacheMs?: number;
   usageFlushIntervalMs?: number;
+  /** How often the API's search log is written (default 1 s). */
+  searchLogFlushIntervalMs?: number;
   /** Short-link hosts the resolver may follow (tests allow their local fake host). */
   shortLinkHosts?: readonly string[];
 }
@@ -124,7 +130,8 @@ export function createServices(
     invalidateDestinationCache(store.db);
     pages.invalidateAll();
   });
-  const creator = new BookCreator(store.db, local, remote);
+  // A new book stands for its catalog entry in search answers: every instance drops its cached answers.
+  const creator = new BookCreator(store.db, local, remote, () => events.emit('catalog-changed'));
   const textSearch = overrides.textSearch === undefined ? providers.chain : overrides.textSearch;
   const clicks = createClickRecorder(store.db, {
     flushIntervalMs: overrides.clickFlushIntervalMs ?? 1000,
@@ -143,14 +150,20 @@ export function createServices(
   const redisBreaker = redis ? createRedisBreaker() : null;
   const apiKeys = new ApiKeyDirectory(store.db, { ttlMs: overrides.apiKeyCacheMs });
   events.on('api-keys-changed', () => apiKeys.clear());
-  const changeRelay = redis ? relayChanges(events, redis, `${redis.options.keyPrefix ?? ''}changes`) : null;
+  const changeRelay = redis ? relayChanges(events, redis, changesChannel(redis)) : null;
   const usage = new UsageRecorder(store.db, { flushIntervalMs: overrides.usageFlushIntervalMs });
+  const searchLog = new SearchLogRecorder(store.db, { flushIntervalMs: overrides.searchLogFlushIntervalMs });
   const search = new SearchService(store, local, creator, textSearch, {
+    log: searchLog,
+    results: config.searchCacheMs > 0 ? new SearchResultCache<SearchOutcome>(config.searchCacheMs) : null,
     remoteTimeoutMs: Math.min(config.providerTimeoutMs, 1500),
     isbnLookup: remote,
     vocabulary: new SearchVocabulary(store),
     cache: searchAnswerCache(redis),
   });
+  // Whatever may change an answer drops them all: answers are cheap to recompute, tags are not.
+  events.on('book-changed', () => search.invalidate());
+  events.on('catalog-changed', () => search.invalidate());
   const resolver = createResolver({
     db: store.db,
     creator,
@@ -180,6 +193,7 @@ export function createServices(
     providers,
     creator,
     search,
+    searchLog,
     signals: new SearchSignals(store.db),
     saved: new SavedBooks(store.db),
     ingest: new Ingest(store.db, creator),
@@ -204,6 +218,7 @@ export function createServices(
     readiness: redis && redisBreaker ? { redis: () => throughBreaker(redisBreaker, () => redis.ping()) } : {},
     close: async () => {
       await clicks.close();
+      await searchLog.close();
       await visits.close();
       await usage.close();
       await changeRelay?.close();

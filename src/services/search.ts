@@ -4,6 +4,7 @@ import type { BookRecord, SearchQuery } from '../catalog/types.js';
 import { editionIdentifiers } from '../domain/identifiers.js';
 import { type ParsedQuery, parseQuery, type TextQuery } from '../domain/query.js';
 import {
+  candidateScore,
   isConfident,
   type RankedGroup,
   type RankInput,
@@ -19,16 +20,21 @@ import {
   clickCounts,
   editionsByMatchKeys,
   logSearch,
+  type NewSearch,
   pinnedBooks,
   retrieveCandidates,
 } from '../store/search.js';
 import type { BookCreator, IsbnLookup } from './book-creator.js';
 import { type AnswerCache, MemoryAnswerCache, RedisAnswerCache } from './search/cache.js';
+import type { SearchLogRecorder } from './search/log.js';
 import { planProviderSearch, requestKey } from './search/plans.js';
+import type { ResultCacheStats, SearchResultCache } from './search/results.js';
 import type { SearchVocabulary } from './search/vocabulary.js';
 
 /** A text search over remote providers (the provider chain's `search`). */
 export interface TextSearchSource {
+  /** False when no source behind it searches (the chain with PROVIDERS=local): nothing to plan or ask. */
+  readonly searches?: boolean;
   search(query: SearchQuery, signal?: AbortSignal): Promise<BookRecord[]>;
   /** The same, telling whether every provider answered (only complete answers are cached). */
   searchAnswers?(
@@ -61,6 +67,19 @@ export interface SearchOptions {
   vocabulary?: SearchVocabulary | null;
   /** Provider answers per normalised question (default: in-process, 10 minutes). */
   cache?: AnswerCache;
+  /** Where `record` buffers the search log; without it `record` writes at once. */
+  log?: SearchLogRecorder;
+  /** Whole answers per query text and limit for a short time (see `SearchResultCache`); none without. */
+  results?: SearchResultCache<SearchOutcome> | null;
+}
+
+/**
+ * Whether an answer is the one any search of the same text would give now: false when a provider
+ * did not answer in time or at all, or the time budget cut the questions short. Only complete
+ * answers are cached.
+ */
+interface Completeness {
+  complete: boolean;
 }
 
 /** Provider answers cached in this process, and in Redis too when the install has one. */
@@ -223,6 +242,46 @@ function dedupe(candidates: Candidate[]): Candidate[] {
   return [...byKey.values()];
 }
 
+const DONE = Promise.resolve();
+
+/** `candidateScore` for one query, once per candidate object (what it reads, title to format, never changes). */
+function rememberedScores(query: TextQuery): (candidate: Candidate) => number {
+  const scores = new WeakMap<Candidate, number>();
+  return (candidate) => {
+    let score = scores.get(candidate);
+    if (score === undefined) {
+      score = candidateScore(query, candidate);
+      scores.set(candidate, score);
+    }
+    return score;
+  };
+}
+
+/** The outcome, its list and its results made read-only: a cached answer is shared by every caller. */
+function frozen(outcome: SearchOutcome): SearchOutcome {
+  for (const result of outcome.results) Object.freeze(result);
+  Object.freeze(outcome.results);
+  return Object.freeze(outcome);
+}
+
+/** The search log's row for an outcome. */
+function searchLogRow(outcome: SearchOutcome, channel: 'page' | 'api', source: string | null): NewSearch {
+  const { query } = outcome;
+  const split = query.kind === 'text' ? (query.splits[1] ?? query.splits[0]) : undefined;
+  const top = outcome.results[0]?.record;
+  return {
+    query: query.raw,
+    query_key: query.key,
+    parsed_title: split?.title.slice(0, 500) ?? null,
+    parsed_author: split?.author?.slice(0, 300) ?? null,
+    kind: query.kind,
+    result_count: outcome.results.length,
+    top_book_key: top ? (top.isbn13 ?? top.title).slice(0, 200) : null,
+    source,
+    channel,
+  };
+}
+
 /**
  * Free-text and ISBN search over saved books, the local catalog and (when local answers are weak)
  * the providers' search APIs. Retrieval is the database's; order is the one ranking function's.
@@ -240,15 +299,52 @@ export class SearchService {
 
   private readonly cache: AnswerCache;
 
+  /**
+   * The answer for a query text: from the result cache when the same text and limit were answered
+   * lately and nothing changed since, else searched (and cached when complete). A cached answer is
+   * shared by every caller: it is frozen and must not be changed.
+   */
   async search(text: string, limit = 10): Promise<SearchOutcome> {
+    const cache = this.options.results;
+    if (!cache) return this.searchNow(text, limit, { complete: true });
+    // Everything a search depends on is read from the text as parseQuery keeps it (trimmed, bounded).
+    const key = `${limit} ${text.trim().slice(0, 500)}`;
+    const cached = cache.get(key);
+    if (cached) return cached;
+    const mark = cache.mark();
+    const progress: Completeness = { complete: true };
+    const outcome = await this.searchNow(text, limit, progress);
+    if (progress.complete && outcome.query.kind !== 'empty' && outcome.query.kind !== 'url') {
+      cache.set(key, frozen(outcome), mark);
+    }
+    return outcome;
+  }
+
+  /** Drops every cached answer (a book or the catalog changed). */
+  invalidate(): void {
+    this.options.results?.clear();
+  }
+
+  /** The result cache's totals (zeros when it is off). */
+  cacheStats(): ResultCacheStats {
+    return this.options.results?.stats() ?? { hits: 0, misses: 0, entries: 0, clears: 0 };
+  }
+
+  private async searchNow(text: string, limit: number, progress: Completeness): Promise<SearchOutcome> {
     const started = Date.now();
     const query = parseQuery(text);
-    if (query.kind === 'isbn') return this.byIsbn(query);
+    if (query.kind === 'isbn') return this.byIsbn(query, progress);
     if (query.kind !== 'text') return { query, results: [], confident: null };
-    const local = await this.localCandidates(query);
-    let groups = rankCandidates(query, local);
-    if (this.remote && !(confident(query, groups) && (groups[0]?.relevance ?? 0) >= LOCAL_ENOUGH)) {
-      groups = await this.withProviders(query, local, groups, started);
+    // Retrieval ranks what it found to fetch the leading works' families; the scores are kept.
+    const scoreOf = rememberedScores(query);
+    const local = await this.localCandidates(query, scoreOf);
+    let groups = rankCandidates(query, local, scoreOf);
+    if (
+      this.remote &&
+      this.remote.searches !== false &&
+      !(confident(query, groups) && (groups[0]?.relevance ?? 0) >= LOCAL_ENOUGH)
+    ) {
+      groups = await this.withProviders(query, local, groups, started, progress);
     }
     groups = volumeFirst(query, groups);
     const results = groups.slice(0, limit).map((group) => ({ ...group.best, relevance: group.relevance }));
@@ -265,10 +361,14 @@ export class SearchService {
     local: Candidate[],
     localGroups: RankedGroup<Candidate>[],
     started: number,
+    progress: Completeness,
   ): Promise<RankedGroup<Candidate>[]> {
     // The budget covers the whole search, the local part included.
     const deadline = started + (this.options.remoteTimeoutMs ?? 1500);
-    if (deadline - Date.now() < 50) return localGroups;
+    if (deadline - Date.now() < 50) {
+      progress.complete = false;
+      return localGroups;
+    }
     const vocabulary = this.options.vocabulary ? await this.options.vocabulary.vocabulary() : null;
     const plan = planProviderSearch(query, vocabulary, uniqueSeriesNames(local));
     const found: Candidate[] = [];
@@ -290,14 +390,16 @@ export class SearchService {
         ? best.groups
         : best.groups.map((group) => ({ ...group, relevance: group.relevance * best.weight }));
     };
-    found.push(...(await this.ask(plan.strict, deadline)));
+    found.push(...(await this.ask(plan.strict, deadline, progress)));
     let groups = found.length > 0 ? rank() : localGroups;
-    if (
-      (groups[0]?.relevance ?? 0) < STRICT_ENOUGH &&
-      plan.relaxed.length > 0 &&
-      deadline - Date.now() > 50
-    ) {
-      const answers = await Promise.all(plan.relaxed.map((request) => this.ask([request], deadline)));
+    if ((groups[0]?.relevance ?? 0) < STRICT_ENOUGH && plan.relaxed.length > 0) {
+      if (deadline - Date.now() <= 50) {
+        progress.complete = false;
+        return groups;
+      }
+      const answers = await Promise.all(
+        plan.relaxed.map((request) => this.ask([request], deadline, progress)),
+      );
       plan.relaxed.forEach((request, i) => {
         const more = answers[i] ?? [];
         const volume = query.seriesNumber === null ? '' : ` ${query.seriesNumber}`;
@@ -314,7 +416,11 @@ export class SearchService {
   }
 
   /** Asks the providers several questions at once (cached answers are not asked again). */
-  private async ask(requests: readonly SearchQuery[], deadline: number): Promise<Candidate[]> {
+  private async ask(
+    requests: readonly SearchQuery[],
+    deadline: number,
+    progress: Completeness,
+  ): Promise<Candidate[]> {
     const remote = this.remote;
     if (!remote) return [];
     const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
@@ -330,28 +436,43 @@ export class SearchService {
               () => ({ records: [], complete: false }),
             );
         if (answer.complete && !signal.aborted) await this.cache.set(key, answer.records);
+        else progress.complete = false;
         return answer.records;
       }),
     );
-    const timeout = new Promise<BookRecord[][]>((resolve) =>
-      setTimeout(() => resolve([]), Math.max(1, deadline - Date.now()) + 50).unref(),
-    );
-    const records = (await Promise.race([answers, timeout])).flat();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<BookRecord[][]>((resolve) => {
+      timer = setTimeout(
+        () => {
+          progress.complete = false;
+          resolve([]);
+        },
+        Math.max(1, deadline - Date.now()) + 50,
+      ).unref();
+    });
+    const records = (await Promise.race([answers, timeout]).finally(() => clearTimeout(timer))).flat();
     this.options.vocabulary?.learn(records);
     return records.filter((r) => r.title).map((r, i) => remoteCandidate(r, i));
   }
 
-  private async byIsbn(query: Extract<ParsedQuery, { kind: 'isbn' }>): Promise<SearchOutcome> {
+  private async byIsbn(
+    query: Extract<ParsedQuery, { kind: 'isbn' }>,
+    progress: Completeness,
+  ): Promise<SearchOutcome> {
     const book = await findBookByIsbn13(this.store.db, query.isbn.isbn13);
-    const record = book
-      ? bookToRecord(book)
-      : ((await this.local.lookupIsbn(query.isbn)) ?? (await this.remoteIsbn(query)));
+    const local = book ? bookToRecord(book) : await this.local.lookupIsbn(query.isbn);
+    // The providers' answer (or silence) is theirs to give again: it is never cached here.
+    if (!local && this.options.isbnLookup) progress.complete = false;
+    const record = local ?? (await this.remoteIsbn(query));
     if (!record) return { query, results: [], confident: null };
     const found = { ...candidate(record, book, 0, `isbn:${query.isbn.isbn13}`), relevance: 1 };
     return { query, results: [found], confident: found };
   }
 
-  private async localCandidates(query: TextQuery): Promise<Candidate[]> {
+  private async localCandidates(
+    query: TextQuery,
+    scoreOf: (candidate: Candidate) => number,
+  ): Promise<Candidate[]> {
     const [retrieved, pins] = await Promise.all([
       retrieveCandidates(this.store, query.tokens),
       pinnedBooks(this.store.db, query.key),
@@ -359,7 +480,7 @@ export class SearchService {
     const pinned = pins.map((row) => ({ ...fromBookRow(row), pinned: true }));
     const found = [...pinned, ...retrieved.books.map(fromBookRow), ...retrieved.entries.map(fromEntryRow)];
     // Retrieval may return a work's large print but not its paperback: fetch the leading works' families.
-    const leading = rankCandidates(query, found).slice(0, 8);
+    const leading = rankCandidates(query, found, scoreOf).slice(0, 8);
     const keys = new Set(leading.flatMap((g) => g.editions.map((e) => matchKey(e.title, e.authors) ?? '')));
     keys.delete('');
     const family = await editionsByMatchKeys(this.store.db, [...keys]);
@@ -378,22 +499,21 @@ export class SearchService {
     return record?.title ? { ...record, isbn13: query.isbn.isbn13, isbn10: query.isbn.isbn10 } : null;
   }
 
-  /** Logs a search; the id is the `sfid` its result links carry. */
+  /** Logs a search now; the id is the `sfid` its result links carry (the search page's). */
   log(outcome: SearchOutcome, channel: 'page' | 'api', source: string | null): Promise<number> {
-    const { query } = outcome;
-    const split = query.kind === 'text' ? (query.splits[1] ?? query.splits[0]) : undefined;
-    const top = outcome.results[0]?.record;
-    return logSearch(this.store.db, {
-      query: query.raw,
-      query_key: query.key,
-      parsed_title: split?.title.slice(0, 500) ?? null,
-      parsed_author: split?.author?.slice(0, 300) ?? null,
-      kind: query.kind,
-      result_count: outcome.results.length,
-      top_book_key: top ? (top.isbn13 ?? top.title).slice(0, 200) : null,
-      source: source,
-      channel,
-    });
+    return logSearch(this.store.db, searchLogRow(outcome, channel, source));
+  }
+
+  /**
+   * Logs a search off the request path (the API's answer carries no search id): buffered and written
+   * in batches by the search log recorder, or at once without one.
+   */
+  record(outcome: SearchOutcome, channel: 'page' | 'api', source: string | null): Promise<void> {
+    const row = searchLogRow(outcome, channel, source);
+    const recorder = this.options.log;
+    if (!recorder) return logSearch(this.store.db, row).then(() => undefined);
+    recorder.record(row);
+    return DONE;
   }
 
   /** The saved book for a candidate, creating it when `mayCreate` (never for automated clients). */

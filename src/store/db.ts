@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -13,7 +13,8 @@ export interface Store {
   dialect: Dialect;
   /**
    * The better-sqlite3 connection behind `db` on SQLite (undefined on PostgreSQL), for hot paths that
-   * need a statement prepared once and run many times; Kysely's driver prepares every query anew.
+   * need a statement of their own. (Kysely's queries reuse prepared statements by SQL text: see
+   * `reusingStatements`.)
    * Use it only inside a Kysely transaction or where Kysely is idle: it is the same connection.
    */
   sqlite?: SQLite.Database;
@@ -40,11 +41,45 @@ function openSqlite(path: string): SQLite.Database {
   return sqlite;
 }
 
+/** Distinct SQL texts whose statements are kept (query shapes; an `in (…)` list of each length is one). */
+const STATEMENTS_KEPT = 500;
+
+/**
+ * The connection as Kysely's SQLite driver sees it, keeping prepared statements by SQL text: the driver
+ * prepares every query anew, and preparing costs about as much as running a small indexed query. The
+ * most recently used texts are kept. A statement still being iterated (a streamed query) is busy, so
+ * the same text then gets a fresh one. SQLite recompiles a kept statement itself after a schema change.
+ */
+export function reusingStatements(sqlite: SQLite.Database, kept = STATEMENTS_KEPT): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql) {
+      const known = statements.get(sql);
+      if (known && !known.busy) {
+        // Re-inserted so the Map's order is least recently used first.
+        statements.delete(sql);
+        statements.set(sql, known);
+        return known;
+      }
+      const statement = sqlite.prepare(sql);
+      if (!known) {
+        statements.set(sql, statement);
+        if (statements.size > kept) {
+          const oldest = statements.keys().next().value;
+          if (oldest !== undefined) statements.delete(oldest);
+        }
+      }
+      return statement;
+    },
+  };
+}
+
 export function openStore(databaseUrl: string): Store {
   const dialect = dialectOf(databaseUrl);
   if (dialect === 'sqlite') {
     const sqlite = openSqlite(databaseUrl.slice('sqlite:'.length) || ':memory:');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
     return { db, dialect, sqlite, close: () => db.destroy() };
   }
   // A bounded wait for a connection: with the database gone, a request answers 503 instead of hanging.

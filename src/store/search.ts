@@ -129,11 +129,12 @@ async function vocabularyNear(db: Kysely<Database>, token: string, allowed: numb
  * "harp"). A word the index holds keeps itself first; it gains corrections only when `rareToo`
  * and it is far rarer than a neighbour ("poter" may be an author's name, "potter" is the book).
  */
-async function sqliteCorrections(db: Kysely<Database>, token: string, rareToo: boolean): Promise<string[]> {
-  const present = await sql<{ n: number }>`select
-      coalesce((select doc from catalog_fts_vocab where term = ${token}), 0) +
-      coalesce((select doc from books_fts_vocab where term = ${token}), 0) as n`.execute(db);
-  const count = Number(present.rows[0]?.n ?? 0);
+async function sqliteCorrections(
+  db: Kysely<Database>,
+  token: string,
+  rareToo: boolean,
+  count: number,
+): Promise<string[]> {
   if (token.length < 4 || /^\d+$/.test(token)) return count > 0 ? [token] : [];
   if (count > 0 && !rareToo) return [token];
   const near = await vocabularyNear(db, token, token.length >= 8 ? 2 : 1);
@@ -144,6 +145,18 @@ async function sqliteCorrections(db: Kysely<Database>, token: string, rareToo: b
     .slice(0, 4);
   // A word no entry holds can only empty an AND query: it is dropped unless it has a correction.
   return count > 0 ? [token, ...ordered] : ordered;
+}
+
+/** How many rows of the catalog and of the saved books hold each word, in one query for every word. */
+async function indexedCounts(db: Kysely<Database>, tokens: readonly string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (tokens.length === 0) return counts;
+  const words = sql.join([...new Set(tokens)]);
+  const rows = await sql<{ term: string; doc: number }>`
+    select term, doc from catalog_fts_vocab where term in (${words})
+    union all select term, doc from books_fts_vocab where term in (${words})`.execute(db);
+  for (const { term, doc } of rows.rows) counts.set(term, (counts.get(term) ?? 0) + Number(doc));
+  return counts;
 }
 
 const trigrams = new WeakMap<Kysely<Database>, Promise<boolean>>();
@@ -206,7 +219,10 @@ export async function retrieveCandidates(store: Store, tokens: string[], limit =
   const significant = words.filter((word) => !STOP.has(word) && word.length > 1);
   if (store.dialect === 'sqlite') {
     const rareToo = size(found) === 0;
-    const corrected = await Promise.all(words.map((word) => sqliteCorrections(store.db, word, rareToo)));
+    const counts = await indexedCounts(store.db, words);
+    const corrected = await Promise.all(
+      words.map((word) => sqliteCorrections(store.db, word, rareToo, counts.get(word) ?? 0)),
+    );
     const usable = corrected.filter((alternatives) => alternatives.length > 0);
     if (
       usable.length > 0 &&
@@ -283,6 +299,25 @@ export async function logSearch(db: Kysely<Database>, search: NewSearch): Promis
 export async function searchExists(db: Kysely<Database>, sfid: number): Promise<boolean> {
   const row = await db.selectFrom('searches').select('id').where('id', '=', sfid).executeTakeFirst();
   return row !== undefined;
+}
+
+/** A search as the log recorder keeps it: the time it was asked, not the time it is written. */
+export type LoggedSearch = Omit<SearchTables['searches'], 'id'>;
+
+// Ten columns a row: far below either database's bound-parameter limit.
+const SEARCHES_PER_STATEMENT = 200;
+
+/** Writes logged searches in one transaction, several rows per statement. */
+export async function insertSearches(db: Kysely<Database>, rows: readonly LoggedSearch[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (let start = 0; start < rows.length; start += SEARCHES_PER_STATEMENT) {
+      await trx
+        .insertInto('searches')
+        .values(rows.slice(start, start + SEARCHES_PER_STATEMENT))
+        .execute();
+    }
+  });
 }
 
 export type NewFeedback = Omit<SearchTables['search_feedback'], 'id' | 'created_at'>;

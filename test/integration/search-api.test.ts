@@ -4,6 +4,16 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
 import { addCatalogEntry } from '../support/factories.js';
 
+/** The value once `read` finds one, polling for up to 3 s. */
+async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
+  for (let waited = 0; ; waited += 20) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (waited > 3000) throw new Error('not found within 3 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 interface Issue {
   loc: Array<string | number>;
   type: string;
@@ -22,7 +32,7 @@ describeEachDialect('/api/v1/search and search feedback', (context) => {
   before(async () => {
     const store = context.store();
     // Many API calls in one minute: the rate limit has its own tests.
-    t = await startTestApp(store, { RATE_LIMIT_ANON: '10000' });
+    t = await startTestApp(store, { RATE_LIMIT_ANON: '10000' }, { searchLogFlushIntervalMs: 20 });
     for (let i = 1; i <= 8; i++) {
       await addCatalogEntry(store, {
         isbn13: null,
@@ -57,12 +67,15 @@ describeEachDialect('/api/v1/search and search feedback', (context) => {
       published_date: '1990-09-01',
       search_url: 'http://booklink.test/search?q=dune+herbert&pick=1',
     });
-    const logged = await context
-      .store()
-      .db.selectFrom('searches')
-      .selectAll()
-      .where('source', '=', 'app-test')
-      .executeTakeFirstOrThrow();
+    // The API's search log is written off the request path, within a flush interval.
+    const logged = await eventually(() =>
+      context
+        .store()
+        .db.selectFrom('searches')
+        .selectAll()
+        .where('source', '=', 'app-test')
+        .executeTakeFirst(),
+    );
     assert.equal(logged.channel, 'api');
     assert.equal(logged.result_count, 5);
     const twenty = (await (await t.get('/api/v1/search?q=dune&limit=20')).json()) as { results: unknown[] };

@@ -5,6 +5,8 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { ProviderCounters } from '../../catalog/http-client.js';
 import type { ClickRecorderStats } from '../../services/click-recorder.js';
 import type { UsageRecorderStats } from '../../services/container.js';
+import type { SearchLogStats } from '../../services/search/log.js';
+import type { ResultCacheStats } from '../../services/search/results.js';
 import { HttpError } from '../errors.js';
 
 export interface AppMetrics {
@@ -20,6 +22,10 @@ export interface MetricsSources {
   clicks?: () => ClickRecorderStats;
   /** API usage recorder totals (`services.usage.stats`). */
   usage?: () => UsageRecorderStats;
+  /** The API's buffered search log (`services.searchLog.stats`). */
+  searchLog?: () => SearchLogStats;
+  /** Search answers served from the result cache (`services.search.cacheStats`). */
+  searchCache?: () => ResultCacheStats;
 }
 
 interface MetricsOptions extends MetricsSources {
@@ -104,6 +110,29 @@ export function registerRecorderMetrics<Field extends string>(
   });
 }
 
+/** The search result cache: hits, misses and clears as counters, the answers held as a gauge. */
+export function registerSearchCacheMetrics(registry: Registry, stats: () => ResultCacheStats): void {
+  for (const field of ['hits', 'misses', 'clears'] as const) {
+    new Counter({
+      name: `booklink_search_cache_${field}_total`,
+      help: `Search result cache: ${field}`,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(stats()[field]);
+      },
+    });
+  }
+  new Gauge({
+    name: 'booklink_search_cache_entries',
+    help: 'Search result cache: answers held',
+    registers: [registry],
+    collect() {
+      this.set(stats().entries);
+    },
+  });
+}
+
 const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
 /** The route pattern, never the raw URL: one series per route however many books are asked for. */
 const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched';
@@ -162,6 +191,8 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
   if (sources.providers) registerProviderMetrics(registry, sources.providers);
   if (sources.clicks) registerRecorderMetrics(registry, 'booklink_clicks', sources.clicks);
   if (sources.usage) registerRecorderMetrics(registry, 'booklink_api_usage', sources.usage);
+  if (sources.searchLog) registerRecorderMetrics(registry, 'booklink_search_log', sources.searchLog);
+  if (sources.searchCache) registerSearchCacheMetrics(registry, sources.searchCache);
   app.decorate('metrics', { registry, rateLimitRejections });
 
   // prom-client hashes the label set on every call; a route sees few distinct label sets, so the

@@ -75,7 +75,8 @@ export const apiSearchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       const { q, limit, source } = request.query;
       const text = q.trim();
       const outcome = await services.search.search(text, limit);
-      await services.search.log(outcome, 'api', source ?? null);
+      // Off the request path: the answer carries no search id.
+      await services.search.record(outcome, 'api', source ?? null);
       const results = outcome.results.map((result, i) => ({
         title: result.record.title,
         authors: result.record.authors,
