@@ -65,11 +65,12 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   if (logger) {
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       request.log.info(
         { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
         'request completed',
       );
+      done();
     });
   }
   await app.register(errors, { baseUrl: config.baseUrl });

@@ -167,7 +167,7 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
   // prom-client hashes the label set on every call; a route sees few distinct label sets, so the
   // bound children are kept (bounded by routes × methods × status classes).
   const children = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = routeOf(request);
     const status = statusClass(reply.statusCode);
     const key = `${request.method} ${route} ${status}`;
@@ -179,6 +179,7 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
     }
     child.count.inc();
     child.time.observe(reply.elapsedTime / 1000);
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
