@@ -199,37 +199,3 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
 }
 
 export default fp(metricsPlugin, { name: 'booklink-metrics' });
-
-/** Where request logs go when not to stdout (tests capture them). */
-export interface LogStream {
-  write(line: string): void;
-}
-
-/** Request headers that carry secrets: never written to a log. */
-export const SECRET_HEADERS = ['authorization', 'cookie', 'x-api-key', 'x-edit-token'] as const;
-
-/**
- * Structured request logs (pino through Fastify): one JSON line when a request arrives, with its
- * headers, and one when it completes, with status and time. Secret headers are censored whatever
- * their case (Node lower-cases header names), and so are cookies the service sets.
- */
-export function requestLogOptions(level: string, stream?: LogStream) {
-  return {
-    level,
-    ...(stream ? { stream } : {}),
-    redact: {
-      paths: [...SECRET_HEADERS.map((name) => `req.headers["${name}"]`), 'res.headers["set-cookie"]'],
-      censor: '[redacted]',
-    },
-    serializers: {
-      req: (request: FastifyRequest) => ({
-        method: request.method,
-        url: request.url,
-        host: request.host,
-        remoteAddress: request.ip,
-        // A copy: redaction must never touch the headers the handlers read.
-        headers: { ...request.headers },
-      }),
-    },
-  };
-}
