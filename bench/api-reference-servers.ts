@@ -33,7 +33,7 @@ async function minimalFastify(port: number): Promise<void> {
   const { loadConfig } = await import('../src/config.js');
   const { createServices } = await import('../src/services/container.js');
   const { openStore } = await import('../src/store/db.js');
-  const { requestLogOptions } = await import('../src/http/plugins/metrics.js');
+  const { requestLogOptions } = await import('../src/http/request-log.js');
   const { isAutomatedClient } = await import('../src/http/plugins/guards.js');
   const { presentResolve } = await import('../src/http/presenters/resolve.js');
 

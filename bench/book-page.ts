@@ -9,7 +9,17 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bookDatabase, createBook } from './fixtures.js';
-import { BROWSER_UA, flag, machineFacts, mean, option, startApp, startBare, withTempDir } from './harness.js';
+import {
+  BROWSER_UA,
+  cpuSecondsOf,
+  flag,
+  machineFacts,
+  mean,
+  option,
+  startApp,
+  startBare,
+  withTempDir,
+} from './harness.js';
 import { rawGet, wrk, wrkSummary } from './wrk.js';
 
 const connections = option('connections', 50);
@@ -48,6 +58,8 @@ await withTempDir(async (dir) => {
       for (let round = 0; round < rounds; round++) {
         const order = round % 2 === 0 ? (['bare', 'app'] as const) : (['app', 'bare'] as const);
         for (const side of order) {
+          const server = side === 'app' ? app : bare;
+          const cpuBefore = cpuSecondsOf(server);
           const run = await wrk(side === 'app' ? pageUrl : `${bare.url}/book/${slug}`, {
             connections,
             duration,
@@ -55,11 +67,13 @@ await withTempDir(async (dir) => {
           });
           if (run.non2xx > 0) throw new Error(`${side}: ${run.non2xx} failed responses`);
           (side === 'app' ? appRates : bareRates).push(run.rate);
+          // Below 100 %, the server waited for something other than its own CPU (wrk, the machine's load).
+          const busy = (cpuSecondsOf(server) - cpuBefore) / run.seconds;
           console.log(
-            wrkSummary(
+            `${wrkSummary(
               `round ${round + 1} ${side === 'app' ? 'booklink /book/{slug}' : 'bare node:http'}`,
               run,
-            ),
+            )}, server CPU ${(busy * 100).toFixed(0)} %`,
           );
         }
       }

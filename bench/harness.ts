@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -121,6 +121,14 @@ export async function startBare(
   const port = await freePort();
   const args = ['--import', 'tsx', 'bench/bare-server.ts', mode, argument, String(port), ...extra];
   return startChild(args, {}, port, '/');
+}
+
+/** CPU seconds (user + system) a server process has used so far, from /proc (Linux). */
+export function cpuSecondsOf(server: ChildServer): number {
+  const stat = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8');
+  // The fields after the command name (which may hold spaces): state is the first, utime the 12th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 export interface LoadSettings {

@@ -1,3 +1,4 @@
+import { boundedMemo } from './bounded-memo.js';
 import type { Destination } from './links.js';
 
 /**
@@ -154,12 +155,17 @@ export function cdnCountry(headers: Headers): string | null {
 
 /** The region of the reader's first language with one: `en-GB,en;q=0.8` → GB. */
 export function acceptLanguageCountry(header: string | undefined): string | null {
-  for (const part of (header ?? '').split(',')) {
+  return header ? regionOfLanguages(header) : null;
+}
+
+/** Browsers send one of a few Accept-Language values; each is read once (see boundedMemo). */
+const regionOfLanguages = boundedMemo((header): string | null => {
+  for (const part of header.split(',')) {
     const region = /^\s*[a-z]{2,3}[-_]([a-z]{2})\b/i.exec(part)?.[1];
     if (region) return region.toUpperCase();
   }
   return null;
-}
+});
 
 /** `?country=` first (a reader's or a link's choice), then the CDN's country, then the browser's language. */
 export function readerCountry(queryCountry: string | undefined, headers: Headers): string | null {

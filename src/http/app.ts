@@ -5,9 +5,10 @@ import type { Services } from '../services/container.js';
 import apiKeys from './plugins/api-keys.js';
 import errors, { clientErrorResponder, frameworkErrorResponder } from './plugins/errors.js';
 import guards from './plugins/guards.js';
-import metrics, { type LogStream, requestLogOptions } from './plugins/metrics.js';
+import metrics from './plugins/metrics.js';
 import openapi from './plugins/openapi.js';
 import rateLimit from './plugins/rate-limit.js';
+import { type LogStream, requestLogOptions } from './request-log.js';
 import { adminRoutes } from './routes/admin/index.js';
 import { apiBookLinksRoutes } from './routes/api/book-links.js';
 import { coverFallbackRoutes } from './routes/api/cover.js';
@@ -65,11 +66,12 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   if (logger) {
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       request.log.info(
         { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
         'request completed',
       );
+      done();
     });
   }
   await app.register(errors, { baseUrl: config.baseUrl });

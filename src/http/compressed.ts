@@ -1,5 +1,6 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { boundedMemo } from '../domain/bounded-memo.js';
 
 /**
  * A response body kept with its compressed forms, so a cached page or asset is compressed once and
@@ -38,7 +39,11 @@ const MIN_BYTES = 1024;
 /** The encoding to answer with: brotli, else gzip, when the client accepts it (`;q=0` refuses). */
 export function chooseEncoding(acceptEncoding: string | string[] | undefined): Encoding | null {
   if (!acceptEncoding) return null;
-  const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding;
+  return encodingFor(Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding);
+}
+
+/** Browsers send one of a few Accept-Encoding values; each is parsed once. */
+const encodingFor = boundedMemo((header): Encoding | null => {
   const accepted = new Set<string>();
   for (const part of header.toLowerCase().split(',')) {
     const [name = '', ...params] = part.split(';').map((text) => text.trim());
@@ -48,7 +53,7 @@ export function chooseEncoding(acceptEncoding: string | string[] | undefined): E
   if (accepted.has('br')) return 'br';
   if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
   return null;
-}
+});
 
 /** Sends the body compressed when the client accepts it; `Vary: Accept-Encoding` either way. */
 export function sendCompressed(request: FastifyRequest, reply: FastifyReply, body: CompressedBody) {

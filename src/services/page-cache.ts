@@ -4,6 +4,8 @@
  */
 export class PageCache<V = string> {
   private readonly entries = new Map<string, { value: V; expires: number; tag: string }>();
+  /** The most recently used key: a run of hits on one page skips the reordering. */
+  private newest: string | undefined;
 
   constructor(
     private readonly maxEntries = 5000,
@@ -18,9 +20,13 @@ export class PageCache<V = string> {
       this.entries.delete(key);
       return undefined;
     }
-    // Re-insert so the Map's order is least recently used first.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    // Re-insert so the Map's order is least recently used first (a Map delete costs more than
+    // the rest of a hit, so the newest entry, already last, stays where it is).
+    if (key !== this.newest) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      this.newest = key;
+    }
     return entry.value;
   }
 
@@ -28,6 +34,7 @@ export class PageCache<V = string> {
   set(key: string, tag: string, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, { value, tag, expires: this.now() + this.ttlMs });
+    this.newest = key;
     while (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest === undefined) break;

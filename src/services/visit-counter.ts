@@ -2,6 +2,8 @@ import type { Audience } from '../domain/audience.js';
 import { addPageVisits, type VisitCount } from '../store/partner-analytics.js';
 import type { Db } from '../store/schema.js';
 
+const DAY_MS = 86_400_000;
+
 export interface VisitCounterLogger {
   error(details: object, message: string): void;
 }
@@ -13,6 +15,7 @@ export interface VisitCounterLogger {
  */
 export class VisitCounter {
   private counts = new Map<string, VisitCount>();
+  private day = { start: Number.NaN, text: '' };
   private flushing: Promise<void> | null = null;
   private readonly timer: NodeJS.Timeout;
 
@@ -25,13 +28,23 @@ export class VisitCounter {
     this.timer.unref();
   }
 
-  count(audience: Audience, src: string | null, at = new Date()): void {
-    const day = at.toISOString().slice(0, 10);
+  count(audience: Audience, src: string | null, at = Date.now()): void {
+    const day = this.dayOf(at);
     const key = `${day}|${audience}|${src ?? ''}`;
     const entry = this.counts.get(key);
     if (entry) entry.visits += 1;
     // Bounded: the keys are a day, three audiences and validated placement words.
     else if (this.counts.size < 10_000) this.counts.set(key, { day, audience, src: src ?? '', visits: 1 });
+  }
+
+  /** The UTC day of `at` (epoch ms), formatted once per day rather than once per visit. */
+  private dayOf(at: number): string {
+    const sameDay = at >= this.day.start && at < this.day.start + DAY_MS;
+    if (!sameDay) {
+      const start = at - (at % DAY_MS);
+      this.day = { start, text: new Date(start).toISOString().slice(0, 10) };
+    }
+    return this.day.text;
   }
 
   /** Writes every count made before the call (after the write already running, if any). */

@@ -90,6 +90,8 @@ describeEachDialect('/metrics and request logs', (context) =>
         assert.equal(headers[name], '[redacted]', name);
       }
       assert.equal(req.url, '/healthz');
+      // Response headers (cookies the service sets) are never logged: only the status code is.
+      assert.deepEqual(incoming.res, { statusCode: 200 });
     });
   }),
 );

@@ -77,31 +77,43 @@ async function apiKeysPlugin(app: FastifyInstance, options: ApiKeysOptions) {
   app.decorateRequest('apiKey', null);
   app.decorateRequest('apiKeyRejected', false);
 
-  app.addHook('onRequest', async (request) => {
-    if (!isApiCall(request)) return;
-    const raw = request.headers[API_KEY_HEADER];
-    if (raw === undefined || raw === '') return;
+  const identify = async (request: FastifyRequest, raw: string | string[]) => {
     const identity = typeof raw === 'string' ? await options.apiKeys.lookup(raw.trim()) : null;
     if (identity) request.apiKey = identity;
     else request.apiKeyRejected = true;
-  });
+  };
 
-  app.addHook('preParsing', async (request) => {
-    if (request.apiKeyRejected) {
-      throw new HttpError(401, 'api_key_invalid', 'The X-API-Key is unknown or has been revoked.');
+  // Callback hooks, not async ones: they run on every request (pages too), and only an API call
+  // carrying a key has anything to wait for.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const raw = isApiCall(request) ? request.headers[API_KEY_HEADER] : undefined;
+    if (raw === undefined || raw === '') {
+      done();
+      return;
     }
+    identify(request, raw).then(() => done(), done);
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (request.apiKeyRejected) {
+      done(new HttpError(401, 'api_key_invalid', 'The X-API-Key is unknown or has been revoked.'));
+      return;
+    }
+    done(null, payload);
+  });
+
+  app.addHook('onResponse', (request, reply, done) => {
     // Refused calls (401, 429) are not usage, and counting them would let a flood grow the table.
-    if (!isApiCall(request) || reply.statusCode === 401 || reply.statusCode === 429) return;
-    const query = request.query as Record<string, unknown> | undefined;
-    options.usage.record({
-      keyId: request.apiKey?.id ?? null,
-      source: usageSource(query?.source),
-      route: request.routeOptions.url ?? 'unmatched',
-      at: new Date(),
-    });
+    if (isApiCall(request) && reply.statusCode !== 401 && reply.statusCode !== 429) {
+      const query = request.query as Record<string, unknown> | undefined;
+      options.usage.record({
+        keyId: request.apiKey?.id ?? null,
+        source: usageSource(query?.source),
+        route: request.routeOptions.url ?? 'unmatched',
+        at: new Date(),
+      });
+    }
+    done();
   });
 }
 

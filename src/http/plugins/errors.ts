@@ -154,7 +154,8 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
     return page(request, reply, status, error.message);
   });
 
-  app.addHook('preHandler', async (request) => {
+  // A callback hook: it runs on every request and has nothing to wait for.
+  app.addHook('preHandler', (request, _reply, done) => {
     // Path and query values come from the URL: only a NUL, a long or exponent number or a percent-encoded digit in it can make
     // them unstorable, so the common URL skips the walk (it runs on every request).
     const fromUrl = UNSTORABLE_IN_URL.test(request.url)
@@ -162,7 +163,7 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
       : [];
     const issues =
       request.body === undefined ? fromUrl : [...fromUrl, ...storableIssues('body', request.body)];
-    if (issues.length > 0) throw new ValidationProblem(issues);
+    done(issues.length > 0 ? new ValidationProblem(issues) : undefined);
   });
 
   app.setNotFoundHandler((request, reply) => page(request, reply, 404, 'There is nothing at this address.'));

@@ -2,6 +2,7 @@ import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isbot } from 'isbot';
+import { boundedMemo } from '../../domain/bounded-memo.js';
 import { HttpError } from '../errors.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../views/layout.js';
 import { routedPath } from './api-keys.js';
@@ -12,6 +13,17 @@ interface GuardsOptions {
 
 /** Pages may not be framed by other sites (clickjacking) unless a route says who may frame it. */
 const DEFAULT_FRAME_ANCESTORS = "'none'";
+/** The page policy with a route's `frame-ancestors`, built once per value (routes name a few). */
+const pagePolicies = new Map<string, string>();
+function pagePolicy(frameAncestors: string): string {
+  let policy = pagePolicies.get(frameAncestors);
+  if (policy === undefined) {
+    policy = `${PAGE_CONTENT_SECURITY_POLICY}; frame-ancestors ${frameAncestors}`;
+    pagePolicies.set(frameAncestors, policy);
+  }
+  return policy;
+}
+
 /** HTTPS only, for a year; sent only when BASE_URL is https (browsers ignore it over plain HTTP). */
 const HSTS = 'max-age=31536000';
 
@@ -23,8 +35,14 @@ const SELF_DESCRIBED_BOTS = /crawler|spider|scraper/i;
  */
 export function isAutomatedClient(userAgent: string | undefined): boolean {
   if (!userAgent?.trim()) return true;
-  return isbot(userAgent) || SELF_DESCRIBED_BOTS.test(userAgent);
+  return automatedUserAgent(userAgent);
 }
+
+/** isbot's large regular expression costs microseconds; readers' browsers send a handful of strings. */
+const automatedUserAgent = boundedMemo(
+  (userAgent) => isbot(userAgent) || SELF_DESCRIBED_BOTS.test(userAgent),
+  { maxEntries: 1000 },
+);
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -47,8 +65,8 @@ async function guardsPlugin(app: FastifyInstance, options: GuardsOptions) {
   const origin = new URL(options.baseUrl).origin;
   const https = origin.startsWith('https:');
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'] });
-  // Read only by the routes that create or count (isbn, go, search, resolve): isbot's large regular
-  // expression runs on first read, not on every request (book pages and assets never ask).
+  // Read only by the routes that create or count (isbn, go, book pages, search, resolve), never by
+  // assets; the answer per User-Agent is remembered (automatedUserAgent).
   app.decorateRequest('isAutomated', {
     getter(this: FastifyRequest) {
       return isAutomatedClient(this.headers['user-agent']);
@@ -76,10 +94,7 @@ async function guardsPlugin(app: FastifyInstance, options: GuardsOptions) {
       !reply.hasHeader('content-security-policy')
     ) {
       const frameAncestors = request.routeOptions.config?.frameAncestors ?? DEFAULT_FRAME_ANCESTORS;
-      reply.header(
-        'content-security-policy',
-        `${PAGE_CONTENT_SECURITY_POLICY}; frame-ancestors ${frameAncestors}`,
-      );
+      reply.header('content-security-policy', pagePolicy(frameAncestors));
       if (frameAncestors === DEFAULT_FRAME_ANCESTORS) reply.header('x-frame-options', 'DENY');
       reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     }

@@ -198,7 +198,7 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
   // prom-client hashes the label set on every call; a route sees few distinct label sets, so the
   // bound children are kept (bounded by routes × methods × status classes).
   const children = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = routeOf(request);
     const status = statusClass(reply.statusCode);
     const key = `${request.method} ${route} ${status}`;
@@ -210,6 +210,7 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
     }
     child.count.inc();
     child.time.observe(reply.elapsedTime / 1000);
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
@@ -229,37 +230,3 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
 }
 
 export default fp(metricsPlugin, { name: 'booklink-metrics' });
-
-/** Where request logs go when not to stdout (tests capture them). */
-export interface LogStream {
-  write(line: string): void;
-}
-
-/** Request headers that carry secrets: never written to a log. */
-export const SECRET_HEADERS = ['authorization', 'cookie', 'x-api-key', 'x-edit-token'] as const;
-
-/**
- * Structured request logs (pino through Fastify): one JSON line when a request arrives, with its
- * headers, and one when it completes, with status and time. Secret headers are censored whatever
- * their case (Node lower-cases header names), and so are cookies the service sets.
- */
-export function requestLogOptions(level: string, stream?: LogStream) {
-  return {
-    level,
-    ...(stream ? { stream } : {}),
-    redact: {
-      paths: [...SECRET_HEADERS.map((name) => `req.headers["${name}"]`), 'res.headers["set-cookie"]'],
-      censor: '[redacted]',
-    },
-    serializers: {
-      req: (request: FastifyRequest) => ({
-        method: request.method,
-        url: request.url,
-        host: request.host,
-        remoteAddress: request.ip,
-        // A copy: redaction must never touch the headers the handlers read.
-        headers: { ...request.headers },
-      }),
-    },
-  };
-}

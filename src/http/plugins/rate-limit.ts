@@ -61,8 +61,7 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions) 
   const decide = app.createRateLimit();
   let storeFailing = false;
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isApiCall(request)) return;
+  const limit = async (request: FastifyRequest, reply: FastifyReply) => {
     // While Redis is down, waiting for each command to time out would slow every API call.
     if (options.redis && options.redis.status !== 'ready') {
       if (!storeFailing) request.log.error('redis is not connected; API requests pass unlimited');
@@ -99,6 +98,15 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions) 
       'rate_limited',
       `Rate limit exceeded: ${decision.max} requests per minute ${keyed ? 'for this API key' : 'per IP address without an API key'}. Retry in ${reset} s.`,
     );
+  };
+
+  // A callback hook: pages pass at once, without a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!isApiCall(request)) {
+      done();
+      return;
+    }
+    limit(request, reply).then(() => done(), done);
   });
 }
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { audienceOf } from '../../../domain/audience.js';
-import { favouriteSlugs } from '../../../domain/favourites.js';
+import { type Favourites, favouriteSlugs } from '../../../domain/favourites.js';
 import { parseSlugList } from '../../../domain/links.js';
 import { normalisePartnerId, normaliseSrc, SRC_PATTERN } from '../../../domain/partners.js';
 import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
@@ -72,6 +72,8 @@ const go = Type.Optional(
 );
 
 const TEMPLATES: readonly PageTemplate[] = ['default', 'compact', 'card'];
+const NO_ACCESS: ReadonlySet<number> = new Set();
+const NO_FAVOURITES: Favourites = Object.freeze({});
 const Html = Type.String({ description: 'HTML page' });
 
 interface PageQuery {
@@ -108,15 +110,18 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     reply: FastifyReply,
     redirect: boolean,
   ) {
+    // Access grants and favourite stores live in cookies: a visitor without any (most page views)
+    // has neither, and the page is served without reading them.
+    const cookie = request.headers.cookie;
     // Access codes unlock private destinations, so such a page is the visitor's own (see cache headers).
-    const access = await services.access.accessFor(request.headers.cookie);
+    const access = cookie ? await services.access.accessFor(cookie) : NO_ACCESS;
     const country = readerCountry(query.country, request.headers);
     const chosen = TEMPLATES.find((name) => name === query.template) ?? 'default';
     const useSlug = query.use?.trim().toLowerCase() || null;
     const partnerId = normalisePartnerId(query.partner);
     const placement = normaliseSrc(query.src);
     services.visits.count(audienceOf(request.headers['user-agent'], request.isAutomated), placement);
-    const favourites = request.isAutomated ? {} : favouritesOf(request);
+    const favourites = cookie && !request.isAutomated ? favouritesOf(request) : NO_FAVOURITES;
     const hasFavourites = Object.keys(favourites).length > 0;
     if (hasFavourites && redirect && query.full !== '1') {
       const target = await favouriteRedirect(slug, query, request, { access, country, partnerId, placement });
@@ -127,7 +132,10 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
           .redirect(target, 302);
     }
     // The reader's favourite stores come first on the page, after any `top=` the link asked for.
-    const topSlugs = [...new Set([...parseSlugList(query.top), ...favouriteSlugs(favourites, null)])];
+    const topSlugs =
+      query.top || hasFavourites
+        ? [...new Set([...parseSlugList(query.top), ...favouriteSlugs(favourites, null)])]
+        : [];
     const key = JSON.stringify([
       slug,
       chosen,

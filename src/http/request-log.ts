@@ -1,0 +1,47 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+
+/** Where request logs go when not to stdout (tests capture them). */
+export interface LogStream {
+  write(line: string): void;
+}
+
+/** Request headers that carry secrets: never written to a log. */
+export const SECRET_HEADERS = ['authorization', 'cookie', 'x-api-key', 'x-edit-token'] as const;
+
+const CENSOR = '[redacted]';
+
+/**
+ * The request's headers as logged: a copy (the handlers read the real ones) with the secret ones
+ * censored. Node lower-cases header names, so this holds whatever case the client sent. Done here
+ * rather than by pino's `redact`, which costs a selective clone of every line's `req` and `res`.
+ */
+function loggedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const copy = { ...headers };
+  for (const name of SECRET_HEADERS) {
+    if (copy[name] !== undefined) copy[name] = CENSOR;
+  }
+  return copy;
+}
+
+/**
+ * Structured request logs (pino through Fastify): one JSON line per request when it completes, with
+ * its headers, status and time (app.ts). Secret request headers are censored. Response headers, and
+ * so the cookies the service sets, never reach a log: Fastify's own `res` serializer, kept here,
+ * logs a response's status code alone.
+ */
+export function requestLogOptions(level: string, stream?: LogStream) {
+  return {
+    level,
+    ...(stream ? { stream } : {}),
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: request.url,
+        host: request.host,
+        remoteAddress: request.ip,
+        headers: loggedHeaders(request.headers),
+      }),
+    },
+  };
+}
