@@ -2,17 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
+import { eventually } from '../support/eventually.js';
 import { addCatalogEntry } from '../support/factories.js';
-
-/** The value once `read` finds one, polling for up to 3 s. */
-async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
-  for (let waited = 0; ; waited += 20) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (waited > 3000) throw new Error('not found within 3 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 interface Issue {
   loc: Array<string | number>;

@@ -113,7 +113,12 @@ describeEachDialect('clicks on shutdown', (context) => {
       }
     };
     const workers = Array.from({ length: 2 }, worker);
+    // At least 3.5 s, and long enough for 100 clicks to be older than 1.5 s on a slow (loaded) machine.
+    const streamStarted = performance.now();
+    const olderThan = (ms: number) =>
+      [...answeredAt.values()].filter((at) => performance.now() - at > ms).length;
     await delay(3500);
+    while (olderThan(1500) <= 100 && performance.now() - streamStarted < 30_000) await delay(100);
     const killedAt = performance.now();
     killed = true;
     server.child.kill('SIGKILL');

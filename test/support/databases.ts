@@ -16,8 +16,16 @@ export const REQUIRE_ALL = process.env.BOOKLINK_REQUIRE_ALL_BACKENDS === '1';
 
 let postgresReachable: Promise<boolean> | undefined;
 
+/** Reachable within three tries of 5 s each: a loaded machine can take seconds to accept a connection. */
 async function checkPostgres(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await connectsOnce()) return true;
+  }
+  return false;
+}
+
+async function connectsOnce(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
     await client.query('select 1');

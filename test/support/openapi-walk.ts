@@ -9,6 +9,7 @@ import { insertAccessCode } from '../../src/store/access-codes.js';
 import { createApiKey } from '../../src/store/api-keys.js';
 import type { Store } from '../../src/store/db.js';
 import { HUMAN_UA, type TestApp } from './app.js';
+import { eventually } from './eventually.js';
 import { addCatalogEntry } from './factories.js';
 
 export interface JsonSchema {
@@ -320,8 +321,12 @@ export async function seedRecords(t: TestApp, store: Store): Promise<SeededRecor
   ).json()) as { id: number; edit_token: string };
   const searched = await t.get('/api/v1/search?q=hunger+games');
   if (searched.status !== 200) throw new Error(`search answered ${searched.status}`);
-  const logged = (await sql<{ id: number | string }>`select max(id) as id from searches`.execute(store.db))
-    .rows[0] ?? { id: 0 };
+  // The API's search log is buffered (written within a second): wait for the row.
+  const logged = await eventually(async () =>
+    (
+      await sql<{ id: number | string | null }>`select max(id) as id from searches`.execute(store.db)
+    ).rows.find((row) => row.id !== null),
+  );
   const { key } = await createApiKey(store.db, { name: 'contract', scopes: ['ingest'] });
   const code = await insertAccessCode(store.db, {
     displayName: 'Seeded library',
