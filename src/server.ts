@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
+import { bufferedStdout } from './http/request-log.js';
 import { ensureFirstAdmin } from './services/admin/users.js';
 import { deadLetterPath, openClickJournal, replayClickJournals } from './services/click-recorder.js';
 import { createServices, type Services } from './services/container.js';
@@ -15,6 +16,8 @@ export interface RunningServer {
   services: Services;
   address: string;
   shutdown(signal?: string): Promise<void>;
+  /** Writes the buffered log lines now (they are otherwise written within a quarter second). */
+  flushLog(): void;
 }
 
 /** Opens the store, migrates, listens, and shuts down gracefully: in-flight requests finish, clicks flush. */
@@ -45,7 +48,8 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
     clickJournal = await openClickJournal(dir, config.clickWalFsync);
   }
   const services = createServices(Object.freeze({ ...config, cookieSecret }), store, { clickJournal });
-  const app = await buildApp({ services, logger: true });
+  const log = bufferedStdout();
+  const app = await buildApp({ services, logger: log });
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ baseUrl: config.baseUrl, database: store.dialect }, `Booklink listening on ${address}`);
 
@@ -56,10 +60,11 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
       await app.close();
       await services.close();
       await store.close();
+      log.flushSync();
     })();
     return closing;
   };
-  return { app, services, address, shutdown };
+  return { app, services, address, shutdown, flushLog: () => log.flushSync() };
 }
 
 export function exitOnSignals(server: RunningServer): void {
@@ -74,4 +79,7 @@ export function exitOnSignals(server: RunningServer): void {
         });
     });
   }
+  // Only now that a signal stops the server gracefully: whoever waits for the listening line may
+  // send one as soon as they read it.
+  server.flushLog();
 }

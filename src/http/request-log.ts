@@ -1,9 +1,26 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
+import { destination } from 'pino';
 
 /** Where request logs go when not to stdout (tests capture them). */
 export interface LogStream {
   write(line: string): void;
+}
+
+/** Standard output as the request log goes there: written in batches, never more than a moment late. */
+export interface StdoutLog extends LogStream {
+  /** Writes what is buffered now, without waiting (after the listening line, at shutdown). */
+  flushSync(): void;
+}
+
+/**
+ * Standard output for request logs, buffered: a busy server writes its lines in 4 kB batches rather
+ * than one system call per request (a fifth of a cached page's cost), and a quiet one flushes what it
+ * has every 250 ms, so `tail -f` and log shippers stay current. Pino flushes it on exit; a kill -9 loses
+ * at most the last quarter second of lines.
+ */
+export function bufferedStdout(): StdoutLog {
+  return destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 });
 }
 
 /** Request headers that carry secrets: never written to a log. */

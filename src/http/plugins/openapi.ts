@@ -152,12 +152,22 @@ async function openApiPlugin(app: FastifyInstance, options: OpenApiOptions) {
     theme: { title: 'Booklink API reference', css: [{ filename: 'booklink.css', content: DOCS_CSS }] },
   });
   // Swagger UI's page has no viewport tag, so phones drew it at desktop width, zoomed out.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if ((request.url !== '/docs' && request.url !== '/docs/') || typeof payload !== 'string') return payload;
-    if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
-    return payload.replace(
-      '<meta charset="UTF-8">',
-      '<meta charset="UTF-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">',
+  // A callback hook: it runs on every response, and only the /docs page is touched.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (
+      (request.url !== '/docs' && request.url !== '/docs/') ||
+      typeof payload !== 'string' ||
+      !String(reply.getHeader('content-type') ?? '').startsWith('text/html')
+    ) {
+      done(null, payload);
+      return;
+    }
+    done(
+      null,
+      payload.replace(
+        '<meta charset="UTF-8">',
+        '<meta charset="UTF-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">',
+      ),
     );
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
