@@ -57,19 +57,22 @@ const encodingFor = boundedMemo((header): Encoding | null => {
 
 /** Sends the body compressed when the client accepts it; `Vary: Accept-Encoding` either way. */
 export function sendCompressed(request: FastifyRequest, reply: FastifyReply, body: CompressedBody) {
-  reply.header('vary', varyWith(reply.getHeader('vary'), 'Accept-Encoding'));
+  reply.header('vary', varyWith(reply.getHeader('vary')));
   const encoding = body.raw.length >= MIN_BYTES ? chooseEncoding(request.headers['accept-encoding']) : null;
   if (!encoding) return reply.send(body.raw);
   return reply.header('content-encoding', encoding).send(body.encoded(encoding));
 }
 
-function varyWith(current: unknown, name: string): string {
-  const text = typeof current === 'string' ? current : '';
-  if (!text) return name;
-  return text
+/** The Vary header with Accept-Encoding added once; a route sets the same few values, each merged once. */
+const varyWithEncoding = boundedMemo((text): string =>
+  text
     .toLowerCase()
     .split(',')
-    .some((part) => part.trim() === name.toLowerCase())
+    .some((part) => part.trim() === 'accept-encoding')
     ? text
-    : `${text}, ${name}`;
+    : `${text}, Accept-Encoding`,
+);
+
+function varyWith(current: unknown): string {
+  return typeof current === 'string' && current ? varyWithEncoding(current) : 'Accept-Encoding';
 }

@@ -88,6 +88,43 @@ interface PageQuery {
   go?: '1';
 }
 
+/**
+ * The page cache's key: everything the page shown depends on. A plain visit (no parameter, no access
+ * code), most page views, gets a short key without serialising the rest.
+ */
+function pageKey(
+  slug: string,
+  country: string | null,
+  template: PageTemplate,
+  use: string | null,
+  top: readonly string[],
+  sfid: number | undefined,
+  access: ReadonlySet<number>,
+  partner: string | null,
+  placement: string | null,
+): string {
+  const plain =
+    template === 'default' &&
+    !use &&
+    top.length === 0 &&
+    sfid === undefined &&
+    access.size === 0 &&
+    !partner &&
+    !placement;
+  if (plain) return `${slug}\n${country ?? ''}`;
+  return JSON.stringify([
+    slug,
+    country,
+    template,
+    use,
+    top,
+    sfid ?? null,
+    [...access].sort(),
+    partner,
+    placement,
+  ]);
+}
+
 /** `/book/{slug}` and `/b/{slug}` (SPEC 4.1): the same full page, so short links unfurl too. */
 export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
   app,
@@ -136,17 +173,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       query.top || hasFavourites
         ? [...new Set([...parseSlugList(query.top), ...favouriteSlugs(favourites, null)])]
         : [];
-    const key = JSON.stringify([
-      slug,
-      chosen,
-      useSlug,
-      topSlugs,
-      query.sfid ?? null,
-      [...access].sort(),
-      country,
-      partnerId,
-      placement,
-    ]);
+    const key = pageKey(slug, country, chosen, useSlug, topSlugs, query.sfid, access, partnerId, placement);
     let page = rendered.get(key);
     if (!page) {
       const loaded = await services.pages.load(slug);
