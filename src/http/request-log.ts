@@ -15,9 +15,9 @@ export interface StdoutLog extends LogStream {
 
 /**
  * Standard output for request logs, buffered: a busy server writes its lines in 4 kB batches rather
- * than one system call per request (a fifth of a cached page's cost), and a quiet one flushes what it
- * has every 250 ms, so `tail -f` and log shippers stay current. Pino flushes it on exit; a kill -9 loses
- * at most the last quarter second of lines.
+ * than starting a write for each line, and a quiet one flushes what it has every 250 ms, so `tail -f`
+ * and log shippers stay current. Pino flushes it on exit; a kill -9 loses at most the last quarter
+ * second of lines.
  */
 export function bufferedStdout(): StdoutLog {
   return destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 });
