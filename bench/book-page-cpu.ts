@@ -6,22 +6,9 @@
  * second, CPU per request hardly moves when other jobs load the machine: use it to judge a change, and
  * wrk (bench/book-page.ts) on a quiet machine for the throughput goal.
  */
-import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { join } from 'node:path';
-import { bookDatabase, createBook } from './fixtures.js';
-import {
-  BROWSER_UA,
-  type ChildServer,
-  cpuSecondsOf,
-  flag,
-  machineFacts,
-  option,
-  startApp,
-  startBare,
-  withTempDir,
-} from './harness.js';
-import { rawGet } from './wrk.js';
+import { withBookPageServers } from './fixtures.js';
+import { BROWSER_UA, type ChildServer, cpuSecondsOf, flag, machineFacts, option } from './harness.js';
 
 const requests = option('requests', 20_000);
 const connections = option('connections', 1);
@@ -84,42 +71,22 @@ async function measure(label: string, server: ChildServer, url: string): Promise
   return perRequest;
 }
 
-await withTempDir(async (dir) => {
-  const databaseUrl = await bookDatabase(dir);
-  const app = await startApp(databaseUrl);
-  try {
-    const slug = await createBook(app.url);
-    const pageUrl = `${app.url}/book/${slug}`;
-    const page = await rawGet(pageUrl, headers);
-    if (page.status !== 200) throw new Error(`${pageUrl} answered ${page.status}`);
-    const encoding =
-      typeof page.headers['content-encoding'] === 'string' ? page.headers['content-encoding'] : '';
-    const file = join(dir, 'page.bin');
-    writeFileSync(file, page.body);
-    const bare = await startBare('page', file, ['text/html; charset=utf-8', ...(encoding ? [encoding] : [])]);
-    try {
-      console.log(machineFacts());
-      console.log(
-        `page: /book/${slug}, ${page.body.length.toLocaleString('en-US')} bytes sent (${encoding || 'identity'}), ` +
-          `${connections} keep-alive connection(s)`,
-      );
-      const appCpu: number[] = [];
-      const bareCpu: number[] = [];
-      for (let round = 0; round < rounds; round++) {
-        appCpu.push(await measure(`round ${round + 1} booklink`, app, pageUrl));
-        bareCpu.push(await measure(`round ${round + 1} bare node:http`, bare, `${bare.url}/book/${slug}`));
-      }
-      const [appMedian, bareMedian] = [median(appCpu), median(bareCpu)];
-      console.log(
-        `median CPU per request: booklink ${appMedian.toFixed(0)} µs, bare ${bareMedian.toFixed(0)} µs ` +
-          `(${(appMedian / bareMedian).toFixed(1)} × bare)`,
-      );
-      console.log(machineFacts());
-    } finally {
-      await bare.stop();
-    }
-  } finally {
-    const code = await app.stop();
-    if (code !== 0) process.exitCode = 1;
+await withBookPageServers(headers, async ({ app, bare, slug, pageUrl, bareUrl, bytes, encoding }) => {
+  console.log(machineFacts());
+  console.log(
+    `page: /book/${slug}, ${bytes.toLocaleString('en-US')} bytes sent (${encoding || 'identity'}), ` +
+      `${connections} keep-alive connection(s)`,
+  );
+  const appCpu: number[] = [];
+  const bareCpu: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    appCpu.push(await measure(`round ${round + 1} booklink`, app, pageUrl));
+    bareCpu.push(await measure(`round ${round + 1} bare node:http`, bare, bareUrl));
   }
+  const [appMedian, bareMedian] = [median(appCpu), median(bareCpu)];
+  console.log(
+    `median CPU per request: booklink ${appMedian.toFixed(0)} µs, bare ${bareMedian.toFixed(0)} µs ` +
+      `(${(appMedian / bareMedian).toFixed(1)} × bare)`,
+  );
+  console.log(machineFacts());
 });

@@ -6,21 +6,9 @@
  * `--identity` measures uncompressed pages on both sides. Goal (issue 14): at least half of bare.
  * Each round measures bare then app, then app then bare, so a drift in machine load hits both sides.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { bookDatabase, createBook } from './fixtures.js';
-import {
-  BROWSER_UA,
-  cpuSecondsOf,
-  flag,
-  machineFacts,
-  mean,
-  option,
-  startApp,
-  startBare,
-  withTempDir,
-} from './harness.js';
-import { rawGet, wrk, wrkSummary } from './wrk.js';
+import { withBookPageServers } from './fixtures.js';
+import { BROWSER_UA, cpuSecondsOf, flag, machineFacts, mean, option } from './harness.js';
+import { wrk, wrkSummary } from './wrk.js';
 
 const connections = option('connections', 50);
 const duration = option('duration', 10);
@@ -32,62 +20,42 @@ const headers: Record<string, string> = {
   ...(flag('identity') ? {} : { 'accept-encoding': 'gzip, deflate, br' }),
 };
 
-await withTempDir(async (dir) => {
-  const databaseUrl = await bookDatabase(dir);
-  const app = await startApp(databaseUrl);
-  try {
-    const slug = await createBook(app.url);
-    const pageUrl = `${app.url}/book/${slug}`;
-    const page = await rawGet(pageUrl, headers);
-    if (page.status !== 200) throw new Error(`${pageUrl} answered ${page.status}`);
-    const encoding =
-      typeof page.headers['content-encoding'] === 'string' ? page.headers['content-encoding'] : '';
-    const file = join(dir, 'page.bin');
-    writeFileSync(file, page.body);
-    const bare = await startBare('page', file, ['text/html; charset=utf-8', ...(encoding ? [encoding] : [])]);
-    try {
-      console.log(machineFacts());
+await withBookPageServers(headers, async ({ app, bare, slug, pageUrl, bareUrl, bytes, encoding }) => {
+  console.log(machineFacts());
+  console.log(
+    `page: /book/${slug}, ${bytes.toLocaleString('en-US')} bytes sent (${encoding || 'identity'}); ` +
+      `wrk ${connections} connections, ${duration} s per run`,
+  );
+  await wrk(bare.url, { connections, duration: warmup, headers });
+  await wrk(pageUrl, { connections, duration: warmup, headers });
+  const appRates: number[] = [];
+  const bareRates: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? (['bare', 'app'] as const) : (['app', 'bare'] as const);
+    for (const side of order) {
+      const server = side === 'app' ? app : bare;
+      const cpuBefore = cpuSecondsOf(server);
+      const run = await wrk(side === 'app' ? pageUrl : bareUrl, {
+        connections,
+        duration,
+        headers,
+      });
+      if (run.non2xx > 0) throw new Error(`${side}: ${run.non2xx} failed responses`);
+      (side === 'app' ? appRates : bareRates).push(run.rate);
+      // Below 100 %, the server waited for something other than its own CPU (wrk, the machine's load).
+      const busy = (cpuSecondsOf(server) - cpuBefore) / run.seconds;
       console.log(
-        `page: /book/${slug}, ${page.body.length.toLocaleString('en-US')} bytes sent (${encoding || 'identity'}); ` +
-          `wrk ${connections} connections, ${duration} s per run`,
+        `${wrkSummary(
+          `round ${round + 1} ${side === 'app' ? 'booklink /book/{slug}' : 'bare node:http'}`,
+          run,
+        )}, server CPU ${(busy * 100).toFixed(0)} %`,
       );
-      await wrk(bare.url, { connections, duration: warmup, headers });
-      await wrk(pageUrl, { connections, duration: warmup, headers });
-      const appRates: number[] = [];
-      const bareRates: number[] = [];
-      for (let round = 0; round < rounds; round++) {
-        const order = round % 2 === 0 ? (['bare', 'app'] as const) : (['app', 'bare'] as const);
-        for (const side of order) {
-          const server = side === 'app' ? app : bare;
-          const cpuBefore = cpuSecondsOf(server);
-          const run = await wrk(side === 'app' ? pageUrl : `${bare.url}/book/${slug}`, {
-            connections,
-            duration,
-            headers,
-          });
-          if (run.non2xx > 0) throw new Error(`${side}: ${run.non2xx} failed responses`);
-          (side === 'app' ? appRates : bareRates).push(run.rate);
-          // Below 100 %, the server waited for something other than its own CPU (wrk, the machine's load).
-          const busy = (cpuSecondsOf(server) - cpuBefore) / run.seconds;
-          console.log(
-            `${wrkSummary(
-              `round ${round + 1} ${side === 'app' ? 'booklink /book/{slug}' : 'bare node:http'}`,
-              run,
-            )}, server CPU ${(busy * 100).toFixed(0)} %`,
-          );
-        }
-      }
-      const ratio = mean(appRates) / mean(bareRates);
-      console.log(
-        `booklink ${Math.round(mean(appRates))} req/s vs bare ${Math.round(mean(bareRates))} req/s: ` +
-          `${(ratio * 100).toFixed(0)} % (goal ≥ 50 %) ${ratio >= 0.5 ? 'MET' : 'MISSED'}`,
-      );
-      console.log(machineFacts());
-    } finally {
-      await bare.stop();
     }
-  } finally {
-    const code = await app.stop();
-    if (code !== 0) process.exitCode = 1;
   }
+  const ratio = mean(appRates) / mean(bareRates);
+  console.log(
+    `booklink ${Math.round(mean(appRates))} req/s vs bare ${Math.round(mean(bareRates))} req/s: ` +
+      `${(ratio * 100).toFixed(0)} % (goal ≥ 50 %) ${ratio >= 0.5 ? 'MET' : 'MISSED'}`,
+  );
+  console.log(machineFacts());
 });

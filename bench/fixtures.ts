@@ -1,10 +1,12 @@
 /** A fresh, migrated SQLite database holding the catalog entries the page and /go/ benchmarks use. */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore, type Store } from '../src/store/db.js';
 import { migrateToLatest } from '../src/store/migrate.js';
 import { insertPartner, upsertPartnerTag } from '../src/store/partners.js';
 import { addCatalogEntry } from '../test/support/factories.js';
-import { BROWSER_UA } from './harness.js';
+import { BROWSER_UA, type ChildServer, startApp, startBare, withTempDir } from './harness.js';
+import { rawGet } from './wrk.js';
 
 export const BENCH_ISBN = '9780141439518';
 
@@ -74,4 +76,61 @@ export async function addBenchPartner(url: string, id: string): Promise<void> {
   } finally {
     await store.close();
   }
+}
+
+/** The bench book's page on booklink beside a bare node:http server answering its very bytes. */
+export interface BookPageServers {
+  app: ChildServer;
+  bare: ChildServer;
+  slug: string;
+  /** The page on booklink, and the same path on the bare server. */
+  pageUrl: string;
+  bareUrl: string;
+  bytes: number;
+  /** The Content-Encoding both send ('' when none). */
+  encoding: string;
+}
+
+/**
+ * Starts `booklink serve` on the bench database, creates the book, fetches its page with `headers` and
+ * starts the bare server answering those bytes with the same type and encoding; both are stopped after
+ * `use`, and an unclean exit of booklink fails the run.
+ */
+export async function withBookPageServers(
+  headers: Record<string, string>,
+  use: (servers: BookPageServers) => Promise<void>,
+): Promise<void> {
+  await withTempDir(async (dir) => {
+    const app = await startApp(await bookDatabase(dir));
+    try {
+      const slug = await createBook(app.url);
+      const pageUrl = `${app.url}/book/${slug}`;
+      const page = await rawGet(pageUrl, headers);
+      if (page.status !== 200) throw new Error(`${pageUrl} answered ${page.status}`);
+      const encoding =
+        typeof page.headers['content-encoding'] === 'string' ? page.headers['content-encoding'] : '';
+      const file = join(dir, 'page.bin');
+      writeFileSync(file, page.body);
+      const bare = await startBare('page', file, [
+        'text/html; charset=utf-8',
+        ...(encoding ? [encoding] : []),
+      ]);
+      try {
+        await use({
+          app,
+          bare,
+          slug,
+          pageUrl,
+          bareUrl: `${bare.url}/book/${slug}`,
+          bytes: page.body.length,
+          encoding,
+        });
+      } finally {
+        await bare.stop();
+      }
+    } finally {
+      const code = await app.stop();
+      if (code !== 0) process.exitCode = 1;
+    }
+  });
 }

@@ -20,6 +20,7 @@ import { fileKey } from '../src/catalog/import/runs.js';
 import { type CatalogChecksum, catalogChecksum } from '../src/store/catalog-checksum.js';
 import { openStore } from '../src/store/db.js';
 import { createTestDatabase, postgresAvailable } from '../test/support/databases.js';
+import { random } from './openlibrary-dumps.js';
 import { type DumpPaths, ensureDumps, runImport, startImport } from './openlibrary-run.js';
 
 const args = process.argv.slice(2);
@@ -36,18 +37,6 @@ const batchSize = value('--batch-size');
 const extraArgs = batchSize ? ['--batch-size', batchSize] : [];
 if (!Number.isInteger(editions) || editions <= 0 || !Number.isInteger(seed)) {
   throw new Error('--editions and --seed take integers');
-}
-
-/** mulberry32, as the dump generator: the same seed draws the same kill points. */
-function random(start: number): () => number {
-  let state = start >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const load = () =>
@@ -89,7 +78,8 @@ async function progressOf(url: string, paths: DumpPaths): Promise<string> {
   }
 }
 
-const draw = random(seed);
+// The dump generator's seeded generator: the same seed draws the same kill points.
+const draw = random(seed).next;
 console.log(
   `seed ${seed}; ${count(editions)} editions${batchSize ? `; --batch-size ${batchSize}` : ''}; load ${load()}`,
 );

@@ -30,8 +30,8 @@ export function pythonJson(value: Value): string {
     .join(', ')}}`;
 }
 
-/** mulberry32: a small, fast, seeded generator. */
-function random(seed: number) {
+/** mulberry32: a small, fast, seeded generator (bench/import-kill.ts draws its kill points with it too). */
+export function random(seed: number) {
   let state = seed >>> 0;
   const next = () => {
     state = (state + 0x6d2b79f5) >>> 0;
