@@ -12,6 +12,7 @@ import { settingsMigration } from './migrations/0009-settings.js';
 import { loginThrottleMigration } from './migrations/0010-login-throttle.js';
 import { identifierIndexMigration } from './migrations/0014-identifier-index.js';
 import { partnersMigration } from './migrations/0015-partners.js';
+import { searchByPopularityMigration } from './migrations/0016-search-by-popularity.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -29,6 +30,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0010-login-throttle', loginThrottleMigration],
   ['0014-identifier-index', identifierIndexMigration],
   ['0015-partners', partnersMigration],
+  ['0016-search-by-popularity', searchByPopularityMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -44,6 +44,12 @@ export interface CatalogIdentifierTable {
   entry_id: number;
 }
 
+/** SQLite only: every word of the catalog's full-text index and how many entries hold it, as of the last import. */
+export interface CatalogTermTable {
+  term: string;
+  doc: number;
+}
+
 /** Staging rows of the Open Library authors dump, joined into editions by key. */
 export interface OlAuthorTable {
   author_key: string;
@@ -315,6 +321,7 @@ export interface Database extends AdminTables, SearchTables, RollupTables {
   provider_misses: ProviderMissTable;
   import_runs: ImportRunTable;
   catalog_identifiers: CatalogIdentifierTable;
+  catalog_terms: CatalogTermTable;
   ol_authors: OlAuthorTable;
   ol_works: OlWorkTable;
   settings: SettingTable;

@@ -50,15 +50,24 @@ function distinct<T extends { id: number }>(rows: T[]): T[] {
 // Text rank favours short titles ("Harry Potter Boxset"), so the most popular matches join them:
 // a famous book whose title merely starts with the query must still reach the ranking.
 const POPULAR_SHARE = 0.5;
+/**
+ * A common word matches hundreds of thousands of entries in a large catalog: text rank orders the
+ * most popular this many of them (every match, below that), so no query reads them all.
+ */
+const RANKED_POOL = 2000;
+/** The entry id in a catalog full-text row key (migration 0016: popularity first, id in the low 32 bits). */
+const ENTRY_ID = sql.raw('(f.search_key & 4294967295)');
 
 async function sqliteMatch(db: Kysely<Database>, match: string, limit: number): Promise<Retrieved> {
-  const byText = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_fts f
-    join catalog_entries c on c.id = f.rowid
-    where catalog_fts match ${match} order by bm25(catalog_fts, 4.0, 1.0, 2.0) limit ${limit}`.execute(db);
-  const byPopularity = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_fts f
-    join catalog_entries c on c.id = f.rowid
-    where catalog_fts match ${match} order by c.popularity desc
-    limit ${Math.ceil(limit * POPULAR_SHARE)}`.execute(db);
+  // Full-text rows are read in key order, most popular first, and the reading stops at the limit.
+  const byText = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from (
+      select rowid as search_key, bm25(catalog_fts, 4.0, 1.0, 2.0) as score from catalog_fts
+      where catalog_fts match ${match} order by rowid limit ${RANKED_POOL}) f
+    join catalog_entries c on c.id = ${ENTRY_ID} order by f.score limit ${limit}`.execute(db);
+  const byPopularity = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from (
+      select rowid as search_key from catalog_fts where catalog_fts match ${match}
+      order by rowid limit ${Math.ceil(limit * POPULAR_SHARE)}) f
+    join catalog_entries c on c.id = ${ENTRY_ID} order by f.search_key`.execute(db);
   const entries = { rows: distinct([...byText.rows, ...byPopularity.rows]) };
   const books = await sql<BookRow>`select ${BOOK_COLUMNS} from books_fts f
     join books b on b.id = f.rowid
@@ -68,16 +77,15 @@ async function sqliteMatch(db: Kysely<Database>, match: string, limit: number): 
 
 async function postgresMatch(db: Kysely<Database>, query: string, limit: number): Promise<Retrieved> {
   const tsq = sql`to_tsquery('simple'::regconfig, ${query})`;
-  // Separate connections of the pool, so the lookups overlap.
+  // Separate connections of the pool, so the lookups overlap. Both read matches most popular first
+  // (index catalog_entries_popularity), and text rank orders the first RANKED_POOL of them.
   const [byText, byPopularity, books] = await Promise.all([
+    sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from (select * from catalog_entries
+        where search_tsv @@ ${tsq} order by popularity desc, id limit ${RANKED_POOL}) c
+      order by ts_rank(c.search_tsv, ${tsq}) desc, c.popularity desc limit ${limit}`.execute(db),
     sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
-      where c.search_tsv @@ ${tsq} order by ts_rank(c.search_tsv, ${tsq}) desc, c.popularity desc limit ${limit}`.execute(
-      db,
-    ),
-    sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
-      where c.search_tsv @@ ${tsq} order by c.popularity desc limit ${Math.ceil(limit * POPULAR_SHARE)}`.execute(
-      db,
-    ),
+      where c.search_tsv @@ ${tsq} order by c.popularity desc, c.id
+      limit ${Math.ceil(limit * POPULAR_SHARE)}`.execute(db),
     sql<BookRow>`select ${BOOK_COLUMNS} from books b
       where b.search_tsv @@ ${tsq} order by ts_rank(b.search_tsv, ${tsq}) desc limit ${limit}`.execute(db),
   ]);
@@ -94,7 +102,17 @@ function match(store: Store, groups: Alternatives[], mode: 'and' | 'or', limit: 
 /** Indexed words within `allowed` edits of a typed word, with how many rows hold each. */
 type Vocabulary = Map<string, number>;
 
+/**
+ * Where the catalog's words and counts are read: the table every import refreshes, or the full-text
+ * index itself while that table is empty (a catalog no import has filled, where the index is small).
+ */
+async function catalogTerms(db: Kysely<Database>): Promise<RawBuilder<unknown>> {
+  const snapshot = await db.selectFrom('catalog_terms').select('term').limit(1).executeTakeFirst();
+  return sql.raw(snapshot ? 'catalog_terms' : 'catalog_fts_vocab');
+}
+
 async function vocabularyNear(db: Kysely<Database>, token: string, allowed: number): Promise<Vocabulary> {
+  const terms = await catalogTerms(db);
   const prefixes = [...new Set([token.slice(0, 2), `${token[1]}${token[0]}`])];
   const found: Vocabulary = new Map();
   const keep = (rows: Array<{ term: string; doc: number }>) => {
@@ -105,7 +123,7 @@ async function vocabularyNear(db: Kysely<Database>, token: string, allowed: numb
   for (const prefix of prefixes) {
     const upper = `${prefix.slice(0, -1)}${String.fromCodePoint(prefix.codePointAt(1)! + 1)}`;
     const rows = await sql<{ term: string; doc: number }>`
-      select term, doc from catalog_fts_vocab where term >= ${prefix} and term < ${upper}
+      select term, doc from ${terms} where term >= ${prefix} and term < ${upper}
         and length(term) between ${token.length - allowed} and ${token.length + allowed}
       union all select term, doc from books_fts_vocab where term >= ${prefix} and term < ${upper}
         and length(term) between ${token.length - allowed} and ${token.length + allowed}`.execute(db);
@@ -116,7 +134,7 @@ async function vocabularyNear(db: Kysely<Database>, token: string, allowed: numb
     const first = token[0]!;
     const next = String.fromCodePoint(first.codePointAt(0)! + 1);
     const rows = await sql<{ term: string; doc: number }>`
-      select term, doc from catalog_fts_vocab where term >= ${first} and term < ${next}
+      select term, doc from ${terms} where term >= ${first} and term < ${next}
         and length(term) between ${token.length - 1} and ${token.length + 1}`.execute(db);
     keep(rows.rows);
   }
@@ -147,16 +165,43 @@ async function sqliteCorrections(
   return count > 0 ? [token, ...ordered] : ordered;
 }
 
-/** How many rows of the catalog and of the saved books hold each word, in one query for every word. */
+/** How many rows of the catalog and of the saved books hold each word. */
 async function indexedCounts(db: Kysely<Database>, tokens: readonly string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   if (tokens.length === 0) return counts;
-  const words = sql.join([...new Set(tokens)]);
+  const unique = [...new Set(tokens)];
+  const add = (rows: ReadonlyArray<{ term: string; doc: number }>) => {
+    for (const { term, doc } of rows) counts.set(term, (counts.get(term) ?? 0) + Number(doc));
+  };
+  const known = await db
+    .selectFrom('catalog_terms')
+    .select(['term', 'doc'])
+    .where('term', 'in', unique)
+    .execute();
+  add(known);
+  // A word the last import did not see (or every word, before any import) is counted in the index:
+  // cheap for the rare words it will be, where a common word's count would read its every row.
+  const counted = new Set(known.map((row) => row.term));
+  const unseen = unique.filter((word) => !counted.has(word));
   const rows = await sql<{ term: string; doc: number }>`
-    select term, doc from catalog_fts_vocab where term in (${words})
-    union all select term, doc from books_fts_vocab where term in (${words})`.execute(db);
-  for (const { term, doc } of rows.rows) counts.set(term, (counts.get(term) ?? 0) + Number(doc));
+    select term, doc from books_fts_vocab where term in (${sql.join(unique)})
+    ${unseen.length > 0 ? sql`union all select term, doc from catalog_fts_vocab where term in (${sql.join(unseen)})` : sql``}`.execute(
+    db,
+  );
+  add(rows.rows);
   return counts;
+}
+
+/**
+ * Refreshes the catalog's words and their counts from the full-text index (SQLite; PostgreSQL's
+ * corrections use trigrams): one pass over the index, run at the end of an import.
+ */
+export async function refreshCatalogTerms(store: Store): Promise<void> {
+  if (store.dialect !== 'sqlite') return;
+  await store.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('catalog_terms').execute();
+    await sql`insert into catalog_terms (term, doc) select term, doc from catalog_fts_vocab`.execute(trx);
+  });
 }
 
 const trigrams = new WeakMap<Kysely<Database>, Promise<boolean>>();

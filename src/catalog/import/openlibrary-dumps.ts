@@ -25,6 +25,7 @@ import {
   stageOlAuthors,
   stageOlWorks,
 } from '../../store/openlibrary-staging.js';
+import { refreshCatalogTerms } from '../../store/search.js';
 import { type BatchSink, importRows } from './batches.js';
 import { cleanText } from './fields.js';
 import { openRows } from './rows.js';
@@ -343,6 +344,7 @@ async function importEditions(
   if (file.run.finished) {
     // Killed after the last batch but before the indexes were rebuilt: rebuild them now.
     await restoreCatalogIndexes(store.db, store.dialect);
+    await refreshCatalogTerms(store);
     return summarise(file.path, file.run, 'already_finished', 0, 0);
   }
   const run = file.run;
@@ -381,7 +383,10 @@ async function importEditions(
     report: (state) => options.onProgress?.(progressOf(file, state, started)),
     sink: (trx, bulk) => joiningSink(trx, bulk, state),
   });
-  if (final.finished) await restoreCatalogIndexes(store.db, store.dialect);
+  if (final.finished) {
+    await restoreCatalogIndexes(store.db, store.dialect);
+    await refreshCatalogTerms(store);
+  }
   removedBefore.removed += state.removed;
   return summarise(file.path, final, 'completed', run.rowsDone, performance.now() - started);
 }
