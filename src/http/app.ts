@@ -1,14 +1,16 @@
+import { createServer } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { TrustProxy } from '../config.js';
 import type { Services } from '../services/container.js';
+import { PageReplay, type TrustProxy as TrustedProxies } from './page-replay.js';
 import apiKeys from './plugins/api-keys.js';
 import errors, { clientErrorResponder, frameworkErrorResponder } from './plugins/errors.js';
 import guards from './plugins/guards.js';
 import metrics from './plugins/metrics.js';
 import openapi from './plugins/openapi.js';
 import rateLimit from './plugins/rate-limit.js';
-import { type LogStream, requestLogOptions } from './request-log.js';
+import { type LogStream, requestIds, requestLogOptions } from './request-log.js';
 import { adminRoutes } from './routes/admin/index.js';
 import { apiBookLinksRoutes } from './routes/api/book-links.js';
 import { coverFallbackRoutes } from './routes/api/cover.js';
@@ -41,7 +43,7 @@ export interface AppOptions {
 }
 
 /** TRUST_PROXY as Fastify takes it: a hop count becomes "the first N hops are proxies", as Fastify does. */
-function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+function trustProxyOption(trust: TrustProxy): TrustedProxies {
   if (trust === false) return false;
   if (typeof trust === 'number') return (_address, hop) => hop < trust;
   return [...trust];
@@ -50,11 +52,31 @@ function trustProxyOption(trust: TrustProxy): false | string[] | ((address: stri
 /** Builds the whole application as a Fastify instance; `server.ts` only listens and shuts down. */
 export async function buildApp({ services, logger = false }: AppOptions): Promise<FastifyInstance> {
   const { config } = services;
+  const trustProxy = trustProxyOption(config.trustProxy);
+  const nextRequestId = requestIds();
+  const replay = new PageReplay({
+    origin: new URL(config.baseUrl).origin,
+    trustProxy,
+    visits: services.visits,
+    nextRequestId,
+  });
   const app = Fastify({
+    // Node's server, with the book-page replay in front of Fastify's handler, and the timeouts
+    // Fastify gives a server of its own (its defaults: 72 s keep-alive, no request timeout).
+    serverFactory: (handler) => {
+      const server = createServer((request, response) => {
+        if (!replay.serve(request, response)) handler(request, response);
+      });
+      server.keepAliveTimeout = 72_000;
+      server.requestTimeout = 0;
+      server.setTimeout(0);
+      return server;
+    },
+    genReqId: nextRequestId,
     logger: logger ? requestLogOptions(config.logLevel, logger === true ? undefined : logger) : false,
     // One log line per request, written when it completes (see below), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: trustProxyOption(config.trustProxy),
+    trustProxy,
     bodyLimit: 1024 * 1024,
     clientErrorHandler: clientErrorResponder(config.baseUrl),
     frameworkErrors: frameworkErrorResponder(config.baseUrl),
@@ -82,6 +104,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     usage: () => services.usage.stats(),
     searchLog: () => services.searchLog.stats(),
     searchCache: () => services.search.cacheStats(),
+    pageReplays: () => replay.replayed,
     token: config.metricsToken,
   });
   await app.register(apiKeys, { apiKeys: services.apiKeys, usage: services.usage });
@@ -92,7 +115,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   await app.register(discoveryRoutes, { services });
   await app.register(staticRoutes);
   await app.register(isbnRoutes, { services });
-  await app.register(bookPageRoutes, { services });
+  await app.register(bookPageRoutes, { services, replay });
   await app.register(goRoutes, { services });
   await app.register(embedRoutes, { services });
   await app.register(shelfRoutes, { services });
@@ -111,5 +134,10 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   await app.register(accessRoutes, { services });
   await app.register(ingestRoutes, { services });
   await app.register(adminRoutes, { services });
+  replay.attach({ log: logger ? app.log : null, observe: app.metrics.observe });
+  app.addHook('preClose', (done) => {
+    replay.close();
+    done();
+  });
   return app;
 }

@@ -34,7 +34,7 @@ export class CompressedBody {
 export type Encoding = 'br' | 'gzip';
 
 /** Below this size the headers outweigh what compression saves. */
-const MIN_BYTES = 1024;
+export const MIN_BYTES = 1024;
 
 /** The encoding to answer with: brotli, else gzip, when the client accepts it (`;q=0` refuses). */
 export function chooseEncoding(acceptEncoding: string | string[] | undefined): Encoding | null {

@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FastifyRequest } from 'fastify';
 import { destination } from 'pino';
 
 /** Where request logs go when not to stdout (tests capture them). */
@@ -41,6 +40,28 @@ function loggedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return copy;
 }
 
+/** What a request log line records of a request: a Fastify request, or one the page replay answered. */
+export interface LoggedRequest {
+  method: string;
+  url: string;
+  host: string;
+  /** The client's address, through trusted proxies (TRUST_PROXY). */
+  ip: string;
+  headers: IncomingHttpHeaders;
+}
+
+/**
+ * Request ids (`reqId` in the log), `req-1`, `req-2`…, as Fastify numbers them: one sequence for
+ * Fastify and the page replay, so no two lines of one process share an id.
+ */
+export function requestIds(): () => string {
+  let next = 0;
+  return () => {
+    next = (next + 1) & 0x7fffffff;
+    return `req-${next.toString(36)}`;
+  };
+}
+
 /**
  * Structured request logs (pino through Fastify): one JSON line per request when it completes, with
  * its headers, status and time (app.ts). Secret request headers are censored. Response headers, and
@@ -52,7 +73,7 @@ export function requestLogOptions(level: string, stream?: LogStream) {
     level,
     ...(stream ? { stream } : {}),
     serializers: {
-      req: (request: FastifyRequest) => ({
+      req: (request: LoggedRequest) => ({
         method: request.method,
         url: request.url,
         host: request.host,

@@ -20,7 +20,9 @@ function isbn(n: number): string {
 }
 
 let files = 0;
-function csv(rows: ReadonlyArray<[isbn13: string, title: string, author: string, ratings: number]>): string {
+function csv(
+  rows: ReadonlyArray<readonly [isbn13: string, title: string, author: string, ratings: number]>,
+): string {
   const file = join(scratch, `${++files}.csv`);
   const lines = rows.map(([isbn13, title, author, ratings]) => `${isbn13},${title},${author},${ratings}`);
   writeFileSync(file, `isbn13,title,authors,ratings_count\n${lines.join('\n')}\n`);

@@ -12,6 +12,8 @@ import { HttpError } from '../errors.js';
 export interface AppMetrics {
   registry: Registry;
   rateLimitRejections: Counter<'client'>;
+  /** Counts one answered request and its time (the page replay answers outside Fastify's hooks). */
+  observe(method: string, route: string, status: number, seconds: number): void;
 }
 
 /** Running totals kept by their owners, read at scrape time. */
@@ -26,6 +28,8 @@ export interface MetricsSources {
   searchLog?: () => SearchLogStats;
   /** Search answers served from the result cache (`services.search.cacheStats`). */
   searchCache?: () => ResultCacheStats;
+  /** Book-page visits answered by the page replay, before Fastify (`PageReplay.replayed`). */
+  pageReplays?: () => number;
 }
 
 interface MetricsOptions extends MetricsSources {
@@ -193,23 +197,35 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
   if (sources.usage) registerRecorderMetrics(registry, 'booklink_api_usage', sources.usage);
   if (sources.searchLog) registerRecorderMetrics(registry, 'booklink_search_log', sources.searchLog);
   if (sources.searchCache) registerSearchCacheMetrics(registry, sources.searchCache);
-  app.decorate('metrics', { registry, rateLimitRejections });
-
+  const replays = sources.pageReplays;
+  if (replays)
+    new Counter({
+      name: 'booklink_page_replays_total',
+      help: 'Plain book-page visits answered from the page replay, before Fastify (also counted in the request metrics)',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(replays());
+      },
+    });
   // prom-client hashes the label set on every call; a route sees few distinct label sets, so the
   // bound children are kept (bounded by routes × methods × status classes).
   const children = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
-  app.addHook('onResponse', (request, reply, done) => {
-    const route = routeOf(request);
-    const status = statusClass(reply.statusCode);
-    const key = `${request.method} ${route} ${status}`;
+  const observe = (method: string, route: string, statusCode: number, seconds: number) => {
+    const status = statusClass(statusCode);
+    const key = `${method} ${route} ${status}`;
     let child = children.get(key);
     if (!child) {
-      const labels = { method: request.method, route, status_class: status };
+      const labels = { method, route, status_class: status };
       child = { count: requests.labels(labels), time: latency.labels(labels) };
       children.set(key, child);
     }
     child.count.inc();
-    child.time.observe(reply.elapsedTime / 1000);
+    child.time.observe(seconds);
+  };
+  app.decorate('metrics', { registry, rateLimitRejections, observe });
+  app.addHook('onResponse', (request, reply, done) => {
+    observe(request.method, routeOf(request), reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 

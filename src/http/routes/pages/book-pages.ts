@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import { audienceOf } from '../../../domain/audience.js';
 import { type Favourites, favouriteSlugs } from '../../../domain/favourites.js';
@@ -8,10 +8,10 @@ import { normalisePartnerId, normaliseSrc, SRC_PATTERN } from '../../../domain/p
 import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
 import { readerCountry } from '../../../domain/storefronts.js';
 import type { Services } from '../../../services/container.js';
-import { PageCache } from '../../../services/page-cache.js';
-import { CompressedBody, sendCompressed } from '../../compressed.js';
+import { CompressedBody, type Encoding, sendCompressed } from '../../compressed.js';
 import { HttpError } from '../../errors.js';
 import { favouritesOf, favouriteTarget } from '../../favourite-store.js';
+import { type PageReplay, plainPageKey, type RenderedPage } from '../../page-replay.js';
 import { bookPageModel } from '../../presenters/book-page.js';
 import { Integer } from '../../validation.js';
 import { renderBookPage } from '../../views/book-page.js';
@@ -111,7 +111,7 @@ function pageKey(
     access.size === 0 &&
     !partner &&
     !placement;
-  if (plain) return `${slug}\n${country ?? ''}`;
+  if (plain) return plainPageKey(slug, country);
   return JSON.stringify([
     slug,
     country,
@@ -126,15 +126,26 @@ function pageKey(
 }
 
 /** `/book/{slug}` and `/b/{slug}` (SPEC 4.1): the same full page, so short links unfurl too. */
-export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
+export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; replay: PageReplay }> = async (
   app,
-  { services },
+  { services, replay },
 ) => {
   // Bytes, not a string, kept with their compressed forms: a cached page is sent as stored, without
-  // re-encoding 20 kB of UTF-8 or compressing it again per request.
-  const rendered = new PageCache<CompressedBody>(5000, 30_000);
+  // re-encoding 20 kB of UTF-8 or compressing it again per request. Plain visits of a cached page
+  // are answered by the replay, before Fastify, with what the first of them was sent.
+  const rendered = replay.rendered;
   services.events.on('book-changed', (slug: string) => rendered.invalidate(slug));
   services.events.on('destinations-changed', () => rendered.clear());
+  /** Plain visits being answered through Fastify, and their page: what they are sent is kept. */
+  const replayable = new WeakMap<FastifyRequest, RenderedPage>();
+  const keepForReplay: onSendHookHandler = (request, reply, payload, done) => {
+    const page = replayable.get(request);
+    if (page && reply.statusCode === 200 && Buffer.isBuffer(payload)) {
+      const encoding = reply.getHeader('content-encoding') as Encoding | undefined;
+      replay.record(page, request.routeOptions.url ?? '', encoding ?? null, reply.getHeaders(), payload);
+    }
+    done(null, payload);
+  };
 
   /**
    * `redirect`: `/b/{slug}` and `/book/{slug}?go=1` send a reader (never a bot or link unfurler) who
@@ -187,16 +198,19 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
         partner: partnerId,
         src: placement,
       });
-      page = new CompressedBody(Buffer.from(renderBookPage(model)));
+      page = { body: new CompressedBody(Buffer.from(renderBookPage(model))), sent: new Map() };
       rendered.set(key, slug, page);
     }
+    // What the replay answers without Fastify (page-replay.ts): a GET without query string or cookie.
+    if (request.method === 'GET' && cookie === undefined && !request.url.includes('?'))
+      replayable.set(request, page);
     reply
       .type('text/html; charset=utf-8')
       // A page ordered by the reader's favourite stores is theirs alone, like one unlocked by a code.
       .header('cache-control', access.size > 0 || hasFavourites ? 'private, no-cache' : 'public, max-age=300')
       // The storefronts shown follow the reader's language (and a CDN's country header, which the CDN keys on).
       .header('vary', 'Cookie, Accept-Language');
-    return sendCompressed(request, reply, page);
+    return sendCompressed(request, reply, page.body);
   }
 
   async function favouriteRedirect(
@@ -230,6 +244,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   app.get(
     '/book/:slug',
     {
+      onSend: keepForReplay,
       schema: {
         summary: 'The canonical book page with every place to get the book',
         tags: ['pages'],
@@ -248,6 +263,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   app.get(
     '/b/:slug',
     {
+      onSend: keepForReplay,
       schema: {
         summary: 'Short form of the book page, rendered in full so link unfurling works',
         tags: ['pages'],

@@ -1,0 +1,151 @@
+import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
+import type { FastifyBaseLogger } from 'fastify';
+import { audienceOf } from '../domain/audience.js';
+import { readerCountry } from '../domain/storefronts.js';
+import { PageCache } from '../services/page-cache.js';
+import type { VisitCounter } from '../services/visit-counter.js';
+import { type CompressedBody, chooseEncoding, type Encoding, MIN_BYTES } from './compressed.js';
+import { isAutomatedClient } from './plugins/guards.js';
+import type { LoggedRequest } from './request-log.js';
+
+/** A response as it left Fastify, after every hook: its headers (less Date and Connection) and body. */
+interface SentResponse {
+  /** Names and values in turn, as `writeHead` takes them. */
+  headers: OutgoingHttpHeader[];
+  body: Buffer;
+}
+
+/** Response headers as Fastify's `reply.getHeaders()` gives them. */
+type ReplyHeaders = Readonly<Record<string, string | number | string[] | undefined>>;
+
+/** A rendered book page: its bytes, and how each route sent them in each encoding. */
+export interface RenderedPage {
+  body: CompressedBody;
+  /** By `${route} ${encoding}`: what a plain visit was answered with. */
+  sent: Map<string, SentResponse>;
+}
+
+/** The page cache's key of a plain visit: no parameter, no cookie (book-pages.ts serialises the rest). */
+export const plainPageKey = (slug: string, country: string | null) => `${slug}\n${country ?? ''}`;
+
+/** Whom TRUST_PROXY trusts to name the client (Fastify's `trustProxy`, as app.ts passes it). */
+export type TrustProxy = false | string[] | ((address: string, hop: number) => boolean);
+
+/** What a replayed answer reports to, as Fastify's hooks would: the request log and the metrics. */
+export interface ReplayReporting {
+  log: FastifyBaseLogger | null;
+  observe(method: string, route: string, status: number, seconds: number): void;
+}
+
+interface ReplayOptions {
+  /** BASE_URL's origin: a request it referred is refused by the guards, never replayed. */
+  origin: string;
+  trustProxy: TrustProxy;
+  visits: VisitCounter;
+  nextRequestId: () => string;
+}
+
+const PLAIN_VISIT = /^\/(book|b)\/([a-z0-9][a-z0-9-]{0,79})$/;
+const ROUTES = { book: '/book/:slug', b: '/b/:slug' } as const;
+const NOT_ENCODED = 'identity';
+
+/**
+ * Plain visits of cached book pages, answered before Fastify. Most page views are a reader or a bot
+ * following a shared link: a GET of `/book/{slug}` or `/b/{slug}` without query string or cookie. The
+ * first such visit goes through Fastify, and its response, as every hook left it, is kept with the
+ * cached page (`record`); later ones with the same page key and encoding get those bytes again,
+ * counted, measured and logged as Fastify would have. Building Fastify's request and reply, running
+ * its routing, hooks and validation cost two thirds of such a request. The kept responses live and
+ * die with the page cache (a book or destination change drops them), so a replay never outlives the
+ * page it repeats. Anything else (another method, parameters, cookies, an uncached page) goes to Fastify.
+ */
+export class PageReplay {
+  readonly rendered = new PageCache<RenderedPage>(5000, 30_000);
+  /** Visits answered here since the start (the metric `booklink_page_replays_total`). */
+  replayed = 0;
+  private reporting: ReplayReporting | null = null;
+  private closing = false;
+  private readonly trust: ((address: string, hop: number) => boolean) | null;
+
+  constructor(private readonly options: ReplayOptions) {
+    const { trustProxy } = options;
+    this.trust =
+      trustProxy === false
+        ? null
+        : typeof trustProxy === 'function'
+          ? trustProxy
+          : proxyAddr.compile(trustProxy);
+  }
+
+  /** Where replayed answers are logged and measured; nothing is replayed before this. */
+  attach(reporting: ReplayReporting): void {
+    this.reporting = reporting;
+  }
+
+  /** From the start of a shutdown, Fastify answers everything (503 for new requests, as it does). */
+  close(): void {
+    this.closing = true;
+  }
+
+  /** Keeps what Fastify sent for a plain visit of `page`, so the next such visit is replayed. */
+  record(page: RenderedPage, route: string, encoding: Encoding | null, headers: ReplyHeaders, body: Buffer) {
+    const flat: OutgoingHttpHeader[] = [];
+    for (const [name, value] of Object.entries(headers)) {
+      if (value !== undefined && name !== 'content-length') flat.push(name, value);
+    }
+    flat.push('content-length', body.length);
+    page.sent.set(`${route} ${encoding ?? NOT_ENCODED}`, { headers: flat, body });
+  }
+
+  /** Answers a plain visit of a cached page and returns true; false leaves the request to Fastify. */
+  serve(request: IncomingMessage, response: ServerResponse): boolean {
+    const started = performance.now();
+    const reporting = this.reporting;
+    if (!reporting || this.closing || request.method !== 'GET') return false;
+    const headers = request.headers;
+    if (headers.cookie !== undefined || headers.referer === this.options.origin) return false;
+    const visit = PLAIN_VISIT.exec(request.url ?? '');
+    if (!visit) return false;
+    const page = this.rendered.get(plainPageKey(visit[2] ?? '', readerCountry(undefined, headers)));
+    if (!page) return false;
+    const route = ROUTES[visit[1] === 'b' ? 'b' : 'book'];
+    const encoding = page.body.raw.length >= MIN_BYTES ? chooseEncoding(headers['accept-encoding']) : null;
+    const sent = page.sent.get(`${route} ${encoding ?? NOT_ENCODED}`);
+    if (!sent) return false;
+
+    const requestId = this.options.nextRequestId();
+    response.writeHead(200, sent.headers);
+    response.end(sent.body);
+    this.replayed += 1;
+    const userAgent = headers['user-agent'];
+    this.options.visits.count(audienceOf(userAgent, isAutomatedClient(userAgent)), null);
+    response.once('finish', () => {
+      const elapsedMs = performance.now() - started;
+      reporting.observe('GET', route, 200, elapsedMs / 1000);
+      reporting.log?.info(
+        { reqId: requestId, req: this.logged(request), res: { statusCode: 200 }, responseTime: elapsedMs },
+        'request completed',
+      );
+    });
+    return true;
+  }
+
+  /** The request as Fastify's request log shows it: host and address through trusted proxies. */
+  private logged(request: IncomingMessage): LoggedRequest {
+    const headers = request.headers;
+    const peer = request.socket.remoteAddress ?? '';
+    const forwardedHost = headers['x-forwarded-host']?.toString();
+    const trust = this.trust;
+    return {
+      method: 'GET',
+      url: request.url ?? '',
+      host:
+        trust && forwardedHost && trust(peer, 0)
+          ? (forwardedHost.split(',').pop() ?? '').trim()
+          : (headers.host ?? ''),
+      ip: trust ? (proxyAddr.all(request, trust).pop() ?? peer) : peer,
+      headers,
+    };
+  }
+}
