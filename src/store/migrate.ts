@@ -13,6 +13,7 @@ import { loginThrottleMigration } from './migrations/0010-login-throttle.js';
 import { identifierIndexMigration } from './migrations/0014-identifier-index.js';
 import { partnersMigration } from './migrations/0015-partners.js';
 import { searchByPopularityMigration } from './migrations/0016-search-by-popularity.js';
+import { searchTermsPostgresMigration } from './migrations/0017-search-terms-postgres.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -31,6 +32,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0014-identifier-index', identifierIndexMigration],
   ['0015-partners', partnersMigration],
   ['0016-search-by-popularity', searchByPopularityMigration],
+  ['0017-search-terms-postgres', searchTermsPostgresMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

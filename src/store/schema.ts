@@ -44,7 +44,7 @@ export interface CatalogIdentifierTable {
   entry_id: number;
 }
 
-/** SQLite only: every word of the catalog's full-text index and how many entries hold it, as of the last import. */
+/** Every word of the catalog's search index and how many entries hold it, as of the last import. */
 export interface CatalogTermTable {
   term: string;
   doc: number;

@@ -75,87 +75,235 @@ async function sqliteMatch(db: Kysely<Database>, match: string, limit: number): 
   return { books: books.rows, entries: entries.rows };
 }
 
-async function postgresMatch(db: Kysely<Database>, query: string, limit: number): Promise<Retrieved> {
-  const tsq = sql`to_tsquery('simple'::regconfig, ${query})`;
-  // Separate connections of the pool, so the lookups overlap. Both read matches most popular first
-  // (index catalog_entries_popularity), and text rank orders the first RANKED_POOL of them.
-  const [byText, byPopularity, books] = await Promise.all([
-    sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from (select * from catalog_entries
-        where search_tsv @@ ${tsq} order by popularity desc, id limit ${RANKED_POOL}) c
-      order by ts_rank(c.search_tsv, ${tsq}) desc, c.popularity desc limit ${limit}`.execute(db),
-    sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
-      where c.search_tsv @@ ${tsq} order by c.popularity desc, c.id
-      limit ${Math.ceil(limit * POPULAR_SHARE)}`.execute(db),
-    sql<BookRow>`select ${BOOK_COLUMNS} from books b
-      where b.search_tsv @@ ${tsq} order by ts_rank(b.search_tsv, ${tsq}) desc limit ${limit}`.execute(db),
-  ]);
-  return { books: books.rows, entries: distinct([...byText.rows, ...byPopularity.rows]) };
+/**
+ * PostgreSQL cannot read a GIN index in popularity order, and its estimates for prefix words are
+ * blind, so the plan is chosen here from the word list's counts. Fetching every match costs about
+ * FETCH_US a match (a heap page each); walking the popularity index costs about WALK_US a row, and
+ * finds a word held by `n` of `total` entries every `total / n` rows (bench/README, 1M entries).
+ * A query of several words walks never: the GIN index intersects them first, so its matches are
+ * fewer than its rarest word's, where a walk would look for a rare combination row by row.
+ */
+const FETCH_US = 20;
+const WALK_US = 9;
+/** The popularity walk reads this many matches for text rank: its cost grows with pool ÷ frequency. */
+const WALKED_POOL = 200;
+
+/** Whether a one-word query is cheaper walked down the popularity index than fetched whole. */
+function walkCheaper(matches: number, total: number): boolean {
+  return WALKED_POOL * (total / Math.max(matches, 1)) * WALK_US < matches * FETCH_US;
+}
+
+const sizes = new WeakMap<Kysely<Database>, { rows: number; at: number }>();
+
+/** The catalog's row count as PostgreSQL's statistics have it (read once a minute per handle). */
+async function catalogSize(db: Kysely<Database>): Promise<number> {
+  const known = sizes.get(db);
+  if (known && Date.now() - known.at < 60_000) return known.rows;
+  const result = await sql<{ rows: number }>`select reltuples as rows from pg_class
+    where oid = 'catalog_entries'::regclass`.execute(db);
+  const rows = Math.max(0, Number(result.rows[0]?.rows ?? 0));
+  sizes.set(db, { rows, at: Date.now() });
+  return rows;
+}
+
+/** How many entries hold each group's words (a prefix: every word it starts), from the word list. */
+async function postgresEstimate(
+  db: Kysely<Database>,
+  groups: Alternatives[],
+  mode: 'and' | 'or',
+  prefixLast: boolean,
+): Promise<number> {
+  const parts = groups.map((alternatives, i) => {
+    const [first = '', ...rest] = alternatives;
+    const prefix = prefixLast && i === groups.length - 1 && first.length >= 3;
+    const upper = `${first.slice(0, -1)}${String.fromCodePoint((first.codePointAt(first.length - 1) ?? 0) + 1)}`;
+    const words = prefix ? rest : alternatives;
+    const exact = words.length > 0 ? sql`term in (${sql.join(words)})` : sql`false`;
+    const where = prefix ? sql`(${exact} or (term >= ${first} and term < ${upper}))` : exact;
+    return sql`select ${i}::int as g, doc from catalog_terms where ${where}`;
+  });
+  const rows = await sql<{
+    g: number;
+    n: number;
+  }>`select g, sum(doc) as n from (${sql.join(parts, sql` union all `)}) t
+    group by g`.execute(db);
+  const counts = groups.map((_, i) => Number(rows.rows.find((row) => Number(row.g) === i)?.n ?? 0));
+  return mode === 'and' ? Math.min(...counts) : counts.reduce((sum, n) => sum + n, 0);
+}
+
+async function postgresMatch(
+  db: Kysely<Database>,
+  groups: Alternatives[],
+  mode: 'and' | 'or',
+  limit: number,
+): Promise<Retrieved> {
+  const prefixLast = mode === 'and';
+  const tsq = sql`to_tsquery('simple'::regconfig, ${tsQuery(groups, mode, prefixLast)})`;
+  const popular = Math.ceil(limit * POPULAR_SHARE);
+  const books = sql<BookRow>`select ${BOOK_COLUMNS} from books b
+    where b.search_tsv @@ ${tsq} order by ts_rank(b.search_tsv, ${tsq}) desc limit ${limit}`.execute(db);
+  const walk =
+    groups.length === 1 &&
+    (await wordListed(db)) &&
+    walkCheaper(await postgresEstimate(db, groups, mode, prefixLast), await catalogSize(db));
+  if (walk) {
+    // `is true` keeps the GIN index out: the matches are read down the popularity index, and the walk
+    // stops at the limit. Separate connections of the pool, so the lookups overlap.
+    const [byText, byPopularity] = await Promise.all([
+      sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from (select * from catalog_entries
+          where (search_tsv @@ ${tsq}) is true order by popularity desc, id limit ${WALKED_POOL}) c
+        order by ts_rank(c.search_tsv, ${tsq}) desc, c.popularity desc limit ${limit}`.execute(db),
+      sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
+        where (c.search_tsv @@ ${tsq}) is true order by c.popularity desc, c.id limit ${popular}`.execute(db),
+    ]);
+    return { books: (await books).rows, entries: distinct([...byText.rows, ...byPopularity.rows]) };
+  }
+  // Every match from the GIN index, once: text rank orders the most popular RANKED_POOL of them.
+  const entries = sql<CatalogEntryRow>`with matched as materialized (
+      select id, popularity from catalog_entries where search_tsv @@ ${tsq}),
+    pool as (select id, popularity from matched order by popularity desc, id limit ${RANKED_POOL}),
+    picked as (
+      (select p.id, 0 as part, ts_rank(c.search_tsv, ${tsq}) as score, p.popularity from pool p
+        join catalog_entries c on c.id = p.id order by 3 desc, p.popularity desc limit ${limit})
+      union all (select id, 1, 0, popularity from pool order by popularity desc, id limit ${popular}))
+    select ${ENTRY_COLUMNS} from picked p join catalog_entries c on c.id = p.id
+    order by p.part, p.score desc, p.popularity desc, p.id`.execute(db);
+  const [found, saved] = await Promise.all([entries, books]);
+  return { books: saved.rows, entries: distinct(found.rows) };
 }
 
 function match(store: Store, groups: Alternatives[], mode: 'and' | 'or', limit: number): Promise<Retrieved> {
   if (groups.length === 0) return Promise.resolve({ books: [], entries: [] });
   return store.dialect === 'sqlite'
     ? sqliteMatch(store.db, ftsQuery(groups, mode, mode === 'and'), limit)
-    : postgresMatch(store.db, tsQuery(groups, mode, mode === 'and'), limit);
+    : postgresMatch(store.db, groups, mode, limit);
 }
 
 /** Indexed words within `allowed` edits of a typed word, with how many rows hold each. */
 type Vocabulary = Map<string, number>;
 
-/**
- * Where the catalog's words and counts are read: the table every import refreshes, or the full-text
- * index itself while that table is empty (a catalog no import has filled, where the index is small).
- */
-async function catalogTerms(db: Kysely<Database>): Promise<RawBuilder<unknown>> {
-  const snapshot = await db.selectFrom('catalog_terms').select('term').limit(1).executeTakeFirst();
-  return sql.raw(snapshot ? 'catalog_terms' : 'catalog_fts_vocab');
+interface TermRow {
+  term: string;
+  doc: number;
 }
 
-async function vocabularyNear(db: Kysely<Database>, token: string, allowed: number): Promise<Vocabulary> {
-  const terms = await catalogTerms(db);
+/**
+ * The index's words and how many rows hold each, for spelling corrections. SQLite reads them from
+ * `catalog_terms` (every import refreshes it) or, while that is empty, from the full-text index
+ * itself, and the saved books' from their own index. PostgreSQL reads `catalog_terms` alone: its
+ * corrections use trigrams until an import has filled it (`wordListed`).
+ */
+interface Terms {
+  /** Words from `lower` (inclusive) to `upper` (exclusive) whose length is within `lengths`. */
+  range(lower: string, upper: string, lengths: readonly [number, number]): Promise<TermRow[]>;
+  /** How many rows of the catalog and of the saved books hold each word. */
+  counts(words: readonly string[]): Promise<Map<string, number>>;
+}
+
+const add = (counts: Map<string, number>, rows: readonly TermRow[]) => {
+  for (const { term, doc } of rows) counts.set(term, (counts.get(term) ?? 0) + Number(doc));
+  return counts;
+};
+
+const listedCounts = (db: Kysely<Database>, words: readonly string[]) =>
+  db.selectFrom('catalog_terms').select(['term', 'doc']).where('term', 'in', words).execute();
+
+async function sqliteTerms(db: Kysely<Database>): Promise<Terms> {
+  const listed = await wordListed(db);
+  const catalog = sql.raw(listed ? 'catalog_terms' : 'catalog_fts_vocab');
+  return {
+    range: async (lower, upper, [shortest, longest]) =>
+      (
+        await sql<TermRow>`select term, doc from ${catalog} where term >= ${lower} and term < ${upper}
+          and length(term) between ${shortest} and ${longest}
+        union all select term, doc from books_fts_vocab where term >= ${lower} and term < ${upper}
+          and length(term) between ${shortest} and ${longest}`.execute(db)
+      ).rows,
+    async counts(words) {
+      const known = listed ? await listedCounts(db, words) : [];
+      // A word the last import did not see (every word, before any import) is counted in the index:
+      // cheap for the rare words it will be, where a common word's count reads its every row.
+      const seen = new Set(known.map((row) => row.term));
+      const unseen = words.filter((word) => !seen.has(word));
+      const rows = await sql<TermRow>`
+        select term, doc from books_fts_vocab where term in (${sql.join(words)})
+        ${unseen.length > 0 ? sql`union all select term, doc from catalog_fts_vocab where term in (${sql.join(unseen)})` : sql``}`.execute(
+        db,
+      );
+      return add(add(new Map(), known), rows.rows);
+    },
+  };
+}
+
+/** A word the last import did not see, counted up to this many rows in each table: enough to rank it. */
+const UNSEEN_COUNTED = 1000;
+
+function postgresTerms(db: Kysely<Database>): Terms {
+  const countIn = (table: 'catalog_entries' | 'books', word: string) =>
+    sql<{ n: number }>`select count(*) as n from (select 1 from ${sql.table(table)}
+      where search_tsv @@ to_tsquery('simple'::regconfig, ${tsQuery([[word]], 'and', false)})
+      limit ${UNSEEN_COUNTED}) matched`.execute(db);
+  return {
+    range: async (lower, upper, [shortest, longest]) =>
+      db
+        .selectFrom('catalog_terms')
+        .select(['term', 'doc'])
+        .where('term', '>=', lower)
+        .where('term', '<', upper)
+        .where(sql<number>`length(term)`, '>=', shortest)
+        .where(sql<number>`length(term)`, '<=', longest)
+        .execute(),
+    async counts(words) {
+      const counts = add(new Map(), await listedCounts(db, words));
+      for (const word of words.filter((w) => !counts.has(w) && /[\p{L}\p{N}]/u.test(w))) {
+        const [entries, books] = await Promise.all([
+          countIn('catalog_entries', word),
+          countIn('books', word),
+        ]);
+        const n = Number(entries.rows[0]?.n ?? 0) + Number(books.rows[0]?.n ?? 0);
+        if (n > 0) counts.set(word, n);
+      }
+      return counts;
+    },
+  };
+}
+
+/** Whether an import has listed the catalog's words (`catalog_terms` holds any). */
+async function wordListed(db: Kysely<Database>): Promise<boolean> {
+  return (await db.selectFrom('catalog_terms').select('term').limit(1).executeTakeFirst()) !== undefined;
+}
+
+async function vocabularyNear(terms: Terms, token: string, allowed: number): Promise<Vocabulary> {
   const prefixes = [...new Set([token.slice(0, 2), `${token[1]}${token[0]}`])];
   const found: Vocabulary = new Map();
-  const keep = (rows: Array<{ term: string; doc: number }>) => {
+  const keep = (rows: readonly TermRow[]) => {
     for (const { term, doc } of rows)
       if (term !== token && editDistance(token, term, allowed) <= allowed)
         found.set(term, (found.get(term) ?? 0) + Number(doc));
   };
   for (const prefix of prefixes) {
     const upper = `${prefix.slice(0, -1)}${String.fromCodePoint(prefix.codePointAt(1)! + 1)}`;
-    const rows = await sql<{ term: string; doc: number }>`
-      select term, doc from ${terms} where term >= ${prefix} and term < ${upper}
-        and length(term) between ${token.length - allowed} and ${token.length + allowed}
-      union all select term, doc from books_fts_vocab where term >= ${prefix} and term < ${upper}
-        and length(term) between ${token.length - allowed} and ${token.length + allowed}`.execute(db);
-    keep(rows.rows);
+    keep(await terms.range(prefix, upper, [token.length - allowed, token.length + allowed]));
   }
   if (found.size === 0 && token.length >= 6) {
     // A typo in the second letter ("moddlesex"): scan the first letter's words, length-bounded.
     const first = token[0]!;
     const next = String.fromCodePoint(first.codePointAt(0)! + 1);
-    const rows = await sql<{ term: string; doc: number }>`
-      select term, doc from ${terms} where term >= ${first} and term < ${next}
-        and length(term) between ${token.length - 1} and ${token.length + 1}`.execute(db);
-    keep(rows.rows);
+    keep(await terms.range(first, next, [token.length - 1, token.length + 1]));
   }
   return found;
 }
 
 /**
- * Spelling corrections from the FTS5 vocabulary: indexed words sharing the first two letters (or
- * those two swapped) within two edits, nearest and then most common first ("hary" → "harry" before
- * "harp"). A word the index holds keeps itself first; it gains corrections only when `rareToo`
- * and it is far rarer than a neighbour ("poter" may be an author's name, "potter" is the book).
+ * Spelling corrections from the index's words: those sharing the first two letters (or those two
+ * swapped) within two edits, nearest and then most common first ("hary" → "harry" before "harp").
+ * A word the index holds keeps itself first; it gains corrections only when `rareToo` and it is far
+ * rarer than a neighbour ("poter" may be an author's name, "potter" is the book).
  */
-async function sqliteCorrections(
-  db: Kysely<Database>,
-  token: string,
-  rareToo: boolean,
-  count: number,
-): Promise<string[]> {
+async function corrections(terms: Terms, token: string, rareToo: boolean, count: number): Promise<string[]> {
   if (token.length < 4 || /^\d+$/.test(token)) return count > 0 ? [token] : [];
   if (count > 0 && !rareToo) return [token];
-  const near = await vocabularyNear(db, token, token.length >= 8 ? 2 : 1);
+  const near = await vocabularyNear(terms, token, token.length >= 8 ? 2 : 1);
   const ordered = [...near.entries()]
     .filter(([, doc]) => count === 0 || doc >= 10 * count)
     .sort((a, b) => editDistance(token, a[0]) - editDistance(token, b[0]) || b[1] - a[1])
@@ -165,43 +313,24 @@ async function sqliteCorrections(
   return count > 0 ? [token, ...ordered] : ordered;
 }
 
-/** How many rows of the catalog and of the saved books hold each word. */
-async function indexedCounts(db: Kysely<Database>, tokens: readonly string[]): Promise<Map<string, number>> {
-  const counts = new Map<string, number>();
-  if (tokens.length === 0) return counts;
-  const unique = [...new Set(tokens)];
-  const add = (rows: ReadonlyArray<{ term: string; doc: number }>) => {
-    for (const { term, doc } of rows) counts.set(term, (counts.get(term) ?? 0) + Number(doc));
-  };
-  const known = await db
-    .selectFrom('catalog_terms')
-    .select(['term', 'doc'])
-    .where('term', 'in', unique)
-    .execute();
-  add(known);
-  // A word the last import did not see (or every word, before any import) is counted in the index:
-  // cheap for the rare words it will be, where a common word's count would read its every row.
-  const counted = new Set(known.map((row) => row.term));
-  const unseen = unique.filter((word) => !counted.has(word));
-  const rows = await sql<{ term: string; doc: number }>`
-    select term, doc from books_fts_vocab where term in (${sql.join(unique)})
-    ${unseen.length > 0 ? sql`union all select term, doc from catalog_fts_vocab where term in (${sql.join(unseen)})` : sql``}`.execute(
-    db,
-  );
-  add(rows.rows);
-  return counts;
-}
-
 /**
- * Refreshes the catalog's words and their counts from the full-text index (SQLite; PostgreSQL's
- * corrections use trigrams): one pass over the index, run at the end of an import.
+ * What search plans with, refreshed at the end of an import: the catalog's words and their counts
+ * (one pass over the full-text index), and on PostgreSQL the planner's statistics of the catalog,
+ * which a bulk load leaves stale until autovacuum comes by (or for good, where it is off).
  */
-export async function refreshCatalogTerms(store: Store): Promise<void> {
-  if (store.dialect !== 'sqlite') return;
+export async function refreshSearchStatistics(store: Store): Promise<void> {
   await store.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('catalog_terms').execute();
-    await sql`insert into catalog_terms (term, doc) select term, doc from catalog_fts_vocab`.execute(trx);
+    await sql
+      .raw(
+        store.dialect === 'sqlite'
+          ? 'insert into catalog_terms (term, doc) select term, doc from catalog_fts_vocab'
+          : `insert into catalog_terms (term, doc) select word, ndoc from ts_stat('select search_tsv from catalog_entries')`,
+      )
+      .execute(trx);
   });
+  if (store.dialect === 'postgres')
+    await sql`analyze catalog_entries, catalog_identifiers, catalog_terms`.execute(store.db);
 }
 
 const trigrams = new WeakMap<Kysely<Database>, Promise<boolean>>();
@@ -247,7 +376,7 @@ const size = (r: Retrieved) => r.books.length + r.entries.length;
 
 /**
  * Candidates for a text query from saved books and the catalog: all words first; then any
- * significant word; then spelling corrections (SQLite vocabulary, PostgreSQL trigrams).
+ * significant word; then spelling corrections (the index's words; PostgreSQL's trigrams before any import).
  * Duplicates are left for the caller, which merges by ISBN anyway.
  */
 export async function retrieveCandidates(store: Store, tokens: string[], limit = 40): Promise<Retrieved> {
@@ -262,11 +391,17 @@ export async function retrieveCandidates(store: Store, tokens: string[], limit =
   );
   if (size(found) >= 8) return found;
   const significant = words.filter((word) => !STOP.has(word) && word.length > 1);
-  if (store.dialect === 'sqlite') {
+  const terms =
+    store.dialect === 'sqlite'
+      ? await sqliteTerms(store.db)
+      : (await wordListed(store.db))
+        ? postgresTerms(store.db)
+        : null;
+  if (terms) {
     const rareToo = size(found) === 0;
-    const counts = await indexedCounts(store.db, words);
+    const counts = await terms.counts([...new Set(words)]);
     const corrected = await Promise.all(
-      words.map((word) => sqliteCorrections(store.db, word, rareToo, counts.get(word) ?? 0)),
+      words.map((word) => corrections(terms, word, rareToo, counts.get(word) ?? 0)),
     );
     const usable = corrected.filter((alternatives) => alternatives.length > 0);
     if (

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { nowIso, type Store } from '../../store/db.js';
-import { refreshCatalogTerms } from '../../store/search.js';
+import { refreshSearchStatistics } from '../../store/search.js';
 import { importRows } from './batches.js';
 import { detectFormat } from './detect.js';
 import { openRows } from './rows.js';
@@ -87,8 +87,8 @@ export async function importCatalogFile(
   const key = fileKey(path, stats);
   const previous = options.restart ? null : await loadRun(store.db, key);
   if (previous?.finished) {
-    // Killed after its last batch, perhaps before the search vocabulary was refreshed.
-    await refreshCatalogTerms(store);
+    // Killed after its last batch, perhaps before the search statistics were refreshed.
+    await refreshSearchStatistics(store);
     return summarise(path, previous, 'already_finished', 0, 0);
   }
   if (previous && previous.format !== format) {
@@ -110,7 +110,7 @@ export async function importCatalogFile(
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     report: (state) => options.onProgress?.(progressOf(path, state, run, stats.size, started)),
   });
-  if (final.finished) await refreshCatalogTerms(store);
+  if (final.finished) await refreshSearchStatistics(store);
   return summarise(path, final, 'completed', run.rowsDone, performance.now() - started);
 }
 

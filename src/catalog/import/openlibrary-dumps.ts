@@ -25,7 +25,7 @@ import {
   stageOlAuthors,
   stageOlWorks,
 } from '../../store/openlibrary-staging.js';
-import { refreshCatalogTerms } from '../../store/search.js';
+import { refreshSearchStatistics } from '../../store/search.js';
 import { type BatchSink, importRows } from './batches.js';
 import { cleanText } from './fields.js';
 import { openRows } from './rows.js';
@@ -344,7 +344,7 @@ async function importEditions(
   if (file.run.finished) {
     // Killed after the last batch but before the indexes were rebuilt: rebuild them now.
     await restoreCatalogIndexes(store.db, store.dialect);
-    await refreshCatalogTerms(store);
+    await refreshSearchStatistics(store);
     return summarise(file.path, file.run, 'already_finished', 0, 0);
   }
   const run = file.run;
@@ -385,7 +385,7 @@ async function importEditions(
   });
   if (final.finished) {
     await restoreCatalogIndexes(store.db, store.dialect);
-    await refreshCatalogTerms(store);
+    await refreshSearchStatistics(store);
   }
   removedBefore.removed += state.removed;
   return summarise(file.path, final, 'completed', run.rowsDone, performance.now() - started);
