@@ -140,8 +140,9 @@ async function postgresMatch(
   const prefixLast = mode === 'and';
   const tsq = sql`to_tsquery('simple'::regconfig, ${tsQuery(groups, mode, prefixLast)})`;
   const popular = Math.ceil(limit * POPULAR_SHARE);
-  const books = sql<BookRow>`select ${BOOK_COLUMNS} from books b
-    where b.search_tsv @@ ${tsq} order by ts_rank(b.search_tsv, ${tsq}) desc limit ${limit}`.execute(db);
+  const books = () =>
+    sql<BookRow>`select ${BOOK_COLUMNS} from books b
+      where b.search_tsv @@ ${tsq} order by ts_rank(b.search_tsv, ${tsq}) desc limit ${limit}`.execute(db);
   const walk =
     groups.length === 1 &&
     (await wordListed(db)) &&
@@ -149,14 +150,15 @@ async function postgresMatch(
   if (walk) {
     // `is true` keeps the GIN index out: the matches are read down the popularity index, and the walk
     // stops at the limit. Separate connections of the pool, so the lookups overlap.
-    const [byText, byPopularity] = await Promise.all([
+    const [byText, byPopularity, saved] = await Promise.all([
       sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from (select * from catalog_entries
           where (search_tsv @@ ${tsq}) is true order by popularity desc, id limit ${WALKED_POOL}) c
         order by ts_rank(c.search_tsv, ${tsq}) desc, c.popularity desc limit ${limit}`.execute(db),
       sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
         where (c.search_tsv @@ ${tsq}) is true order by c.popularity desc, c.id limit ${popular}`.execute(db),
+      books(),
     ]);
-    return { books: (await books).rows, entries: distinct([...byText.rows, ...byPopularity.rows]) };
+    return { books: saved.rows, entries: distinct([...byText.rows, ...byPopularity.rows]) };
   }
   // Every match from the GIN index, once: text rank orders the most popular RANKED_POOL of them.
   const entries = sql<CatalogEntryRow>`with matched as materialized (
@@ -168,7 +170,7 @@ async function postgresMatch(
       union all (select id, 1, 0, popularity from pool order by popularity desc, id limit ${popular}))
     select ${ENTRY_COLUMNS} from picked p join catalog_entries c on c.id = p.id
     order by p.part, p.score desc, p.popularity desc, p.id`.execute(db);
-  const [found, saved] = await Promise.all([entries, books]);
+  const [found, saved] = await Promise.all([entries, books()]);
   return { books: saved.rows, entries: distinct(found.rows) };
 }
 
@@ -268,9 +270,17 @@ function postgresTerms(db: Kysely<Database>): Terms {
   };
 }
 
-/** Whether an import has listed the catalog's words (`catalog_terms` holds any). */
+const listings = new WeakMap<Kysely<Database>, { listed: boolean; at: number }>();
+/** How long a handle trusts what it read: a server learns of another process's import within it. */
+const LISTING_KNOWN_MS = 60_000;
+
+/** Whether an import has listed the catalog's words (`catalog_terms` holds any); read once a minute per handle. */
 async function wordListed(db: Kysely<Database>): Promise<boolean> {
-  return (await db.selectFrom('catalog_terms').select('term').limit(1).executeTakeFirst()) !== undefined;
+  const known = listings.get(db);
+  if (known && Date.now() - known.at < LISTING_KNOWN_MS) return known.listed;
+  const row = await db.selectFrom('catalog_terms').select('term').limit(1).executeTakeFirst();
+  listings.set(db, { listed: row !== undefined, at: Date.now() });
+  return row !== undefined;
 }
 
 async function vocabularyNear(terms: Terms, token: string, allowed: number): Promise<Vocabulary> {
@@ -331,6 +341,7 @@ export async function refreshSearchStatistics(store: Store): Promise<void> {
   });
   if (store.dialect === 'postgres')
     await sql`analyze catalog_entries, catalog_identifiers, catalog_terms`.execute(store.db);
+  listings.delete(store.db);
 }
 
 const trigrams = new WeakMap<Kysely<Database>, Promise<boolean>>();
