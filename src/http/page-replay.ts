@@ -56,7 +56,8 @@ const NOT_ENCODED = 'identity';
  * first such visit goes through Fastify, and its response, as every hook left it, is kept with the
  * cached page (`record`); later ones with the same page key and encoding get those bytes again,
  * counted, measured and logged as Fastify would have. Building Fastify's request and reply, running
- * its routing, hooks and validation cost two thirds of such a request. The kept responses live and
+ * its routing, hooks and validation took most of such a request's time beyond what a bare server
+ * spends (bench/README). The kept responses live and
  * die with the page cache (a book or destination change drops them), so a replay never outlives the
  * page it repeats. Anything else (another method, parameters, cookies, an uncached page) goes to Fastify.
  */
@@ -115,11 +116,7 @@ export class PageReplay {
     if (!sent) return false;
 
     const requestId = this.options.nextRequestId();
-    response.writeHead(200, sent.headers);
-    response.end(sent.body);
-    this.replayed += 1;
-    const userAgent = headers['user-agent'];
-    this.options.visits.count(audienceOf(userAgent, isAutomatedClient(userAgent)), null);
+    // Measured and logged once the response is sent, as Fastify's onResponse hooks are.
     response.once('finish', () => {
       const elapsedMs = performance.now() - started;
       reporting.observe('GET', route, 200, elapsedMs / 1000);
@@ -128,6 +125,11 @@ export class PageReplay {
         'request completed',
       );
     });
+    response.writeHead(200, sent.headers);
+    response.end(sent.body);
+    this.replayed += 1;
+    const userAgent = headers['user-agent'];
+    this.options.visits.count(audienceOf(userAgent, isAutomatedClient(userAgent)), null);
     return true;
   }
 
