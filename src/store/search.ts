@@ -106,6 +106,11 @@ async function catalogSize(db: Kysely<Database>): Promise<number> {
   return rows;
 }
 
+/** The upper bound of the words starting with `prefix`: its last character moved one up. */
+function prefixEnd(prefix: string): string {
+  return `${prefix.slice(0, -1)}${String.fromCodePoint((prefix.codePointAt(prefix.length - 1) ?? 0) + 1)}`;
+}
+
 /** How many entries hold each group's words (a prefix: every word it starts), from the word list. */
 async function postgresEstimate(
   db: Kysely<Database>,
@@ -116,7 +121,7 @@ async function postgresEstimate(
   const parts = groups.map((alternatives, i) => {
     const [first = '', ...rest] = alternatives;
     const prefix = prefixLast && i === groups.length - 1 && first.length >= 3;
-    const upper = `${first.slice(0, -1)}${String.fromCodePoint((first.codePointAt(first.length - 1) ?? 0) + 1)}`;
+    const upper = prefixEnd(first);
     const words = prefix ? rest : alternatives;
     const exact = words.length > 0 ? sql`term in (${sql.join(words)})` : sql`false`;
     const where = prefix ? sql`(${exact} or (term >= ${first} and term < ${upper}))` : exact;
@@ -292,14 +297,12 @@ async function vocabularyNear(terms: Terms, token: string, allowed: number): Pro
         found.set(term, (found.get(term) ?? 0) + Number(doc));
   };
   for (const prefix of prefixes) {
-    const upper = `${prefix.slice(0, -1)}${String.fromCodePoint(prefix.codePointAt(1)! + 1)}`;
-    keep(await terms.range(prefix, upper, [token.length - allowed, token.length + allowed]));
+    keep(await terms.range(prefix, prefixEnd(prefix), [token.length - allowed, token.length + allowed]));
   }
   if (found.size === 0 && token.length >= 6) {
     // A typo in the second letter ("moddlesex"): scan the first letter's words, length-bounded.
     const first = token[0]!;
-    const next = String.fromCodePoint(first.codePointAt(0)! + 1);
-    keep(await terms.range(first, next, [token.length - 1, token.length + 1]));
+    keep(await terms.range(first, prefixEnd(first), [token.length - 1, token.length + 1]));
   }
   return found;
 }
