@@ -56,23 +56,44 @@ const POPULAR_SHARE = 0.5;
  */
 const RANKED_POOL = 2000;
 /** The entry id in a catalog full-text row key (migration 0016: popularity first, id in the low 32 bits). */
-const ENTRY_ID = sql.raw('(f.search_key & 4294967295)');
+const ENTRY_ID = sql.raw('(f.rowid & 4294967295)');
 
 async function sqliteMatch(db: Kysely<Database>, match: string, limit: number): Promise<Retrieved> {
-  // Full-text rows are read in key order, most popular first, and the reading stops at the limit.
-  const byText = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from (
-      select rowid as search_key, bm25(catalog_fts, 4.0, 1.0, 2.0) as score from catalog_fts
-      where catalog_fts match ${match} order by rowid limit ${RANKED_POOL}) f
-    join catalog_entries c on c.id = ${ENTRY_ID} order by f.score limit ${limit}`.execute(db);
-  const byPopularity = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from (
-      select rowid as search_key from catalog_fts where catalog_fts match ${match}
-      order by rowid limit ${Math.ceil(limit * POPULAR_SHARE)}) f
-    join catalog_entries c on c.id = ${ENTRY_ID} order by f.search_key`.execute(db);
-  const entries = { rows: distinct([...byText.rows, ...byPopularity.rows]) };
-  const books = await sql<BookRow>`select ${BOOK_COLUMNS} from books_fts f
-    join books b on b.id = f.rowid
-    where books_fts match ${match} order by bm25(books_fts, 4.0, 1.0) limit ${limit}`.execute(db);
-  return { books: books.rows, entries: entries.rows };
+  const [ids, books] = await Promise.all([
+    sqliteMatchingIds(db, match, limit),
+    sql<BookRow>`select ${BOOK_COLUMNS} from books_fts f
+      join books b on b.id = f.rowid
+      where books_fts match ${match} order by bm25(books_fts, 4.0, 1.0) limit ${limit}`.execute(db),
+  ]);
+  return { books: books.rows, entries: await entriesById(db, ids) };
+}
+
+/**
+ * The catalog entries a full-text query retrieves: every match when there are `limit` or fewer (most
+ * popular first), else the best `limit` by text rank among the most popular RANKED_POOL, then the most
+ * popular share. Full-text rows are read in key order, most popular first, and the reading stops at
+ * its limit.
+ */
+async function sqliteMatchingIds(db: Kysely<Database>, match: string, limit: number): Promise<number[]> {
+  const first = await sql<{ id: number }>`select ${ENTRY_ID} as id from catalog_fts f
+    where catalog_fts match ${match} order by f.rowid limit ${limit + 1}`.execute(db);
+  if (first.rows.length <= limit) return first.rows.map((row) => Number(row.id));
+  const keyed = await sql<{ id: number; score: number }>`select ${ENTRY_ID} as id,
+      bm25(catalog_fts, 4.0, 1.0, 2.0) as score from catalog_fts f
+    where catalog_fts match ${match} order by f.rowid limit ${RANKED_POOL}`.execute(db);
+  const byPopularity = keyed.rows.slice(0, Math.ceil(limit * POPULAR_SHARE));
+  // A stable sort: equal ranks stay most popular first.
+  const byText = [...keyed.rows].sort((a, b) => a.score - b.score).slice(0, limit);
+  return [...new Set([...byText, ...byPopularity].map((row) => Number(row.id)))];
+}
+
+/** Catalog entries in the order of `ids`. */
+async function entriesById(db: Kysely<Database>, ids: readonly number[]): Promise<CatalogEntryRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
+    where c.id in (${sql.join(ids)})`.execute(db);
+  const byId = new Map(rows.rows.map((row) => [Number(row.id), row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**
