@@ -7,7 +7,7 @@ import { type Book, findBookByIsbn13, insertBook, takenSlugs } from '../store/bo
 import { saveProviderEntry } from '../store/catalog-identifiers.js';
 import { nowIso } from '../store/db.js';
 import type { Db } from '../store/schema.js';
-import { claimCanonical, findOrCreateWork } from '../store/works.js';
+import { findWork } from '../store/works.js';
 
 /** Remote metadata for an ISBN (the provider chain), or null when no source knows it. */
 export interface IsbnLookup {
@@ -21,6 +21,8 @@ export type IsbnOutcome =
   | { kind: 'unknown' };
 
 const MAX_SLUG_ATTEMPTS = 8;
+/** Slug alternatives checked in one query: an ISBN book's second is its own ("…-9780…"), so one query nearly always does. */
+const SLUG_CHOICES = 16;
 
 /**
  * Creates books on demand (SPEC 3). The local catalog answers first, in milliseconds; remote
@@ -81,20 +83,19 @@ export class BookCreator {
 
   private async saveBook(record: BookRecord): Promise<Book> {
     const key = matchKey(record.title, record.authors);
-    const confirmations = key ? await this.local.publicDomainIdentifiers(key) : {};
-    const full: BookRecord = { ...record, identifiers: { ...confirmations, ...record.identifiers } };
-    const workId = await findOrCreateWork(this.db, {
-      workKey: record.workKey,
-      title: record.title,
-      matchKey: key,
-    });
     const base = baseSlug(record.title, record.authors);
+    // What the new book needs, asked at once (separate connections of the pool on PostgreSQL).
+    const [confirmations, workId, firstSlug] = await Promise.all([
+      key ? this.local.publicDomainIdentifiers(key) : {},
+      findWork(this.db, { workKey: record.workKey, matchKey: key }),
+      this.freeSlug(base, record.isbn13),
+    ]);
+    const full: BookRecord = { ...record, identifiers: { ...confirmations, ...record.identifiers } };
+    const work = workId ?? { workKey: record.workKey, title: record.title };
+    let slug = firstSlug;
     for (let attempt = 0; attempt < MAX_SLUG_ATTEMPTS; attempt++) {
-      const taken = await takenSlugs(this.db, base);
-      const slug = firstFreeSlug(base, taken, record.isbn13);
-      const outcome = await insertBook(this.db, { slug, workId, record: full, matchKey: key });
+      const outcome = await insertBook(this.db, { slug, work, record: full, matchKey: key });
       if (outcome.kind === 'created') {
-        await claimCanonical(this.db, workId, outcome.book.id);
         this.onCreated(outcome.book);
         return outcome.book;
       }
@@ -102,14 +103,20 @@ export class BookCreator {
         const winner = await findBookByIsbn13(this.db, record.isbn13);
         if (winner) return winner;
       }
+      slug = await this.freeSlug(base, record.isbn13);
     }
     throw new Error(`could not choose a free slug for "${base}"`);
   }
-}
 
-function firstFreeSlug(base: string, taken: Set<string>, isbn13: string | null): string {
-  for (let attempt = 0; ; attempt++) {
-    const candidate = slugCandidate(base, attempt, isbn13);
-    if (!taken.has(candidate)) return candidate;
+  /** The first of the slug's alternatives no book holds, asked SLUG_CHOICES at a time. */
+  private async freeSlug(base: string, isbn13: string | null): Promise<string> {
+    for (let first = 0; ; first += SLUG_CHOICES) {
+      const candidates = Array.from({ length: SLUG_CHOICES }, (_, i) =>
+        slugCandidate(base, first + i, isbn13),
+      );
+      const taken = await takenSlugs(this.db, candidates);
+      const free = candidates.find((candidate) => !taken.has(candidate));
+      if (free) return free;
+    }
   }
 }

@@ -3,6 +3,7 @@ import type { BookRecord } from '../domain/book-record.js';
 import { nowIso } from './db.js';
 import { isUniqueViolation } from './errors.js';
 import type { BookRow, Database } from './schema.js';
+import { createWork, type NewWork } from './works.js';
 
 /** A saved book: an edition with a permanent slug. */
 export interface Book {
@@ -133,19 +134,17 @@ export async function editionsOfWork(db: Kysely<Database>, workId: number): Prom
   return rows.map(bookRowToBook);
 }
 
-/** Slugs already taken that start with `base`, to choose a free one in a single query. */
-export async function takenSlugs(db: Kysely<Database>, base: string): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('books')
-    .select('slug')
-    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base.replace(/[%_\\]/g, '')}-%`)]))
-    .execute();
+/** Which of these slugs are taken (equality lookups in the slug index, one query). */
+export async function takenSlugs(db: Kysely<Database>, slugs: readonly string[]): Promise<Set<string>> {
+  if (slugs.length === 0) return new Set();
+  const rows = await db.selectFrom('books').select('slug').where('slug', 'in', slugs).execute();
   return new Set(rows.map((row) => row.slug));
 }
 
 export interface NewBook {
   slug: string;
-  workId: number | null;
+  /** An existing work's id, or the work to create with the book (the same transaction). */
+  work: number | NewWork;
   record: BookRecord;
   matchKey: string | null;
 }
@@ -153,20 +152,22 @@ export interface NewBook {
 export type InsertOutcome = { kind: 'created'; book: Book } | { kind: 'slug_taken' } | { kind: 'isbn_taken' };
 
 /**
- * Inserts a book and its identifiers. Races are expected (several first visits at once, several
- * instances): a lost race on the ISBN or the slug is reported, not thrown, so the caller can
- * load the winner or pick another slug.
+ * Inserts a book, its identifiers and (given a new one) its work in one transaction, and makes the
+ * book its work's canonical edition when the work has none yet: the first edition created leads.
+ * Races are expected (several first visits at once, several instances): a lost race on the ISBN or
+ * the slug is reported, not thrown, so the caller can load the winner or pick another slug.
  */
 export async function insertBook(db: Kysely<Database>, input: NewBook): Promise<InsertOutcome> {
   const { record } = input;
   const now = nowIso();
   try {
     return await db.transaction().execute(async (trx) => {
+      const workId = typeof input.work === 'number' ? input.work : await createWork(trx, input.work, now);
       const row = await trx
         .insertInto('books')
         .values({
           slug: input.slug,
-          work_id: input.workId,
+          work_id: workId,
           isbn13: record.isbn13,
           isbn10: record.isbn10,
           title: record.title,
@@ -195,6 +196,12 @@ export async function insertBook(db: Kysely<Database>, input: NewBook): Promise<
           .onConflict((oc) => oc.columns(['scheme', 'value']).doNothing())
           .execute();
       }
+      await trx
+        .updateTable('works')
+        .set({ canonical_book_id: row.id })
+        .where('id', '=', workId)
+        .where('canonical_book_id', 'is', null)
+        .execute();
       return { kind: 'created' as const, book: bookRowToBook(row) };
     });
   } catch (error) {

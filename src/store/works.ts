@@ -1,66 +1,60 @@
 import type { Kysely } from 'kysely';
-import { nowIso } from './db.js';
-import { isUniqueViolation } from './errors.js';
 import type { Database } from './schema.js';
 
+/** Where a new edition's work is found: the source's work key (Open Library), or its title/author key. */
 export interface WorkHint {
   workKey: string | null;
-  title: string;
   matchKey: string | null;
 }
 
 /**
- * The work an edition belongs to: by the source's work key (Open Library), else by an existing
- * edition with the same title/author key, else a new work.
+ * The work an edition belongs to: by the source's work key, else by an existing edition with the same
+ * title/author key; null when neither knows one (the edition's work is created with it: `insertBook`).
+ * The two lookups go out together.
  */
-export async function findOrCreateWork(db: Kysely<Database>, hint: WorkHint): Promise<number> {
-  if (hint.workKey) {
-    const byKey = await db
-      .selectFrom('works')
-      .select('id')
-      .where('work_key', '=', hint.workKey)
-      .executeTakeFirst();
-    if (byKey) return Number(byKey.id);
-  }
-  if (hint.matchKey) {
-    const sibling = await db
-      .selectFrom('books')
-      .select('work_id')
-      .where('match_key', '=', hint.matchKey)
-      .where('work_id', 'is not', null)
-      .orderBy('id')
-      .executeTakeFirst();
-    if (sibling?.work_id) return Number(sibling.work_id);
-  }
-  try {
-    const row = await db
-      .insertInto('works')
-      .values({ work_key: hint.workKey, title: hint.title, canonical_book_id: null, created_at: nowIso() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return Number(row.id);
-  } catch (error) {
-    // Another creator made the same work a moment ago.
-    if (hint.workKey && isUniqueViolation(error, 'work_key')) {
-      const row = await db
-        .selectFrom('works')
-        .select('id')
-        .where('work_key', '=', hint.workKey)
-        .executeTakeFirstOrThrow();
-      return Number(row.id);
-    }
-    throw error;
-  }
+export async function findWork(db: Kysely<Database>, hint: WorkHint): Promise<number | null> {
+  const { workKey, matchKey } = hint;
+  const [byKey, sibling] = await Promise.all([
+    workKey
+      ? db.selectFrom('works').select('id').where('work_key', '=', workKey).executeTakeFirst()
+      : undefined,
+    matchKey
+      ? db
+          .selectFrom('books')
+          .select('work_id')
+          .where('match_key', '=', matchKey)
+          .where('work_id', 'is not', null)
+          .orderBy('id')
+          .executeTakeFirst()
+      : undefined,
+  ]);
+  if (byKey) return Number(byKey.id);
+  return sibling?.work_id ? Number(sibling.work_id) : null;
 }
 
-/** Sets the work's canonical edition if it has none yet: the first edition created leads. */
-export async function claimCanonical(db: Kysely<Database>, workId: number, bookId: number): Promise<void> {
-  await db
-    .updateTable('works')
-    .set({ canonical_book_id: bookId })
-    .where('id', '=', workId)
-    .where('canonical_book_id', 'is', null)
-    .execute();
+export interface NewWork {
+  workKey: string | null;
+  title: string;
+}
+
+/**
+ * Creates a work inside the caller's transaction. A work key another creator filed a moment ago is
+ * not an error: that work is the one (the insert waits for the other transaction, then finds it).
+ */
+export async function createWork(trx: Kysely<Database>, work: NewWork, now: string): Promise<number> {
+  const row = await trx
+    .insertInto('works')
+    .values({ work_key: work.workKey, title: work.title, canonical_book_id: null, created_at: now })
+    .onConflict((oc) => oc.column('work_key').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (row) return Number(row.id);
+  const existing = await trx
+    .selectFrom('works')
+    .select('id')
+    .where('work_key', '=', work.workKey)
+    .executeTakeFirstOrThrow();
+  return Number(existing.id);
 }
 
 export async function canonicalEditionOf(db: Kysely<Database>, workId: number): Promise<number | null> {
