@@ -14,6 +14,7 @@ import { identifierIndexMigration } from './migrations/0014-identifier-index.js'
 import { partnersMigration } from './migrations/0015-partners.js';
 import { searchByPopularityMigration } from './migrations/0016-search-by-popularity.js';
 import { searchTermsPostgresMigration } from './migrations/0017-search-terms-postgres.js';
+import { searchPopularPostgresMigration } from './migrations/0018-search-popular-postgres.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -33,6 +34,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0015-partners', partnersMigration],
   ['0016-search-by-popularity', searchByPopularityMigration],
   ['0017-search-terms-postgres', searchTermsPostgresMigration],
+  ['0018-search-popular-postgres', searchPopularPostgresMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -98,33 +98,66 @@ async function entriesById(db: Kysely<Database>, ids: readonly number[]): Promis
 
 /**
  * PostgreSQL cannot read a GIN index in popularity order, and its estimates for prefix words are
- * blind, so the plan is chosen here from the word list's counts. Fetching every match costs about
- * FETCH_US a match (a heap page each); walking the popularity index costs about WALK_US a row, and
- * finds a word held by `n` of `total` entries every `total / n` rows (bench/README, 1M entries).
- * A query of several words walks never: the GIN index intersects them first, so its matches are
- * fewer than its rarest word's, where a walk would look for a rare combination row by row.
+ * blind, so the plan is chosen here from the word list's counts, by cost (µs, measured at 1M, bench/README):
+ * - fetch every match (FETCH_US each: a heap page) and keep the most popular RANKED_POOL;
+ * - walk the popularity index (WALK_US a row), which finds a word held by `n` of `total` entries every
+ *   `total / n` rows, until WALKED_POOL matches; one word only: the GIN index intersects several
+ *   words first, where a walk would look for a rare combination row by row;
+ * - bounded: every rated match from the rated entries' own index (migration 0018), and BOUNDED_POOL of
+ *   the others, the first the GIN index gives, instead of them all: in a catalog of millions most
+ *   entries are unrated (an Open Library dump carries no popularity), and their order is the id's,
+ *   which means nothing to a reader either.
  */
 const FETCH_US = 20;
 const WALK_US = 9;
 /** The popularity walk reads this many matches for text rank: its cost grows with pool ÷ frequency. */
 const WALKED_POOL = 200;
+/** Unrated matches a bounded plan reads for text rank. */
+const BOUNDED_POOL = 200;
 
-/** Whether a one-word query is cheaper walked down the popularity index than fetched whole. */
-function walkCheaper(matches: number, total: number): boolean {
-  return WALKED_POOL * (total / Math.max(matches, 1)) * WALK_US < matches * FETCH_US;
+type Plan = 'fetch' | 'walk' | 'bounded';
+
+/** The cheapest plan for `matches` entries (at most: an AND of words matches fewer than its rarest). */
+export function cheapestPlan(
+  matches: number,
+  groups: number,
+  catalog: { rows: number; ratedShare: number },
+): Plan {
+  const costs: Array<[Plan, number]> = [
+    ['fetch', matches * FETCH_US],
+    ['bounded', (matches * catalog.ratedShare + BOUNDED_POOL) * FETCH_US],
+  ];
+  if (groups === 1) costs.push(['walk', WALKED_POOL * (catalog.rows / Math.max(matches, 1)) * WALK_US]);
+  return costs.reduce((best, next) => (next[1] < best[1] ? next : best))[0];
 }
 
-const sizes = new WeakMap<Kysely<Database>, { rows: number; at: number }>();
+interface CatalogShape {
+  rows: number;
+  /** The share of entries with a popularity (the rest are 0), as ANALYZE sampled it. */
+  ratedShare: number;
+  at: number;
+}
+const shapes = new WeakMap<Kysely<Database>, CatalogShape>();
 
-/** The catalog's row count as PostgreSQL's statistics have it (read once a minute per handle). */
-async function catalogSize(db: Kysely<Database>): Promise<number> {
-  const known = sizes.get(db);
-  if (known && Date.now() - known.at < 60_000) return known.rows;
-  const result = await sql<{ rows: number }>`select reltuples as rows from pg_class
-    where oid = 'catalog_entries'::regclass`.execute(db);
-  const rows = Math.max(0, Number(result.rows[0]?.rows ?? 0));
-  sizes.set(db, { rows, at: Date.now() });
-  return rows;
+/** The catalog's row count and rated share as PostgreSQL's statistics have them (read once a minute per handle). */
+async function catalogShape(db: Kysely<Database>): Promise<CatalogShape> {
+  const known = shapes.get(db);
+  if (known && Date.now() - known.at < 60_000) return known;
+  const result = await sql<{ rows: number; unrated: number | null }>`select
+      (select reltuples from pg_class where oid = 'catalog_entries'::regclass) as rows,
+      (select most_common_freqs[array_position(most_common_vals::text::int[], 0)] from pg_stats
+        where schemaname = current_schema() and tablename = 'catalog_entries' and attname = 'popularity') as unrated`.execute(
+    db,
+  );
+  const row = result.rows[0];
+  const shape = {
+    rows: Math.max(0, Number(row?.rows ?? 0)),
+    // No statistics yet: every entry counts as rated, which never makes the bounded plan look cheaper.
+    ratedShare: row?.unrated == null ? 1 : 1 - Number(row.unrated),
+    at: Date.now(),
+  };
+  shapes.set(db, shape);
+  return shape;
 }
 
 /** The upper bound of the words starting with `prefix`: its last character moved one up. */
@@ -157,6 +190,20 @@ async function postgresEstimate(
   return mode === 'and' ? Math.min(...counts) : counts.reduce((sum, n) => sum + n, 0);
 }
 
+async function postgresPlan(
+  db: Kysely<Database>,
+  groups: Alternatives[],
+  mode: 'and' | 'or',
+  prefixLast: boolean,
+): Promise<Plan> {
+  if (!(await wordListed(db))) return 'fetch';
+  const [matches, shape] = await Promise.all([
+    postgresEstimate(db, groups, mode, prefixLast),
+    catalogShape(db),
+  ]);
+  return cheapestPlan(matches, mode === 'and' ? groups.length : 1, shape);
+}
+
 async function postgresMatch(
   db: Kysely<Database>,
   groups: Alternatives[],
@@ -169,11 +216,8 @@ async function postgresMatch(
   const books = () =>
     sql<BookRow>`select ${BOOK_COLUMNS} from books b
       where b.search_tsv @@ ${tsq} order by ts_rank(b.search_tsv, ${tsq}) desc limit ${limit}`.execute(db);
-  const walk =
-    groups.length === 1 &&
-    (await wordListed(db)) &&
-    walkCheaper(await postgresEstimate(db, groups, mode, prefixLast), await catalogSize(db));
-  if (walk) {
+  const plan = await postgresPlan(db, groups, mode, prefixLast);
+  if (plan === 'walk') {
     // `is true` keeps the GIN index out: the matches are read down the popularity index, and the walk
     // stops at the limit. Separate connections of the pool, so the lookups overlap.
     const [byText, byPopularity, saved] = await Promise.all([
@@ -186,16 +230,30 @@ async function postgresMatch(
     ]);
     return { books: saved.rows, entries: distinct([...byText.rows, ...byPopularity.rows]) };
   }
-  // Every match from the GIN index, once: text rank orders the most popular RANKED_POOL of them.
-  const entries = sql<CatalogEntryRow>`with matched as materialized (
-      select id, popularity from catalog_entries where search_tsv @@ ${tsq}),
+  // The matches read: every one, or (bounded) every rated one and the first BOUNDED_POOL others.
+  const matched =
+    plan === 'fetch'
+      ? sql`select id, popularity from catalog_entries where search_tsv @@ ${tsq}`
+      : sql`(select id, popularity from catalog_entries where popularity > 0 and search_tsv @@ ${tsq})
+          union (select id, popularity from catalog_entries where search_tsv @@ ${tsq} limit ${BOUNDED_POOL})`;
+  // Text rank orders the most popular RANKED_POOL of them.
+  const query = sql<CatalogEntryRow>`with matched as materialized (${matched}),
     pool as (select id, popularity from matched order by popularity desc, id limit ${RANKED_POOL}),
     picked as (
       (select p.id, 0 as part, ts_rank(c.search_tsv, ${tsq}) as score, p.popularity from pool p
         join catalog_entries c on c.id = p.id order by 3 desc, p.popularity desc limit ${limit})
       union all (select id, 1, 0, popularity from pool order by popularity desc, id limit ${popular}))
     select ${ENTRY_COLUMNS} from picked p join catalog_entries c on c.id = p.id
-    order by p.part, p.score desc, p.popularity desc, p.id`.execute(db);
+    order by p.part, p.score desc, p.popularity desc, p.id`;
+  const entries =
+    plan === 'fetch'
+      ? query.execute(db)
+      : // A limit tempts the planner into a sequential scan that stops at the limit: ruinous when the
+        // words are common but seldom together. The GIN index reads only the matches.
+        db.transaction().execute(async (trx) => {
+          await sql`set local enable_seqscan = off`.execute(trx);
+          return query.execute(trx);
+        });
   const [found, saved] = await Promise.all([entries, books()]);
   return { books: saved.rows, entries: distinct(found.rows) };
 }

@@ -72,6 +72,18 @@ describeEachDialect('search on a catalog where a word is common', (context) => {
     assert.equal(found[0], 'The Secret Garden');
   });
 
+  it('finds every rated match of two common words, however many unrated ones match first', async () => {
+    // Two words: no walk down the popularity index. The unrated matches are read only in part.
+    await importCatalogFile(
+      context.store(),
+      csv([[isbn(777_777), 'Rated Notes from the Garden', 'Ann Field', 500]]),
+      options,
+    );
+    const found = await titles(['notes', 'garden']);
+    assert.ok(found.includes('Rated Notes from the Garden'), `not among ${found.length} candidates`);
+    assert.ok(found.length <= 60, `${found.length} candidates for two words`);
+  });
+
   it('keeps the words of the index and their counts from the last import', async () => {
     const db = context.store().db;
     const counts = await sql<{ term: string; doc: number }>`select term, doc from catalog_terms
@@ -80,8 +92,8 @@ describeEachDialect('search on a catalog where a word is common', (context) => {
       counts.rows.map((row) => [row.term, Number(row.doc)]),
       [
         ['burnett', 1],
-        ['garden', COMMON + 1],
-        ['notes', COMMON],
+        ['garden', COMMON + 2],
+        ['notes', COMMON + 1],
         ['secret', 1],
       ],
     );
