@@ -408,8 +408,9 @@ export function catalogWriter(
 
 /**
  * Connection settings for the length of an import on SQLite; returns the function that restores them.
- * A bigger page cache keeps the randomly ordered indexes (match_key, isbn10) in memory across batches,
- * and fewer automatic checkpoints stop copying the same hot pages back every 1,000 WAL pages.
+ * A bigger page cache (64 MB: 128 MB cost 90 MB of peak memory and no measurable speed at 1M editions)
+ * keeps the randomly ordered indexes (match_key, isbn10) in memory across batches, and fewer automatic
+ * checkpoints stop copying the same hot pages back every 1,000 WAL pages.
  * Durability is untouched: every batch still commits with the configured `synchronous` level.
  */
 export function tuneForImport(store: Pick<Store, 'sqlite'>): () => void {
@@ -419,7 +420,7 @@ export function tuneForImport(store: Pick<Store, 'sqlite'>): () => void {
     cache_size: sqlite.pragma('cache_size', { simple: true }),
     wal_autocheckpoint: sqlite.pragma('wal_autocheckpoint', { simple: true }),
   };
-  sqlite.pragma('cache_size = -131072');
+  sqlite.pragma('cache_size = -65536');
   sqlite.pragma('wal_autocheckpoint = 16384');
   return () => {
     for (const [name, value] of Object.entries(previous)) sqlite.pragma(`${name} = ${Number(value)}`);
