@@ -83,7 +83,14 @@ export function openStore(databaseUrl: string): Store {
     return { db, dialect, sqlite, close: () => db.destroy() };
   }
   // A bounded wait for a connection: with the database gone, a request answers 503 instead of hanging.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 5000 });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    // No JIT compilation: the planner's blind estimate for a prefix word ("cress:*" → 50,000 rows of
+    // 10M) crossed jit_above_cost, and compiling took 6–30 ms of a query that runs in 2 (bench/README).
+    options: '-c jit=off',
+  });
   // A connection the server closes (a restart, a failover, pg_terminate_backend) must not crash the
   // process. Without a listener, pg rethrows it as an uncaught 'error' event: the pool listens on idle
   // clients, and every client gets its own listener from birth, so one lost while checked out (inside a

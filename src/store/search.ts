@@ -98,36 +98,51 @@ async function entriesById(db: Kysely<Database>, ids: readonly number[]): Promis
 
 /**
  * PostgreSQL cannot read a GIN index in popularity order, and its estimates for prefix words are
- * blind, so the plan is chosen here from the word list's counts, by cost (µs, measured at 1M, bench/README):
- * - fetch every match (FETCH_US each: a heap page) and keep the most popular RANKED_POOL;
- * - walk the popularity index (WALK_US a row), which finds a word held by `n` of `total` entries every
- *   `total / n` rows, until WALKED_POOL matches; one word only: the GIN index intersects several
- *   words first, where a walk would look for a rare combination row by row;
+ * blind, so the plan is chosen here from the word list's counts, by cost (µs, measured at 1M and 10M
+ * entries on this project's bench machine, bench/README):
+ * - fetch: every match from the GIN index (GIN_US an entry of its posting lists, then FETCH_US a match:
+ *   a heap page), of which text rank orders the most popular RANKED_POOL;
+ * - walk: down the popularity index (WALK_US a row), which finds a word held by `n` of `total` entries
+ *   every `total / n` rows, until WALKED_POOL matches;
  * - bounded: every rated match from the rated entries' own index (migration 0018), and BOUNDED_POOL of
  *   the others, the first the GIN index gives, instead of them all: in a catalog of millions most
  *   entries are unrated (an Open Library dump carries no popularity), and their order is the id's,
- *   which means nothing to a reader either.
+ *   which means nothing to a reader either;
+ * - scan: the rated matches as in `bounded`, and the first BOUNDED_POOL others of a sequential scan
+ *   (SCAN_US a row), which stops there: no posting list is read whole.
+ * Walks and scans are for one word (or one group of alternatives): the GIN index intersects several
+ * words first, where a walk or a scan would look for a rare combination row by row.
  */
 const FETCH_US = 20;
+const GIN_US = 0.12;
 const WALK_US = 9;
+const SCAN_US = 0.6;
 /** The popularity walk reads this many matches for text rank: its cost grows with pool ÷ frequency. */
 const WALKED_POOL = 200;
-/** Unrated matches a bounded plan reads for text rank. */
+/** Unrated matches a bounded plan or a scan reads for text rank. */
 const BOUNDED_POOL = 200;
 
-type Plan = 'fetch' | 'walk' | 'bounded';
+type Plan = 'fetch' | 'walk' | 'bounded' | 'scan';
 
-/** The cheapest plan for `matches` entries (at most: an AND of words matches fewer than its rarest). */
+/**
+ * The cheapest plan for `matches` entries (exact for one group; at most that for an AND of groups,
+ * which matches fewer than its rarest).
+ */
 export function cheapestPlan(
   matches: number,
   groups: number,
   catalog: { rows: number; ratedShare: number },
 ): Plan {
+  const rated = matches * catalog.ratedShare;
+  const rowsPerMatch = catalog.rows / Math.max(matches, 1);
   const costs: Array<[Plan, number]> = [
-    ['fetch', matches * FETCH_US],
-    ['bounded', (matches * catalog.ratedShare + BOUNDED_POOL) * FETCH_US],
+    ['fetch', matches * (GIN_US + FETCH_US)],
+    ['bounded', matches * GIN_US + (rated + BOUNDED_POOL) * FETCH_US],
   ];
-  if (groups === 1) costs.push(['walk', WALKED_POOL * (catalog.rows / Math.max(matches, 1)) * WALK_US]);
+  if (groups === 1) {
+    costs.push(['walk', WALKED_POOL * rowsPerMatch * WALK_US]);
+    costs.push(['scan', rated * FETCH_US + BOUNDED_POOL * rowsPerMatch * SCAN_US]);
+  }
   return costs.reduce((best, next) => (next[1] < best[1] ? next : best))[0];
 }
 
@@ -204,19 +219,50 @@ async function postgresPlan(
   return cheapestPlan(matches, mode === 'and' ? groups.length : 1, shape);
 }
 
+/** A typed prefix is spelled out as the listed words it starts when they are at most this many. */
+const SPELLED_PREFIX = 16;
+
+/**
+ * The last group with its prefix spelled out as the listed words it starts ("secret" → secret,
+ * secrets, secretary), or null to keep the prefix. The GIN index reads a prefix by collecting every
+ * entry of every word it starts before intersecting ("husbands & secret:*": 48 ms at 10M, against 2 ms
+ * for the words), where it skips through a common word's entries using the rare word's. Words filed
+ * since the last import are not listed: a prefix reaches them only once the next import lists them.
+ */
+async function spelledPrefix(db: Kysely<Database>, alternatives: Alternatives): Promise<Alternatives | null> {
+  const [prefix = '', ...rest] = alternatives;
+  if (prefix.length < 3 || !(await wordListed(db))) return null;
+  const rows = await db
+    .selectFrom('catalog_terms')
+    .select('term')
+    .where('term', '>=', prefix)
+    .where('term', '<', prefixEnd(prefix))
+    .orderBy('term')
+    .limit(SPELLED_PREFIX + 1)
+    .execute();
+  if (rows.length === 0 || rows.length > SPELLED_PREFIX) return null;
+  return [...new Set([prefix, ...rows.map((row) => row.term), ...rest])];
+}
+
 async function postgresMatch(
   db: Kysely<Database>,
   groups: Alternatives[],
   mode: 'and' | 'or',
   limit: number,
 ): Promise<Retrieved> {
-  const prefixLast = mode === 'and';
-  const tsq = sql`to_tsquery('simple'::regconfig, ${tsQuery(groups, mode, prefixLast)})`;
+  const prefixed = mode === 'and';
+  const last = groups.at(-1) ?? [];
+  const [plan, spelled] = await Promise.all([
+    postgresPlan(db, groups, mode, prefixed),
+    prefixed ? spelledPrefix(db, last) : null,
+  ]);
+  const tsq = sql`to_tsquery('simple'::regconfig, ${
+    spelled ? tsQuery([...groups.slice(0, -1), spelled], mode, false) : tsQuery(groups, mode, prefixed)
+  })`;
   const popular = Math.ceil(limit * POPULAR_SHARE);
   const books = () =>
     sql<BookRow>`select ${BOOK_COLUMNS} from books b
       where b.search_tsv @@ ${tsq} order by ts_rank(b.search_tsv, ${tsq}) desc limit ${limit}`.execute(db);
-  const plan = await postgresPlan(db, groups, mode, prefixLast);
   if (plan === 'walk') {
     // `is true` keeps the GIN index out: the matches are read down the popularity index, and the walk
     // stops at the limit. Separate connections of the pool, so the lookups overlap.
@@ -230,12 +276,17 @@ async function postgresMatch(
     ]);
     return { books: saved.rows, entries: distinct([...byText.rows, ...byPopularity.rows]) };
   }
-  // The matches read: every one, or (bounded) every rated one and the first BOUNDED_POOL others.
+  // The matches read: every one, or every rated one and the first BOUNDED_POOL others.
+  const rated = sql`select id, popularity from catalog_entries where popularity > 0 and search_tsv @@ ${tsq}`;
   const matched =
     plan === 'fetch'
       ? sql`select id, popularity from catalog_entries where search_tsv @@ ${tsq}`
-      : sql`(select id, popularity from catalog_entries where popularity > 0 and search_tsv @@ ${tsq})
-          union (select id, popularity from catalog_entries where search_tsv @@ ${tsq} limit ${BOUNDED_POOL})`;
+      : plan === 'bounded'
+        ? sql`(${rated}) union (select id, popularity from catalog_entries
+            where search_tsv @@ ${tsq} limit ${BOUNDED_POOL})`
+        : // `is true` keeps the GIN index out of the unrated share: a sequential scan, stopped early.
+          sql`(${rated}) union (select id, popularity from catalog_entries
+            where (search_tsv @@ ${tsq}) is true limit ${BOUNDED_POOL})`;
   // Text rank orders the most popular RANKED_POOL of them.
   const query = sql<CatalogEntryRow>`with matched as materialized (${matched}),
     pool as (select id, popularity from matched order by popularity desc, id limit ${RANKED_POOL}),
@@ -246,14 +297,14 @@ async function postgresMatch(
     select ${ENTRY_COLUMNS} from picked p join catalog_entries c on c.id = p.id
     order by p.part, p.score desc, p.popularity desc, p.id`;
   const entries =
-    plan === 'fetch'
-      ? query.execute(db)
-      : // A limit tempts the planner into a sequential scan that stops at the limit: ruinous when the
+    plan === 'bounded'
+      ? // A limit tempts the planner into a sequential scan that stops at the limit: ruinous when the
         // words are common but seldom together. The GIN index reads only the matches.
         db.transaction().execute(async (trx) => {
           await sql`set local enable_seqscan = off`.execute(trx);
           return query.execute(trx);
-        });
+        })
+      : query.execute(db);
   const [found, saved] = await Promise.all([entries, books()]);
   return { books: saved.rows, entries: distinct(found.rows) };
 }

@@ -113,3 +113,21 @@ describeEachDialect('search on a catalog where a word is common', (context) => {
     assert.ok(found.includes("Zephyrine's Garden"), `not among ${found.length} candidates`);
   });
 });
+
+/** A catalog where every entry is rated (a curated list): one common word walks the popularity index. */
+describeEachDialect('search on a rated catalog where a word is common', (context) => {
+  before(async () => {
+    const rows = Array.from(
+      { length: 300 },
+      (_, i) => [isbn(500_000 + i), `Lantern Tales ${i}`, 'Bo Reed', i + 1] as const,
+    );
+    await importCatalogFile(context.store(), csv(rows), options);
+  });
+
+  it('reads the most rated matches first', async () => {
+    const found = await retrieveCandidates(context.store(), ['lantern']);
+    const titles = found.entries.map((entry) => entry.title);
+    assert.ok(titles.includes('Lantern Tales 299'), `not among ${titles.length} candidates`);
+    assert.ok(titles.length <= 60, `${titles.length} candidates for one word`);
+  });
+});
