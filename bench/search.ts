@@ -112,7 +112,7 @@ async function loadSynthetic(store: Store, rows: Row[], total: number): Promise<
 
 async function measure(store: Store, queries: string[]): Promise<{ median: number; p95: number }> {
   const local = new LocalCatalogProvider(store.db);
-  const search = new SearchService(store, local, new BookCreator(store.db, local, null), null);
+  const search = new SearchService(store, local, new BookCreator(store, local, null), null);
   for (const q of queries.slice(0, 20)) await search.search(q); // warm caches and statements
   const times: number[] = [];
   for (const q of queries) {

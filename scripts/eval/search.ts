@@ -18,7 +18,7 @@ export type Engine = (query: EvalQuery) => Promise<Answer>;
 /** Our search service over a loaded store, without providers: the local catalog only. */
 export function booklinkEngine(store: Store, entries: readonly EvalEntry[]): Engine {
   const local = new LocalCatalogProvider(store.db);
-  const search = new SearchService(store, local, new BookCreator(store.db, local, null), null);
+  const search = new SearchService(store, local, new BookCreator(store, local, null), null);
   const workByIsbn = new Map(entries.flatMap((e) => (e.isbn13 ? [[e.isbn13, e.work] as const] : [])));
   return async (query) => {
     const started = performance.now();

@@ -169,7 +169,7 @@ function evalResolver(
   });
   const local = new LocalCatalogProvider(store.db);
   const providers = createProviderChain(config, store.db);
-  const creator = new BookCreator(store.db, local, providers.chain);
+  const creator = new BookCreator(store, local, providers.chain);
   const search = new SearchService(store, local, creator, providers.chain, { remoteTimeoutMs: 1500 });
   const resolver = createResolver({
     db: store.db,

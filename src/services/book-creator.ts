@@ -5,8 +5,7 @@ import { baseSlug, slugCandidate } from '../domain/slug.js';
 import { matchKey } from '../domain/text.js';
 import { type Book, findBookByIsbn13, insertBook, takenSlugs } from '../store/books.js';
 import { saveProviderEntry } from '../store/catalog-identifiers.js';
-import { nowIso } from '../store/db.js';
-import type { Db } from '../store/schema.js';
+import { nowIso, type Store } from '../store/db.js';
 import { findWork } from '../store/works.js';
 
 /** Remote metadata for an ISBN (the provider chain), or null when no source knows it. */
@@ -33,7 +32,7 @@ export class BookCreator {
   private readonly inflight = new Map<string, Promise<IsbnOutcome>>();
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly local: LocalCatalogProvider,
     private readonly remote: IsbnLookup | null,
     /** Told about every book this process created (search answers that showed its entry change). */
@@ -42,7 +41,7 @@ export class BookCreator {
 
   /** `mayCreate` is false for automated clients: they may read existing books, never create one. */
   async byIsbn(isbn: Isbn, mayCreate: boolean): Promise<IsbnOutcome> {
-    const existing = await findBookByIsbn13(this.db, isbn.isbn13);
+    const existing = await findBookByIsbn13(this.store.db, isbn.isbn13);
     if (existing) return { kind: 'existing', book: existing };
     if (!mayCreate) return { kind: 'not_created' };
     const pending = this.inflight.get(isbn.isbn13);
@@ -78,7 +77,7 @@ export class BookCreator {
   async rememberAnswer(record: BookRecord): Promise<void> {
     if (!isProviderAnswer(record)) return;
     const filed = providerAnswerEntry(record, nowIso());
-    if (filed) await saveProviderEntry(this.db, filed.entry, filed.identifiers);
+    if (filed) await saveProviderEntry(this.store.db, filed.entry, filed.identifiers);
   }
 
   private async saveBook(record: BookRecord): Promise<Book> {
@@ -87,20 +86,20 @@ export class BookCreator {
     // What the new book needs, asked at once (separate connections of the pool on PostgreSQL).
     const [confirmations, workId, firstSlug] = await Promise.all([
       key ? this.local.publicDomainIdentifiers(key) : {},
-      findWork(this.db, { workKey: record.workKey, matchKey: key }),
+      findWork(this.store.db, { workKey: record.workKey, matchKey: key }),
       this.freeSlug(base, record.isbn13),
     ]);
     const full: BookRecord = { ...record, identifiers: { ...confirmations, ...record.identifiers } };
     const work = workId ?? { workKey: record.workKey, title: record.title };
     let slug = firstSlug;
     for (let attempt = 0; attempt < MAX_SLUG_ATTEMPTS; attempt++) {
-      const outcome = await insertBook(this.db, { slug, work, record: full, matchKey: key });
+      const outcome = await insertBook(this.store, { slug, work, record: full, matchKey: key });
       if (outcome.kind === 'created') {
         this.onCreated(outcome.book);
         return outcome.book;
       }
       if (outcome.kind === 'isbn_taken' && record.isbn13) {
-        const winner = await findBookByIsbn13(this.db, record.isbn13);
+        const winner = await findBookByIsbn13(this.store.db, record.isbn13);
         if (winner) return winner;
       }
       slug = await this.freeSlug(base, record.isbn13);
@@ -114,7 +113,7 @@ export class BookCreator {
       const candidates = Array.from({ length: SLUG_CHOICES }, (_, i) =>
         slugCandidate(base, first + i, isbn13),
       );
-      const taken = await takenSlugs(this.db, candidates);
+      const taken = await takenSlugs(this.store.db, candidates);
       const free = candidates.find((candidate) => !taken.has(candidate));
       if (free) return free;
     }

@@ -131,7 +131,7 @@ export function createServices(
     pages.invalidateAll();
   });
   // A new book stands for its catalog entry in search answers: every instance drops its cached answers.
-  const creator = new BookCreator(store.db, local, remote, () => events.emit('catalog-changed'));
+  const creator = new BookCreator(store, local, remote, () => events.emit('catalog-changed'));
   const textSearch = overrides.textSearch === undefined ? providers.chain : overrides.textSearch;
   const clicks = createClickRecorder(store.db, {
     flushIntervalMs: overrides.clickFlushIntervalMs ?? 1000,

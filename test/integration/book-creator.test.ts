@@ -34,7 +34,7 @@ describeEachDialect('book creation', (context) => {
   /** A creator per simulated process: each has its own in-process sharing of concurrent first visits. */
   const creator = () => {
     const db = context.store().db;
-    return new BookCreator(db, new LocalCatalogProvider(db), null);
+    return new BookCreator(context.store(), new LocalCatalogProvider(db), null);
   };
   const works = async () =>
     context
@@ -45,8 +45,13 @@ describeEachDialect('book creation', (context) => {
       .execute();
 
   it('gives editions of one work the title slug, then each its ISBN; the first created leads the work', async () => {
-    const first = await creator().createFromRecord(record('9780000000002', { workKey: '/works/OL1W' }));
-    const second = await creator().createFromRecord(record('9780000000019', { workKey: '/works/OL1W' }));
+    const first = await creator().createFromRecord(
+      record('9780000000002', { workKey: '/works/OL1W', identifiers: { goodreads: '111' } }),
+    );
+    // An identifier already held by the first edition stays with it; its own is filed.
+    const second = await creator().createFromRecord(
+      record('9780000000019', { workKey: '/works/OL1W', identifiers: { goodreads: '111', oclc: '222' } }),
+    );
     // No work key: joined to the work of the edition with the same title and author.
     const third = await creator().createFromRecord(record('9780000000026'));
     assert.equal(first.slug, 'the-quiet-orchard-mara-quill');
@@ -56,6 +61,19 @@ describeEachDialect('book creation', (context) => {
     assert.deepEqual(others, []);
     assert.equal(work?.work_key, '/works/OL1W');
     assert.equal(Number(work?.canonical_book_id), first.id);
+    const identifiers = await context
+      .store()
+      .db.selectFrom('book_identifiers')
+      .select(['book_id', 'scheme', 'value'])
+      .orderBy('scheme')
+      .execute();
+    assert.deepEqual(
+      identifiers.map((row) => [Number(row.book_id), row.scheme, row.value]),
+      [
+        [first.id, 'goodreads', '111'],
+        [second.id, 'oclc', '222'],
+      ],
+    );
     assert.deepEqual(
       [first, second, third].map((book) => book.workId),
       [work?.id, work?.id, work?.id].map(Number),
