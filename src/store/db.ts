@@ -83,14 +83,7 @@ export function openStore(databaseUrl: string): Store {
     return { db, dialect, sqlite, close: () => db.destroy() };
   }
   // A bounded wait for a connection: with the database gone, a request answers 503 instead of hanging.
-  const pool = new pg.Pool({
-    connectionString: databaseUrl,
-    max: 10,
-    connectionTimeoutMillis: 5000,
-    // No JIT compilation: the planner's blind estimate for a prefix word ("cress:*" → 50,000 rows of
-    // 10M) crossed jit_above_cost, and compiling took 6–30 ms of a query that runs in 2 (bench/README).
-    options: '-c jit=off',
-  });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 5000 });
   // A connection the server closes (a restart, a failover, pg_terminate_backend) must not crash the
   // process. Without a listener, pg rethrows it as an uncaught 'error' event: the pool listens on idle
   // clients, and every client gets its own listener from birth, so one lost while checked out (inside a
@@ -98,6 +91,12 @@ export function openStore(databaseUrl: string): Store {
   pool.on('error', (error) => console.error(`postgres: idle connection lost: ${error.message}`));
   pool.on('connect', (client) => {
     client.on('error', (error) => console.error(`postgres: connection lost: ${error.message}`));
+    // No JIT compilation: the planner's blind estimate for a prefix word ("cress:*" → 50,000 rows of
+    // 10M) crossed jit_above_cost, and compiling took 6–30 ms of a query that runs in 2 (bench/README).
+    // A statement, not a startup option, which PgBouncer refuses; queued before the caller's first query.
+    client
+      .query('set jit = off')
+      .catch((error: Error) => console.error(`postgres: set jit: ${error.message}`));
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect, pgPool: pool, close: () => db.destroy() };

@@ -84,6 +84,20 @@ describeEachDialect('search on a catalog where a word is common', (context) => {
     assert.ok(found.length <= 60, `${found.length} candidates for two words`);
   });
 
+  if (context.dialect === 'postgres') {
+    it('runs without JIT compilation, which the blind estimates of prefixes set off', async () => {
+      const store = context.store();
+      // Every connection of the pool, the ones opened concurrently included.
+      const settings = await Promise.all(
+        Array.from({ length: 4 }, () => sql<{ jit: string }>`show jit`.execute(store.db)),
+      );
+      assert.deepEqual(
+        settings.map((result) => result.rows[0]?.jit),
+        ['off', 'off', 'off', 'off'],
+      );
+    });
+  }
+
   it('keeps the words of the index and their counts from the last import', async () => {
     const db = context.store().db;
     const counts = await sql<{ term: string; doc: number }>`select term, doc from catalog_terms
