@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Expression, type Kysely, sql } from 'kysely';
 import type { BookRecord } from '../domain/book-record.js';
 import { nowIso, type Store } from './db.js';
 import { isUniqueViolation } from './errors.js';
@@ -162,14 +162,12 @@ export async function insertBook(store: Store, input: NewBook): Promise<InsertOu
   const { work } = input;
   try {
     const row =
-      store.dialect === 'postgres' && typeof work === 'number'
-        ? // One statement is atomic: no transaction, two round trips fewer.
-          await insertBookPostgres(store.db, input, work, now)
+      store.dialect === 'postgres'
+        ? // One statement is atomic: no transaction, and one round trip.
+          await insertBookPostgres(store.db, input, now)
         : await store.db.transaction().execute(async (trx) => {
             const workId = typeof work === 'number' ? work : await createWork(trx, work, now);
-            return store.dialect === 'postgres'
-              ? insertBookPostgres(trx, input, workId, now)
-              : insertBookSteps(trx, input, workId, now);
+            return insertBookSteps(trx, input, workId, now);
           });
     return { kind: 'created', book: bookRowToBook(row) };
   } catch (error) {
@@ -179,7 +177,7 @@ export async function insertBook(store: Store, input: NewBook): Promise<InsertOu
   }
 }
 
-function bookValues(input: NewBook, workId: number, now: string) {
+function bookValues(input: NewBook, workId: number | Expression<number>, now: string) {
   const { record } = input;
   return {
     slug: input.slug,
@@ -231,20 +229,45 @@ async function insertBookSteps(trx: Kysely<Database>, input: NewBook, workId: nu
   return row;
 }
 
-/** The same in one statement on PostgreSQL: one round trip instead of three. */
-async function insertBookPostgres(db: Kysely<Database>, input: NewBook, workId: number, now: string) {
+/**
+ * The same in one statement on PostgreSQL (data-modifying CTEs): one round trip instead of up to six.
+ * A new work is created with the book as its canonical edition; the book's id is drawn first so the
+ * work can name it. A work key another creator filed meanwhile is that work (`do update` returns its
+ * id, keeping its canonical edition if it has one). Foreign keys are checked at the statement's end,
+ * when the work exists.
+ */
+async function insertBookPostgres(db: Kysely<Database>, input: NewBook, now: string) {
+  const { work } = input;
   const identifiers = identifiersOf(input);
   const book = db
     .insertInto('books')
-    .values(bookValues(input, workId, now))
+    .values({
+      id: sql<number>`(select id from n)`,
+      ...bookValues(input, sql<number>`(select id from w)`, now),
+    })
     .returningAll();
-  const result = await sql<BookRow>`with b as (${book}),
+  const found =
+    typeof work === 'number'
+      ? sql`w as (select ${work}::bigint as id)`
+      : sql`w as (insert into works (work_key, title, canonical_book_id, created_at)
+            select ${work.workKey}, ${work.title}, n.id, ${now} from n
+            on conflict (work_key) do update
+              set canonical_book_id = coalesce(works.canonical_book_id, excluded.canonical_book_id)
+            returning id)`;
+  // An existing work without a canonical edition gets this one (a new work was created with it).
+  const claimed =
+    typeof work === 'number'
+      ? sql`, claimed as (update works set canonical_book_id = b.id from b
+            where works.id = b.work_id and works.canonical_book_id is null)`
+      : sql``;
+  const result = await sql<BookRow>`with n as (select nextval(pg_get_serial_sequence('books', 'id')) as id),
+    ${found},
+    b as (${book}),
     i as (insert into book_identifiers (book_id, scheme, value)
       select b.id, s.scheme, s.value from b,
         unnest(${identifiers.map(([scheme]) => scheme)}::text[], ${identifiers.map(([, value]) => value)}::text[]) as s(scheme, value)
-      on conflict (scheme, value) do nothing),
-    w as (update works set canonical_book_id = b.id from b
-      where works.id = b.work_id and works.canonical_book_id is null)
+      on conflict (scheme, value) do nothing)
+    ${claimed}
     select * from b`.execute(db);
   const row = result.rows[0];
   if (!row) throw new Error('the book insert returned no row');

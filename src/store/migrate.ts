@@ -15,6 +15,7 @@ import { partnersMigration } from './migrations/0015-partners.js';
 import { searchByPopularityMigration } from './migrations/0016-search-by-popularity.js';
 import { searchTermsPostgresMigration } from './migrations/0017-search-terms-postgres.js';
 import { searchPopularPostgresMigration } from './migrations/0018-search-popular-postgres.js';
+import { publicDomainPostgresMigration } from './migrations/0019-public-domain-postgres.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -35,6 +36,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0016-search-by-popularity', searchByPopularityMigration],
   ['0017-search-terms-postgres', searchTermsPostgresMigration],
   ['0018-search-popular-postgres', searchPopularPostgresMigration],
+  ['0019-public-domain-postgres', publicDomainPostgresMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {
