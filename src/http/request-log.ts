@@ -16,10 +16,12 @@ export interface StdoutLog extends LogStream {
  * Standard output for request logs, buffered: a busy server writes its lines in 4 kB batches rather
  * than starting a write for each line, and a quiet one flushes what it has every 250 ms, so `tail -f`
  * and log shippers stay current. Pino flushes it on exit; a kill -9 loses at most the last quarter
- * second of lines.
+ * second of lines. Each batch is written synchronously, as Node writes to pipes and files on Linux:
+ * an asynchronous write hands every batch to a thread of libuv's pool and back, which cost a cached
+ * book page a sixth of its throughput (bench/README).
  */
 export function bufferedStdout(): StdoutLog {
-  return destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 });
+  return destination({ dest: 1, sync: true, minLength: 4096, periodicFlush: 250 });
 }
 
 /** Request headers that carry secrets: never written to a log. */
