@@ -82,10 +82,13 @@ export async function addBenchPartner(url: string, id: string): Promise<void> {
 export interface BookPageServers {
   app: ChildServer;
   bare: ChildServer;
+  /** A bare server that also sends every header the real one sent with the page (CSP, CORS, Vary…). */
+  bareWithHeaders: ChildServer;
   slug: string;
   /** The page on booklink, and the same path on the bare server. */
   pageUrl: string;
   bareUrl: string;
+  bareWithHeadersUrl: string;
   bytes: number;
   /** The Content-Encoding both send ('' when none). */
   encoding: string;
@@ -111,22 +114,41 @@ export async function withBookPageServers(
         typeof page.headers['content-encoding'] === 'string' ? page.headers['content-encoding'] : '';
       const file = join(dir, 'page.bin');
       writeFileSync(file, page.body);
-      const bare = await startBare('page', file, [
-        'text/html; charset=utf-8',
-        ...(encoding ? [encoding] : []),
+      const contentHeaders = ['text/html; charset=utf-8', ...(encoding ? [encoding] : [])];
+      const bare = await startBare('page', file, contentHeaders);
+      // Every header but the ones node:http writes itself or the bare server sets from its arguments.
+      const own = [
+        'date',
+        'connection',
+        'keep-alive',
+        'transfer-encoding',
+        'content-length',
+        'content-type',
+        'content-encoding',
+      ];
+      const sent = Object.fromEntries(Object.entries(page.headers).filter(([name]) => !own.includes(name)));
+      const headersFile = join(dir, 'headers.json');
+      writeFileSync(headersFile, JSON.stringify(sent));
+      const bareWithHeaders = await startBare('page', file, [
+        ...contentHeaders,
+        ...(encoding ? [] : ['']),
+        headersFile,
       ]);
       try {
         await use({
           app,
           bare,
+          bareWithHeaders,
           slug,
           pageUrl,
           bareUrl: `${bare.url}/book/${slug}`,
+          bareWithHeadersUrl: `${bareWithHeaders.url}/book/${slug}`,
           bytes: page.body.length,
           encoding,
         });
       } finally {
         await bare.stop();
+        await bareWithHeaders.stop();
       }
     } finally {
       const code = await app.stop();
