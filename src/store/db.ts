@@ -43,6 +43,12 @@ function openSqlite(path: string): SQLite.Database {
 
 /** Distinct SQL texts whose statements are kept (query shapes; an `in (…)` list of each length is one). */
 const STATEMENTS_KEPT = 500;
+/**
+ * Longer SQL texts are prepared each time, never kept: they are the long `in (…)` lists of bulk work
+ * (an import's batch of 5,000 keys), whose lengths seldom repeat, and whose compiled programs weigh
+ * hundreds of kilobytes each: 500 of them would hold a re-import's memory for nothing.
+ */
+const LONGEST_KEPT = 8_000;
 
 /**
  * The connection as Kysely's SQLite driver sees it, keeping prepared statements by SQL text: the driver
@@ -55,6 +61,7 @@ export function reusingStatements(sqlite: SQLite.Database, kept = STATEMENTS_KEP
   return {
     close: () => sqlite.close(),
     prepare(sql) {
+      if (sql.length > LONGEST_KEPT) return sqlite.prepare(sql);
       const known = statements.get(sql);
       if (known && !known.busy) {
         // Re-inserted so the Map's order is least recently used first.
