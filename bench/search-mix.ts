@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { openStore } from '../src/store/db.js';
 import { migrateToLatest } from '../src/store/migrate.js';
+import { refreshSearchStatistics } from '../src/store/search.js';
 import { addCatalogEntry } from '../test/support/factories.js';
 
 const ADJECTIVES = [
@@ -76,7 +77,7 @@ export interface Book {
   author: string;
 }
 
-/** A fresh SQLite database under `dir` holding `entries` invented catalog entries. */
+/** A fresh SQLite database under `dir` holding `entries` invented catalog entries, its word list refreshed as an import leaves it. */
 export async function catalog(dir: string, entries: number): Promise<{ url: string; books: Book[] }> {
   const url = `sqlite:${join(dir, 'search.db')}`;
   const store = openStore(url);
@@ -96,6 +97,8 @@ export async function catalog(dir: string, entries: number): Promise<{ url: stri
         popularity: Math.floor(next() * 100_000),
       });
     }
+    // As every import ends: the catalog's word list, which spelling corrections read.
+    await refreshSearchStatistics(store);
   } finally {
     await store.close();
   }
