@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { nodeFlags } from '../bin/node-flags.js';
 import { generateDumps } from './openlibrary-dumps.js';
 
 export interface DumpPaths {
@@ -61,7 +62,9 @@ export interface ImportOptions {
 
 /** Starts `booklink import-openlibrary --editions … --works … --authors …` against a database. */
 export function startImport(databaseUrl: string, files: DumpPaths, options: ImportOptions = {}): ImportChild {
-  const cli = ['--import', 'tsx', 'src/cli.ts', 'import-openlibrary', '--editions', files.editions];
+  // The V8 flags `bin/booklink.js` gives the command, without its wrapper process (a kill must reach the import).
+  const cli = [...nodeFlags('import-openlibrary'), '--import', 'tsx', 'src/cli.ts', 'import-openlibrary'];
+  cli.push('--editions', files.editions);
   cli.push('--works', files.works, '--authors', files.authors, ...(options.extraArgs ?? []));
   const timed = options.timed === true && existsSync('/usr/bin/time');
   const [command, argv] = timed
