@@ -246,20 +246,22 @@ async function insertBookPostgres(db: Kysely<Database>, input: NewBook, now: str
       ...bookValues(input, sql<number>`(select id from w)`, now),
     })
     .returningAll();
-  const found =
+  // An existing work without a canonical edition gets this one; a new work is created with it.
+  const [found, claimed] =
     typeof work === 'number'
-      ? sql`w as (select ${work}::bigint as id)`
-      : sql`w as (insert into works (work_key, title, canonical_book_id, created_at)
+      ? [
+          sql`w as (select ${work}::bigint as id)`,
+          sql`, claimed as (update works set canonical_book_id = b.id from b
+            where works.id = b.work_id and works.canonical_book_id is null)`,
+        ]
+      : [
+          sql`w as (insert into works (work_key, title, canonical_book_id, created_at)
             select ${work.workKey}, ${work.title}, n.id, ${now} from n
             on conflict (work_key) do update
               set canonical_book_id = coalesce(works.canonical_book_id, excluded.canonical_book_id)
-            returning id)`;
-  // An existing work without a canonical edition gets this one (a new work was created with it).
-  const claimed =
-    typeof work === 'number'
-      ? sql`, claimed as (update works set canonical_book_id = b.id from b
-            where works.id = b.work_id and works.canonical_book_id is null)`
-      : sql``;
+            returning id)`,
+          sql``,
+        ];
   const result = await sql<BookRow>`with n as (select nextval(pg_get_serial_sequence('books', 'id')) as id),
     ${found},
     b as (${book}),

@@ -1,29 +1,13 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { LocalCatalogProvider } from '../../src/catalog/local.js';
+import { emptyRecord } from '../../src/catalog/types.js';
 import type { BookRecord } from '../../src/domain/book-record.js';
 import { BookCreator } from '../../src/services/book-creator.js';
 import { describeEachDialect } from '../support/databases.js';
 
 function record(isbn13: string | null, overrides: Partial<BookRecord> = {}): BookRecord {
-  return {
-    source: 'test',
-    isbn13,
-    isbn10: null,
-    title: 'The Quiet Orchard',
-    subtitle: null,
-    authors: ['Mara Quill'],
-    publishedDate: null,
-    publisher: null,
-    coverUrl: null,
-    language: null,
-    format: null,
-    pages: null,
-    description: null,
-    identifiers: {},
-    workKey: null,
-    ...overrides,
-  };
+  return { ...emptyRecord('test', 'The Quiet Orchard'), isbn13, authors: ['Mara Quill'], ...overrides };
 }
 
 /**
