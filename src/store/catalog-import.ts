@@ -167,11 +167,11 @@ interface IdRow {
   entry_key: string;
 }
 
-/** COPY rows into a table of the bulk session's connection. */
+/** COPY rows into a table of the bulk session's connection; the rows are read once, as they are sent. */
 export type CopyRows = (
   table: string,
   columns: readonly string[],
-  rows: ReadonlyArray<ReadonlyArray<unknown>>,
+  rows: Iterable<ReadonlyArray<unknown>>,
 ) => Promise<void>;
 
 type StoreLike = Pick<Store, 'dialect' | 'sqlite'> & { copy?: CopyRows };
@@ -183,6 +183,37 @@ function copyText(value: unknown): string {
   return /[\\\t\n\r]/.test(text)
     ? text.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c] ?? c)
     : text;
+}
+
+/** COPY text is built and sent this many rows at a time: a 5,000-row batch is never one string. */
+const COPY_CHUNK_ROWS = 250;
+
+/** Each row's columns in COPY text, a few hundred rows to a chunk. */
+function* copyChunks(rows: Iterable<ReadonlyArray<unknown>>): Generator<string> {
+  let text = '';
+  let count = 0;
+  for (const row of rows) {
+    for (let i = 0; i < row.length; i++) text += (i === 0 ? '' : '\t') + copyText(row[i]);
+    text += '\n';
+    if (++count === COPY_CHUNK_ROWS) {
+      yield text;
+      text = '';
+      count = 0;
+    }
+  }
+  if (text) yield text;
+}
+
+function* entryValues(rows: readonly NewCatalogEntryRow[]): Generator<unknown[]> {
+  for (const row of rows) yield COLUMNS.map((column) => row[column] ?? null);
+}
+
+function* keyedIdentifiers(
+  identifiers: ReadonlyMap<string, readonly IdentifierPair[]>,
+): Generator<readonly [string, string, string]> {
+  for (const [entryKey, pairs] of identifiers) {
+    for (const [scheme, value] of pairs) yield [scheme, value, entryKey];
+  }
 }
 
 const ENTRIES_LOAD = 'catalog_entries_load';
@@ -200,16 +231,8 @@ async function copyMerge(
   identifiers: ReadonlyMap<string, readonly IdentifierPair[]>,
   into: IdentifierTable,
 ) {
-  await copy(
-    ENTRIES_LOAD,
-    COLUMNS,
-    rows.map((row) => COLUMNS.map((column) => row[column] ?? null)),
-  );
-  const keyed: Array<readonly [string, string, string]> = [];
-  for (const [entryKey, pairs] of identifiers) {
-    for (const [scheme, value] of pairs) keyed.push([scheme, value, entryKey]);
-  }
-  await copy(IDENTIFIERS_LOAD, ['scheme', 'value', 'entry_key'], keyed);
+  await copy(ENTRIES_LOAD, COLUMNS, entryValues(rows));
+  await copy(IDENTIFIERS_LOAD, ['scheme', 'value', 'entry_key'], keyedIdentifiers(identifiers));
   const single = upsertSql(db, 'postgres', 1);
   const list = COLUMNS.map((column) => `"${column}"`).join(', ');
   const upsert = `insert into "catalog_entries" (${list}) select ${list} from ${ENTRIES_LOAD}${single.slice(single.indexOf(' on conflict'))}`;
@@ -253,13 +276,11 @@ export async function openBulkSession(
     `create temporary table if not exists ${IDENTIFIERS_LOAD} (scheme text, value text, entry_key text)`,
   );
   const copy: CopyRows = async (table, names, rows) => {
-    if (rows.length === 0) return;
     const stream = client.query(
       copyFrom(`copy ${table} (${names.map((n) => `"${n}"`).join(', ')}) from stdin`),
     );
-    let text = '';
-    for (const row of rows) text += `${row.map(copyText).join('\t')}\n`;
-    await pipeline(Readable.from([text]), stream);
+    // Sent as it is built, a chunk at a time, with the stream's backpressure.
+    await pipeline(Readable.from(copyChunks(rows)), stream);
   };
   return {
     store: { ...store, db, copy },
