@@ -33,7 +33,7 @@ async function minimalFastify(port: number): Promise<void> {
   const { loadConfig } = await import('../src/config.js');
   const { createServices } = await import('../src/services/container.js');
   const { openStore } = await import('../src/store/db.js');
-  const { requestLogOptions } = await import('../src/http/request-log.js');
+  const { bufferedStdout, logOptions, requestLog } = await import('../src/http/request-log.js');
   const { isAutomatedClient } = await import('../src/http/plugins/guards.js');
   const { presentResolve } = await import('../src/http/presenters/resolve.js');
 
@@ -41,7 +41,16 @@ async function minimalFastify(port: number): Promise<void> {
   const store = openStore(config.databaseUrl);
   const services = createServices(config, store);
   const base = config.baseUrl;
-  const app = Fastify({ logger: requestLogOptions(config.logLevel) });
+  // The operator's request log: one line per request, to a buffered stdout, as app.ts writes it.
+  const stream = bufferedStdout();
+  const app = Fastify({ logger: logOptions(config.logLevel, stream), disableRequestLogging: true });
+  const requests = requestLog(stream, config.logLevel);
+  if (requests) {
+    app.addHook('onResponse', (request, reply, done) => {
+      requests.completed(request.id, request, reply.statusCode, reply.elapsedTime);
+      done();
+    });
+  }
   type Query = Record<string, string | undefined>;
 
   // The handlers of src/http/routes/api-resolve.ts and api-search.ts, minus everything around them.

@@ -10,7 +10,7 @@ import guards from './plugins/guards.js';
 import metrics from './plugins/metrics.js';
 import openapi from './plugins/openapi.js';
 import rateLimit from './plugins/rate-limit.js';
-import { type LogStream, requestIds, requestLogOptions } from './request-log.js';
+import { type LogStream, logOptions, requestIds, requestLog } from './request-log.js';
 import { adminRoutes } from './routes/admin/index.js';
 import { apiBookLinksRoutes } from './routes/api/book-links.js';
 import { coverFallbackRoutes } from './routes/api/cover.js';
@@ -38,8 +38,8 @@ import { int32Keyword } from './validation.js';
 
 export interface AppOptions {
   services: Services;
-  /** true: JSON request logs on stdout; a stream: the same logs there (tests). */
-  logger?: boolean | LogStream;
+  /** Where the JSON logs go, request lines included (stdout in server.ts, an array in tests); none without. */
+  logger?: LogStream | false;
 }
 
 /** TRUST_PROXY as Fastify takes it: a hop count becomes "the first N hops are proxies", as Fastify does. */
@@ -73,7 +73,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
       return server;
     },
     genReqId: nextRequestId,
-    logger: logger ? requestLogOptions(config.logLevel, logger === true ? undefined : logger) : false,
+    logger: logger ? logOptions(config.logLevel, logger) : false,
     // One log line per request, written when it completes (see below), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy,
@@ -87,12 +87,10 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     routerOptions: { maxParamLength: 2100 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  if (logger) {
+  const requests = logger ? requestLog(logger, config.logLevel) : null;
+  if (requests) {
     app.addHook('onResponse', (request, reply, done) => {
-      request.log.info(
-        { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
-        'request completed',
-      );
+      requests.completed(request.id, request, reply.statusCode, reply.elapsedTime);
       done();
     });
   }
@@ -134,7 +132,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   await app.register(accessRoutes, { services });
   await app.register(ingestRoutes, { services });
   await app.register(adminRoutes, { services });
-  replay.attach({ log: logger ? app.log : null, observe: app.metrics.observe });
+  replay.attach({ log: requests, observe: app.metrics.observe });
   app.addHook('preClose', (done) => {
     replay.close();
     done();

@@ -1,13 +1,12 @@
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import type { FastifyBaseLogger } from 'fastify';
 import { audienceOf } from '../domain/audience.js';
 import { readerCountry } from '../domain/storefronts.js';
 import { PageCache } from '../services/page-cache.js';
 import type { VisitCounter } from '../services/visit-counter.js';
 import { type CompressedBody, chooseEncoding, type Encoding, MIN_BYTES } from './compressed.js';
 import { isAutomatedClient } from './plugins/guards.js';
-import type { LoggedRequest } from './request-log.js';
+import type { LoggedRequest, RequestLog } from './request-log.js';
 
 /** A response as it left Fastify, after every hook: its headers (less Date and Connection) and body. */
 interface SentResponse {
@@ -34,7 +33,7 @@ export type TrustProxy = false | string[] | ((address: string, hop: number) => b
 
 /** What a replayed answer reports to, as Fastify's hooks would: the request log and the metrics. */
 export interface ReplayReporting {
-  log: FastifyBaseLogger | null;
+  log: RequestLog | null;
   observe(method: string, route: string, status: number, seconds: number): void;
 }
 
@@ -120,10 +119,7 @@ export class PageReplay {
     response.once('finish', () => {
       const elapsedMs = performance.now() - started;
       reporting.observe('GET', route, 200, elapsedMs / 1000);
-      reporting.log?.info(
-        { reqId: requestId, req: this.logged(request), res: { statusCode: 200 }, responseTime: elapsedMs },
-        'request completed',
-      );
+      reporting.log?.completed(requestId, this.logged(request), 200, elapsedMs);
     });
     response.writeHead(200, sent.headers);
     response.end(sent.body);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { hostname } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
@@ -92,6 +93,50 @@ describeEachDialect('/metrics and request logs', (context) =>
       assert.equal(req.url, '/healthz');
       // Response headers (cookies the service sets) are never logged: only the status code is.
       assert.deepEqual(incoming.res, { statusCode: 200 });
+    });
+
+    it("writes each request line with the fields of pino's other lines, one JSON object a line", async () => {
+      logs.length = 0;
+      await get('/healthz?probe="quoted"\\', { 'x-note': 'tab\there "quoted"' });
+      const line = await (async () => {
+        for (let i = 0; i < 50 && !logs.some((text) => text.includes('request completed')); i++)
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        return logs.find((text) => text.includes('request completed')) ?? '';
+      })();
+      assert.ok(line.endsWith('}\n') && line.indexOf('\n') === line.length - 1, line);
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(entry), [
+        'level',
+        'time',
+        'pid',
+        'hostname',
+        'reqId',
+        'req',
+        'res',
+        'responseTime',
+        'msg',
+      ]);
+      assert.equal(entry.level, 30);
+      assert.ok(Math.abs(Number(entry.time) - Date.now()) < 60_000);
+      assert.equal(entry.pid, process.pid);
+      assert.equal(entry.hostname, hostname());
+      assert.match(String(entry.reqId), /^req-/);
+      assert.equal(typeof entry.responseTime, 'number');
+      const req = entry.req as {
+        method: string;
+        url: string;
+        remoteAddress: string;
+        headers: Record<string, string>;
+      };
+      assert.equal(req.method, 'GET');
+      assert.equal(req.url, '/healthz?probe=%22quoted%22\\');
+      assert.equal(req.remoteAddress, '127.0.0.1');
+      assert.equal(req.headers['x-note'], 'tab\there "quoted"');
+      // The service's own lines (pino's) carry the same leading fields.
+      app.log.warn("a line of pino's own");
+      const own = JSON.parse(logs.at(-1) ?? '{}') as Record<string, unknown>;
+      assert.deepEqual(Object.keys(own).slice(0, 4), ['level', 'time', 'pid', 'hostname']);
+      assert.equal(own.hostname, entry.hostname);
     });
   }),
 );
