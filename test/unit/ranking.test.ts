@@ -45,6 +45,51 @@ describe('editDistance', () => {
     assert.equal(editDistance('potter', 'pottre'), 1);
     assert.equal(editDistance('abc', 'xyzuvw'), 3);
   });
+
+  it('gives the full optimal-string-alignment distance, capped at max + 1, for any pair of words', () => {
+    // The textbook definition, a whole matrix at once, to check the working rows against.
+    const reference = (a: string, b: string): number => {
+      const d = Array.from({ length: a.length + 1 }, (_, i) =>
+        Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+      );
+      for (let i = 1; i <= a.length; i++) {
+        for (let j = 1; j <= b.length; j++) {
+          const row = d[i] as number[];
+          const above = d[i - 1] as number[];
+          row[j] = Math.min(
+            (above[j] as number) + 1,
+            (row[j - 1] as number) + 1,
+            (above[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+          );
+          if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+            row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+        }
+      }
+      return (d[a.length] as number[])[b.length] as number;
+    };
+    let state = 7;
+    const next = (n: number) => {
+      state = (state * 1103515245 + 12345) & 0x7fffffff;
+      return state % n;
+    };
+    // Small alphabets make near words common; a long pair grows the working rows mid-run.
+    const word = (length: number) => Array.from({ length }, () => 'abcé'[next(4)]).join('');
+    const pairs: Array<[string, string]> = [
+      ['', ''],
+      ['', 'ab'],
+      ['ab', 'ba'],
+      ['a'.repeat(80), `${'a'.repeat(79)}b`],
+    ];
+    for (let k = 0; k < 3000; k++) {
+      const a = word(next(10));
+      pairs.push([a, next(3) === 0 ? a.slice(0, next(a.length + 1)) + word(next(3)) : word(next(10))]);
+    }
+    for (const [a, b] of pairs) {
+      for (const max of [0, 1, 2, 3]) {
+        assert.equal(editDistance(a, b, max), Math.min(reference(a, b), max + 1), `${a} ${b} ${max}`);
+      }
+    }
+  });
 });
 
 describe('rankCandidates', () => {
