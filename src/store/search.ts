@@ -342,8 +342,13 @@ const add = (counts: Map<string, number>, rows: readonly TermRow[]) => {
   return counts;
 };
 
-const listedCounts = (db: Kysely<Database>, words: readonly string[]) =>
-  db.selectFrom('catalog_terms').select(['term', 'doc']).where('term', 'in', words).execute();
+// Per search, so written as SQL rather than built: Kysely's builder cost more than the query.
+async function listedCounts(db: Kysely<Database>, words: readonly string[]): Promise<TermRow[]> {
+  if (words.length === 0) return [];
+  return (
+    await sql<TermRow>`select term, doc from catalog_terms where term in (${sql.join(words)})`.execute(db)
+  ).rows;
+}
 
 async function sqliteTerms(db: Kysely<Database>): Promise<Terms> {
   const listed = await wordListed(db);
@@ -574,13 +579,10 @@ export async function retrieveCandidates(store: Store, tokens: string[], limit =
 
 /** Saved books an operator pinned to this folded query. */
 export async function pinnedBooks(db: Kysely<Database>, queryKey: string): Promise<BookRow[]> {
-  return db
-    .selectFrom('search_pins')
-    .innerJoin('books', 'books.id', 'search_pins.book_id')
-    .selectAll('books')
-    .where('search_pins.query_key', '=', queryKey)
-    .orderBy('search_pins.id')
-    .execute() as Promise<BookRow[]>;
+  // Read by every search, so written as SQL rather than built (see listedCounts).
+  const pinned = await sql<BookRow>`select books.* from search_pins p join books on books.id = p.book_id
+    where p.query_key = ${queryKey} order by p.id`.execute(db);
+  return pinned.rows;
 }
 
 export async function addPin(
