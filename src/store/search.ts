@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import { editDistance } from '../domain/ranking.js';
 import { nowIso, type Store } from './db.js';
 import type { BookRow, CatalogEntryRow, Database, SearchTables } from './schema.js';
@@ -632,16 +632,52 @@ export type LoggedSearch = Omit<SearchTables['searches'], 'id'>;
 
 // Ten columns a row: far below either database's bound-parameter limit.
 const SEARCHES_PER_STATEMENT = 200;
+const SEARCH_COLUMNS = [
+  'query',
+  'query_key',
+  'parsed_title',
+  'parsed_author',
+  'kind',
+  'result_count',
+  'top_book_key',
+  'source',
+  'channel',
+  'created_at',
+] as const satisfies ReadonlyArray<keyof LoggedSearch>;
+
+/** Insert texts by dialect (its adapter, shared by a database and its transactions) and row count. */
+const searchInserts = new WeakMap<object, Map<number, string>>();
+
+/**
+ * The insert of `count` log rows, compiled once per dialect and size: building a 2,000-value query
+ * on every flush held the event loop for milliseconds, a stall every busy second's requests shared.
+ */
+function searchInsertSql(db: Kysely<Database>, count: number): string {
+  const adapter = db.getExecutor().adapter;
+  let texts = searchInserts.get(adapter);
+  if (!texts) {
+    texts = new Map();
+    searchInserts.set(adapter, texts);
+  }
+  const cached = texts.get(count);
+  if (cached) return cached;
+  const blank = Object.fromEntries(SEARCH_COLUMNS.map((column) => [column, ''])) as unknown as LoggedSearch;
+  const text = db
+    .insertInto('searches')
+    .values(Array.from({ length: count }, () => blank))
+    .compile().sql;
+  texts.set(count, text);
+  return text;
+}
 
 /** Writes logged searches in one transaction, several rows per statement. */
 export async function insertSearches(db: Kysely<Database>, rows: readonly LoggedSearch[]): Promise<void> {
   if (rows.length === 0) return;
   await db.transaction().execute(async (trx) => {
     for (let start = 0; start < rows.length; start += SEARCHES_PER_STATEMENT) {
-      await trx
-        .insertInto('searches')
-        .values(rows.slice(start, start + SEARCHES_PER_STATEMENT))
-        .execute();
+      const chunk = rows.slice(start, start + SEARCHES_PER_STATEMENT);
+      const parameters = chunk.flatMap((row) => SEARCH_COLUMNS.map((column) => row[column] ?? null));
+      await trx.executeQuery(CompiledQuery.raw(searchInsertSql(trx, chunk.length), parameters));
     }
   });
 }
