@@ -25,6 +25,12 @@ export function option(name: string, fallback: number): number {
   return value;
 }
 
+/** `--name value` from the command line as text, or the fallback. */
+export function textOption(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
+}
+
 export function flag(name: string): boolean {
   return process.argv.includes(`--${name}`);
 }

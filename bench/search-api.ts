@@ -1,8 +1,9 @@
 /**
  * `/api/v1/search` over HTTP on a local-catalog query mix, loaded by wrk from its own process, beside a
  * bare node:http server answering a search response of the same size, measured in the same run:
- * `npx tsx bench/search-api.ts [--entries 5000] [--duration 10] [--connections 20] [--rounds 2]`.
- * The catalog is invented (word lists, deterministic); PROVIDERS=local, so no provider is asked and
+ * `npx tsx bench/search-api.ts [--mix invented|search-dev] [--entries 5000] [--duration 10] [--connections 20]
+ * [--rounds 2]`. The catalog is invented (word lists, deterministic), or with `--mix search-dev` the real
+ * goodbooks-10k catalog and search-dev queries (bench/search-mix.ts); PROVIDERS=local, so no provider is asked and
  * every request is the server's own work: validation, rate limit, search, the search log, JSON.
  * The server runs with its defaults, the search result cache included (`SEARCH_CACHE_MS`, 30 s): the mix
  * repeats, so after the warm-up most requests are cache hits; each app run prints how many were (from
@@ -11,8 +12,18 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BROWSER_UA, flag, machineFacts, mean, option, startApp, startBare, withTempDir } from './harness.js';
-import { catalog, queryMix } from './search-mix.js';
+import {
+  BROWSER_UA,
+  flag,
+  machineFacts,
+  mean,
+  option,
+  startApp,
+  startBare,
+  textOption,
+  withTempDir,
+} from './harness.js';
+import { searchMix } from './search-mix.js';
 import { rawGet, wrk, wrkSummary } from './wrk.js';
 
 const entries = option('entries', 5000);
@@ -22,7 +33,8 @@ const warmup = option('warmup', 2);
 const rounds = option('rounds', 2);
 
 await withTempDir(async (dir) => {
-  const { url: databaseUrl, books } = await catalog(dir, entries);
+  const mix = textOption('mix', 'invented');
+  const { url: databaseUrl, paths } = await searchMix(mix, dir, entries);
   // Without a limit the anonymous rate limit would answer most of the load with 429s.
   const app = await startApp(databaseUrl, {
     RATE_LIMIT_ANON: '1000000',
@@ -34,7 +46,6 @@ await withTempDir(async (dir) => {
     return Number(/^booklink_search_cache_hits_total (\d+)/m.exec(body.toString())?.[1] ?? 0);
   };
   try {
-    const paths = queryMix(books, 500);
     const headers = { 'user-agent': BROWSER_UA, accept: 'application/json' };
     const sample = await rawGet(`${app.url}${paths[0]}`, headers);
     if (sample.status !== 200) throw new Error(`search answered ${sample.status}: ${sample.body}`);
@@ -44,7 +55,8 @@ await withTempDir(async (dir) => {
     try {
       console.log(machineFacts());
       console.log(
-        `${entries.toLocaleString('en-US')} catalog entries, ${paths.length} distinct queries in turn, ` +
+        `${mix === 'invented' ? `${entries.toLocaleString('en-US')} invented catalog entries` : 'goodbooks-10k and the search-dev queries'}, ` +
+          `${paths.length} distinct queries in turn, ` +
           `${sample.body.length} bytes per answer; wrk ${connections} connections, ${duration} s per run`,
       );
       await wrk(app.url, { connections, duration: warmup, headers, paths, scriptDir: dir });

@@ -1,6 +1,7 @@
 /**
  * Server CPU per `/api/v1/search` request on the bench/search-api.ts query mix, robust on a loaded machine
- * (CPU time, not throughput): `npx tsx bench/search-cpu.ts [--entries 5000] [--rounds 4] [--concurrency 4]`.
+ * (CPU time, not throughput): `npx tsx bench/search-cpu.ts [--mix invented|search-dev] [--entries 5000] [--rounds 4]
+ * [--concurrency 4]` (the mixes: bench/search-mix.ts).
  * The server runs as `booklink serve` in its own process (PROVIDERS=local); this process sends the mix
  * over keep-alive HTTP and reads the server's user + system time from /proc before and after. Two servers:
  * one with the search result cache off (`SEARCH_CACHE_MS=0`: every request is a full search, a cache
@@ -10,8 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { BROWSER_UA, machineFacts, option, startApp, withTempDir } from './harness.js';
-import { catalog, queryMix } from './search-mix.js';
+import { BROWSER_UA, machineFacts, option, startApp, textOption, withTempDir } from './harness.js';
+import { searchMix } from './search-mix.js';
 
 const entries = option('entries', 5000);
 const rounds = option('rounds', 4);
@@ -67,12 +68,12 @@ async function cacheCounters(base: string): Promise<{ hits: number; misses: numb
 }
 
 await withTempDir(async (dir) => {
-  const { url: databaseUrl, books } = await catalog(dir, entries);
-  const paths = queryMix(books, 500);
+  const mix = textOption('mix', 'invented');
+  const { url: databaseUrl, paths } = await searchMix(mix, dir, entries);
   console.log(machineFacts());
   console.log(
-    `${entries.toLocaleString('en-US')} catalog entries, ${paths.length} queries × ${rounds} rounds, ` +
-      `${concurrency} in flight`,
+    `${mix === 'invented' ? `${entries.toLocaleString('en-US')} invented catalog entries` : 'goodbooks-10k and the search-dev queries'}, ` +
+      `${paths.length} queries × ${rounds} rounds, ${concurrency} in flight`,
   );
   for (const mode of ['miss', 'hit'] as const) {
     const app = await startApp(databaseUrl, {

@@ -1,8 +1,15 @@
 /**
- * The invented local catalog and query mix of the search benchmarks (bench/search-api.ts under wrk,
- * bench/search-cpu.ts for CPU per request): word lists, deterministic, no real data.
+ * The local catalogs and query mixes of the search benchmarks (bench/search-api.ts under wrk,
+ * bench/search-cpu.ts for CPU per request), chosen with `--mix`:
+ * - `invented` (the default): word lists, deterministic, no real data. Its vocabulary is 38 title words
+ *   and 20 names, so every word matches a tenth or more of the catalog: a worst case for full-text
+ *   search, which real titles rarely are.
+ * - `search-dev`: the goodbooks-10k catalog and the 443 labelled queries of ../shared/data (exact and
+ *   partial titles, title + author, misspellings), both read in place, never copied.
  */
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { importCatalogFile } from '../src/catalog/import/index.js';
 import { openStore } from '../src/store/db.js';
 import { migrateToLatest } from '../src/store/migrate.js';
 import { refreshSearchStatistics } from '../src/store/search.js';
@@ -123,4 +130,47 @@ export function queryMix(books: readonly Book[], count: number, seed = 7): strin
     paths.push(`/api/v1/search?q=${encodeURIComponent(q.toLowerCase())}&source=bench`);
   }
   return paths;
+}
+
+const SHARED = resolve(import.meta.dirname, '../../shared/data');
+const GOODBOOKS = join(SHARED, 'goodbooks-10k/books.csv');
+const SEARCH_DEV = join(SHARED, 'search-dev/queries.tsv');
+
+/** A fresh SQLite database under `dir` holding the goodbooks-10k catalog, imported as an operator would. */
+export async function goodbooksCatalog(dir: string): Promise<{ url: string }> {
+  const url = `sqlite:${join(dir, 'search.db')}`;
+  const store = openStore(url);
+  try {
+    await migrateToLatest(store);
+    await importCatalogFile(store, GOODBOOKS, {
+      format: 'csv',
+      coversBaseUrl: 'https://covers.openlibrary.org',
+    });
+  } finally {
+    await store.close();
+  }
+  return { url };
+}
+
+/** The search-dev queries as `/api/v1/search` paths, in file order. */
+export function searchDevMix(): string[] {
+  const lines = readFileSync(SEARCH_DEV, 'utf8').split('\n').slice(1);
+  return lines
+    .map((line) => line.split('\t')[0]?.trim() ?? '')
+    .filter((query) => query !== '')
+    .map((query) => `/api/v1/search?q=${encodeURIComponent(query)}&source=bench`);
+}
+
+export type Mix = 'invented' | 'search-dev';
+
+/** The catalog and query paths of a mix (`entries` sizes the invented one). */
+export async function searchMix(
+  mix: string,
+  dir: string,
+  entries: number,
+): Promise<{ url: string; paths: string[] }> {
+  if (mix === 'search-dev') return { url: (await goodbooksCatalog(dir)).url, paths: searchDevMix() };
+  if (mix !== 'invented') throw new Error(`--mix ${mix}: expected invented or search-dev`);
+  const { url, books } = await catalog(dir, entries);
+  return { url, paths: queryMix(books, 500) };
 }
