@@ -7,6 +7,7 @@ import { bufferedStdout } from './http/request-log.js';
 import { ensureFirstAdmin } from './services/admin/users.js';
 import { deadLetterPath, openClickJournal, replayClickJournals } from './services/click-recorder.js';
 import { createServices, type Services } from './services/container.js';
+import { startCheckpoints } from './store/checkpoints.js';
 import { openStore } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
 import { settingOrCreate } from './store/settings.js';
@@ -24,6 +25,8 @@ export interface RunningServer {
 export async function startServer(config: Readonly<Config>): Promise<RunningServer> {
   const store = openStore(config.databaseUrl);
   await migrateToLatest(store);
+  // On SQLite, WAL checkpoints run in a thread of their own, off the event loop.
+  const checkpoints = startCheckpoints(store);
   // The first admin from ADMIN_EMAIL/ADMIN_PASSWORD, only while no account exists.
   await ensureFirstAdmin(store.db, config.adminEmail, config.adminPassword);
   // Without COOKIE_SECRET, a random secret made once and kept in the database signs cookies, so a
@@ -59,6 +62,7 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
       app.log.info({ signal }, 'shutting down: finishing in-flight requests');
       await app.close();
       await services.close();
+      await checkpoints?.close();
       await store.close();
       log.flushSync();
     })();
