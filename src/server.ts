@@ -7,7 +7,7 @@ import { bufferedStdout } from './http/request-log.js';
 import { ensureFirstAdmin } from './services/admin/users.js';
 import { deadLetterPath, openClickJournal, replayClickJournals } from './services/click-recorder.js';
 import { createServices, type Services } from './services/container.js';
-import { startCheckpoints } from './store/checkpoints.js';
+import { type Checkpoints, startCheckpoints } from './store/checkpoints.js';
 import { openStore } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
 import { settingOrCreate } from './store/settings.js';
@@ -25,8 +25,6 @@ export interface RunningServer {
 export async function startServer(config: Readonly<Config>): Promise<RunningServer> {
   const store = openStore(config.databaseUrl);
   await migrateToLatest(store);
-  // On SQLite, WAL checkpoints run in a thread of their own, off the event loop.
-  const checkpoints = startCheckpoints(store);
   // The first admin from ADMIN_EMAIL/ADMIN_PASSWORD, only while no account exists.
   await ensureFirstAdmin(store.db, config.adminEmail, config.adminPassword);
   // Without COOKIE_SECRET, a random secret made once and kept in the database signs cookies, so a
@@ -52,7 +50,18 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   }
   const services = createServices(Object.freeze({ ...config, cookieSecret }), store, { clickJournal });
   const log = bufferedStdout();
-  const app = await buildApp({ services, logger: log });
+  // On SQLite, WAL checkpoints run in a thread of their own, off the event loop. It is started once
+  // the app's logger exists, to report its failures; /metrics counts its checkpoints.
+  let checkpoints: Checkpoints | null = null;
+  const onDisk = store.sqlite ? !store.sqlite.memory : false;
+  const app = await buildApp({
+    services,
+    logger: log,
+    checkpoints: onDisk ? () => checkpoints?.stats() ?? { runs: 0, failures: 0 } : undefined,
+  });
+  checkpoints = startCheckpoints(store, {
+    onFailure: (error) => app.log.error({ error }, 'SQLite WAL checkpoint failed'),
+  });
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ baseUrl: config.baseUrl, database: store.dialect }, `Booklink listening on ${address}`);
 

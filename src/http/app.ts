@@ -40,6 +40,8 @@ export interface AppOptions {
   services: Services;
   /** Where the JSON logs go, request lines included (stdout in server.ts, an array in tests); none without. */
   logger?: LogStream | false;
+  /** SQLite's checkpoint thread's totals, for `/metrics` (server.ts; none on PostgreSQL or in memory). */
+  checkpoints?: () => { runs: number; failures: number };
 }
 
 /** TRUST_PROXY as Fastify takes it: a hop count becomes "the first N hops are proxies", as Fastify does. */
@@ -50,7 +52,11 @@ function trustProxyOption(trust: TrustProxy): TrustedProxies {
 }
 
 /** Builds the whole application as a Fastify instance; `server.ts` only listens and shuts down. */
-export async function buildApp({ services, logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  services,
+  logger = false,
+  checkpoints,
+}: AppOptions): Promise<FastifyInstance> {
   const { config } = services;
   const trustProxy = trustProxyOption(config.trustProxy);
   const nextRequestId = requestIds();
@@ -103,6 +109,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     searchLog: () => services.searchLog.stats(),
     searchCache: () => services.search.cacheStats(),
     pageReplays: () => replay.replayed,
+    checkpoints,
     token: config.metricsToken,
   });
   await app.register(apiKeys, { apiKeys: services.apiKeys, usage: services.usage });

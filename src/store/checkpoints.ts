@@ -9,9 +9,27 @@ export interface CheckpointResult {
   checkpointed: number;
 }
 
+export interface CheckpointStats {
+  /** Checkpoints run so far. */
+  runs: number;
+  /** Checkpoints that threw, and a thread that died (counted once). */
+  failures: number;
+  /** The last checkpoint's result, null before the first. */
+  last: CheckpointResult | null;
+}
+
+export interface CheckpointOptions {
+  /** Milliseconds between checkpoints. */
+  intervalMs?: number;
+  /**
+   * Told of the first failure in a run of failures (a checkpoint that threw, or the thread dying), so a
+   * disk that keeps failing is reported once, not every interval; a success starts a new run.
+   */
+  onFailure?: (error: string) => void;
+}
+
 export interface Checkpoints {
-  /** Checkpoints run so far, and the last one's result (null before the first). */
-  stats(): { runs: number; failures: number; last: CheckpointResult | null };
+  stats(): CheckpointStats;
   /** Stops the thread; the connection's own checkpoints are restored. */
   close(): Promise<void>;
 }
@@ -28,8 +46,14 @@ const DEFAULT_PAGES = 1000;
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true });
-db.pragma('busy_timeout = 1000');
+let db;
+try {
+  db = new Database(workerData.file, { fileMustExist: true });
+  db.pragma('busy_timeout = 1000');
+} catch (error) {
+  // Rethrown as a plain Error: a SqliteError reaches the parent thread without its message.
+  throw new Error(String(error));
+}
 const timer = setInterval(() => {
   try {
     parentPort.postMessage({ result: db.pragma('wal_checkpoint(PASSIVE)')[0] });
@@ -54,7 +78,10 @@ parentPort.on('message', () => {
  * `synchronous` says, whichever connection later copies it back. Null for an in-memory database or on
  * PostgreSQL.
  */
-export function startCheckpoints(store: Pick<Store, 'sqlite'>, intervalMs = 500): Checkpoints | null {
+export function startCheckpoints(
+  store: Pick<Store, 'sqlite'>,
+  { intervalMs = 500, onFailure }: CheckpointOptions = {},
+): Checkpoints | null {
   const sqlite = store.sqlite;
   if (!sqlite || sqlite.memory || sqlite.pragma('journal_mode', { simple: true }) !== 'wal') return null;
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -71,18 +98,29 @@ export function startCheckpoints(store: Pick<Store, 'sqlite'>, intervalMs = 500)
       resolve();
     }),
   );
-  const counts = { runs: 0, failures: 0, last: null as CheckpointResult | null };
+  const counts: CheckpointStats = { runs: 0, failures: 0, last: null };
+  let failing = false;
+  const failed = (error: string) => {
+    counts.failures += 1;
+    if (!failing) onFailure?.(error);
+    failing = true;
+  };
   worker.on('message', (message: { result?: CheckpointResult; error?: string }) => {
     if (message.result) {
       counts.runs += 1;
       counts.last = message.result;
-    } else counts.failures += 1;
+      failing = false;
+    } else failed(message.error ?? 'unknown error');
   });
   // A thread that fails leaves the connection's own checkpoints to it, as before this existed.
   const fallBack = () => {
     if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_PAGES}`);
   };
-  worker.on('error', fallBack);
+  worker.on('error', (error) => {
+    failing = false;
+    failed(`checkpoint thread stopped: ${error.message}`);
+    fallBack();
+  });
   sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_PAGES}`);
   return {
     stats: () => ({ ...counts }),

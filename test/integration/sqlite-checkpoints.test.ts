@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -8,6 +8,7 @@ import { openStore } from '../../src/store/db.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { insertSearches, type LoggedSearch } from '../../src/store/search.js';
 import { eventually } from '../support/eventually.js';
+import { type ServerProcess, startServerProcess } from '../support/server-process.js';
 
 const row = (n: number): LoggedSearch => ({
   query: `query number ${n}`,
@@ -32,7 +33,7 @@ describe('SQLite WAL checkpoints in a thread of their own', () => {
     await migrateToLatest(store);
     const sqlite = store.sqlite;
     assert.ok(sqlite);
-    const checkpoints = startCheckpoints(store, 20);
+    const checkpoints = startCheckpoints(store, { intervalMs: 20 });
     assert.ok(checkpoints);
     try {
       // The server's connection checkpoints by itself only far past SQLite's 1,000 pages (40 MB).
@@ -66,6 +67,46 @@ describe('SQLite WAL checkpoints in a thread of their own', () => {
     assert.equal(sqlite.pragma('wal_autocheckpoint', { simple: true }), 1000);
     assert.deepEqual(await checkpoints.close(), undefined, 'a second close returns at once');
     await store.close();
+  });
+
+  it('reports a thread that cannot run once, and gives the checkpoints back to the connection', async () => {
+    const file = join(dir, 'gone.db');
+    const store = openStore(`sqlite:${file}`);
+    await migrateToLatest(store);
+    // The server's connection keeps the unlinked file open; the thread finds no file to open.
+    unlinkSync(file);
+    const failures: string[] = [];
+    const checkpoints = startCheckpoints(store, {
+      intervalMs: 20,
+      onFailure: (error) => failures.push(error),
+    });
+    assert.ok(checkpoints);
+    await eventually(() => checkpoints.stats().failures > 0);
+    await checkpoints.close();
+    assert.equal(failures.length, 1, failures.join('\n'));
+    assert.match(failures[0] ?? '', /checkpoint thread stopped: .*(unable to open|does not exist)/i);
+    assert.deepEqual(checkpoints.stats(), { runs: 0, failures: 1, last: null });
+    assert.equal(store.sqlite?.pragma('wal_autocheckpoint', { simple: true }), 1000);
+    await store.close();
+  });
+
+  it("counts the server's checkpoints in /metrics", async () => {
+    let server: ServerProcess | undefined;
+    try {
+      server = await startServerProcess({ DATABASE_URL: `sqlite:${join(dir, 'served.db')}` });
+      const counted = async (name: string) => {
+        const text = await (await (server as ServerProcess).get('/metrics')).text();
+        return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+      };
+      // Every 500 ms, whether or not the WAL holds pages.
+      await eventually(async () => (await counted('booklink_sqlite_checkpoints_total')) >= 2);
+      assert.equal(await counted('booklink_sqlite_checkpoint_failures_total'), 0);
+      server.child.kill('SIGTERM');
+      assert.deepEqual(await server.exit, { code: 0, signal: null }, server.output());
+      assert.doesNotMatch(server.output(), /checkpoint failed/);
+    } finally {
+      server?.child.kill('SIGKILL');
+    }
   });
 
   it('runs no thread for an in-memory database', async () => {

@@ -30,6 +30,8 @@ export interface MetricsSources {
   searchCache?: () => ResultCacheStats;
   /** Book-page visits answered by the page replay, before Fastify (`PageReplay.replayed`). */
   pageReplays?: () => number;
+  /** SQLite's WAL checkpoints run by their thread (`Checkpoints.stats`); absent on PostgreSQL. */
+  checkpoints?: () => { runs: number; failures: number };
 }
 
 interface MetricsOptions extends MetricsSources {
@@ -208,6 +210,24 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
         this.inc(replays());
       },
     });
+  const checkpoints = sources.checkpoints;
+  if (checkpoints) {
+    const fields = { runs: 'run', failures: 'that failed' } as const;
+    for (const [field, what] of Object.entries(fields) as [keyof typeof fields, string][]) {
+      new Counter({
+        name:
+          field === 'runs'
+            ? 'booklink_sqlite_checkpoints_total'
+            : 'booklink_sqlite_checkpoint_failures_total',
+        help: `SQLite WAL checkpoints ${what}, by the checkpoint thread`,
+        registers: [registry],
+        collect() {
+          this.reset();
+          this.inc(checkpoints()[field]);
+        },
+      });
+    }
+  }
   // prom-client hashes the label set on every call; a route sees few distinct label sets, so the
   // bound children are kept (bounded by routes × methods × status classes).
   const children = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
