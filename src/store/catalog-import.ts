@@ -4,6 +4,7 @@ import type SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { compiledOnce } from './compiled.js';
 import type { Dialect, Store } from './db.js';
 import { PENDING_IDENTIFIERS } from './deferred-indexes.js';
 import type { Database, NewCatalogEntryRow } from './schema.js';
@@ -90,27 +91,22 @@ function updateSet(dialect: Dialect) {
   };
 }
 
-const templates = new Map<string, string>();
 const RETURNING = ' returning "id", "entry_key"';
 
 /**
- * The SQL of an upsert of `rows` rows, compiled by Kysely once per size and dialect: building a
- * 9,000-value query tree for every batch cost more than parsing the rows did. It returns each row's
- * id, which the identifier index needs.
+ * The SQL of an upsert of `rows` rows, compiled once per size and dialect (`compiledOnce`). It
+ * returns each row's id, which the identifier index needs.
  */
 function upsertSql(db: Kysely<Database>, dialect: Dialect, rows: number): string {
-  const cacheKey = `${dialect}:${rows}`;
-  const cached = templates.get(cacheKey);
-  if (cached) return cached;
-  const blank = Object.fromEntries(COLUMNS.map((column) => [column, ''])) as unknown as NewCatalogEntryRow;
-  const compiled = db
-    .insertInto('catalog_entries')
-    .values(Array.from({ length: rows }, () => blank))
-    .onConflict((conflict) => conflict.column('entry_key').doUpdateSet(updateSet(dialect)))
-    .compile();
-  const text = compiled.sql + RETURNING;
-  templates.set(cacheKey, text);
-  return text;
+  return compiledOnce(db, `catalog_entries:${rows}`, () => {
+    const blank = Object.fromEntries(COLUMNS.map((column) => [column, ''])) as unknown as NewCatalogEntryRow;
+    const compiled = db
+      .insertInto('catalog_entries')
+      .values(Array.from({ length: rows }, () => blank))
+      .onConflict((conflict) => conflict.column('entry_key').doUpdateSet(updateSet(dialect)))
+      .compile();
+    return compiled.sql + RETURNING;
+  });
 }
 
 const INTEGER_COLUMNS: ReadonlySet<string> = new Set(['pages', 'popularity', 'first_year']);
@@ -120,17 +116,16 @@ const INTEGER_COLUMNS: ReadonlySet<string> = new Set(['pages', 'popularity', 'fi
  * whatever the row count: the server parses 22 parameters instead of 11,000 per statement.
  */
 function postgresUpsertSql(db: Kysely<Database>): string {
-  const cached = templates.get('postgres:unnest');
-  if (cached) return cached;
-  const single = upsertSql(db, 'postgres', 1);
-  const arrays = COLUMNS.map(
-    (column, i) => `$${i + 1}::${INTEGER_COLUMNS.has(column) ? 'integer' : 'text'}[]`,
-  );
-  const text =
-    `insert into "catalog_entries" (${COLUMNS.map((column) => `"${column}"`).join(', ')}) ` +
-    `select * from unnest(${arrays.join(', ')})${single.slice(single.indexOf(' on conflict'))}`;
-  templates.set('postgres:unnest', text);
-  return text;
+  return compiledOnce(db, 'catalog_entries:unnest', () => {
+    const single = upsertSql(db, 'postgres', 1);
+    const arrays = COLUMNS.map(
+      (column, i) => `$${i + 1}::${INTEGER_COLUMNS.has(column) ? 'integer' : 'text'}[]`,
+    );
+    return (
+      `insert into "catalog_entries" (${COLUMNS.map((column) => `"${column}"`).join(', ')}) ` +
+      `select * from unnest(${arrays.join(', ')})${single.slice(single.indexOf(' on conflict'))}`
+    );
+  });
 }
 
 // Prepared statements per connection and row count. Full-size statements are the common case; the

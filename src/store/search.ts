@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely';
 import { editDistance } from '../domain/ranking.js';
+import { compiledOnce } from './compiled.js';
 import { nowIso, type Store } from './db.js';
 import type { BookRow, CatalogEntryRow, Database, SearchTables } from './schema.js';
 
@@ -645,29 +646,15 @@ const SEARCH_COLUMNS = [
   'created_at',
 ] as const satisfies ReadonlyArray<keyof LoggedSearch>;
 
-/** Insert texts by dialect (its adapter, shared by a database and its transactions) and row count. */
-const searchInserts = new WeakMap<object, Map<number, string>>();
-
-/**
- * The insert of `count` log rows, compiled once per dialect and size: building a 2,000-value query
- * on every flush held the event loop for milliseconds, a stall every busy second's requests shared.
- */
+/** The insert of `count` log rows, compiled once per dialect and size (it runs on every flush). */
 function searchInsertSql(db: Kysely<Database>, count: number): string {
-  const adapter = db.getExecutor().adapter;
-  let texts = searchInserts.get(adapter);
-  if (!texts) {
-    texts = new Map();
-    searchInserts.set(adapter, texts);
-  }
-  const cached = texts.get(count);
-  if (cached) return cached;
-  const blank = Object.fromEntries(SEARCH_COLUMNS.map((column) => [column, ''])) as unknown as LoggedSearch;
-  const text = db
-    .insertInto('searches')
-    .values(Array.from({ length: count }, () => blank))
-    .compile().sql;
-  texts.set(count, text);
-  return text;
+  return compiledOnce(db, `searches:${count}`, () => {
+    const blank = Object.fromEntries(SEARCH_COLUMNS.map((column) => [column, ''])) as unknown as LoggedSearch;
+    return db
+      .insertInto('searches')
+      .values(Array.from({ length: count }, () => blank))
+      .compile().sql;
+  });
 }
 
 /** Writes logged searches in one transaction, several rows per statement. */

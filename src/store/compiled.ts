@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+/** SQL texts by dialect (a database's adapter, which its transactions share) and key. */
+const texts = new WeakMap<object, Map<string, string>>();
+
+/**
+ * The SQL text `compile` builds, made once per dialect and key. Kysely's query tree for a many-row
+ * insert costs milliseconds (a 9,000-value catalog batch, a 2,000-value search-log flush), paid on
+ * every statement although only the row count changes the text: key it by what changes it.
+ */
+export function compiledOnce(db: Kysely<Database>, key: string, compile: () => string): string {
+  const adapter = db.getExecutor().adapter;
+  let byKey = texts.get(adapter);
+  if (!byKey) {
+    byKey = new Map();
+    texts.set(adapter, byKey);
+  }
+  let text = byKey.get(key);
+  if (text === undefined) {
+    text = compile();
+    byKey.set(key, text);
+  }
+  return text;
+}
