@@ -14,7 +14,7 @@ import {
 import { matchKey } from '../domain/text.js';
 import { titleParts } from '../domain/title-parts.js';
 import { type Book, bookRowToBook, findBookByAnyIdentifier, findBookByIsbn13 } from '../store/books.js';
-import type { Store } from '../store/db.js';
+import { readTogether, type Store } from '../store/db.js';
 import type { BookRow, CatalogEntryRow } from '../store/schema.js';
 import {
   clickCounts,
@@ -469,26 +469,25 @@ export class SearchService {
     return { query, results: [found], confident: found };
   }
 
-  private async localCandidates(
-    query: TextQuery,
-    scoreOf: (candidate: Candidate) => number,
-  ): Promise<Candidate[]> {
-    const [retrieved, pins] = await Promise.all([
-      retrieveCandidates(this.store, query.tokens),
-      pinnedBooks(this.store.db, query.key),
-    ]);
-    const pinned = pins.map((row) => ({ ...fromBookRow(row), pinned: true }));
-    const found = [...pinned, ...retrieved.books.map(fromBookRow), ...retrieved.entries.map(fromEntryRow)];
-    // Retrieval may return a work's large print but not its paperback: fetch the leading works' families.
-    const leading = rankCandidates(query, found, scoreOf).slice(0, 8);
-    const keys = new Set(leading.flatMap((g) => g.editions.map((e) => matchKey(e.title, e.authors) ?? '')));
-    keys.delete('');
-    const family = await editionsByMatchKeys(this.store.db, [...keys]);
-    const all = dedupe([...found, ...family.books.map(fromBookRow), ...family.entries.map(fromEntryRow)]);
-    const ids = all.flatMap((c) => (c.book ? [c.book.id] : []));
-    const clicks = await clickCounts(this.store.db, ids);
-    for (const c of all) if (c.book) c.clicks = clicks.get(c.book.id) ?? 0;
-    return all;
+  private localCandidates(query: TextQuery, scoreOf: (candidate: Candidate) => number): Promise<Candidate[]> {
+    return readTogether(this.store, async (store) => {
+      const [retrieved, pins] = await Promise.all([
+        retrieveCandidates(store, query.tokens),
+        pinnedBooks(store.db, query.key),
+      ]);
+      const pinned = pins.map((row) => ({ ...fromBookRow(row), pinned: true }));
+      const found = [...pinned, ...retrieved.books.map(fromBookRow), ...retrieved.entries.map(fromEntryRow)];
+      // Retrieval may return a work's large print but not its paperback: fetch the leading works' families.
+      const leading = rankCandidates(query, found, scoreOf).slice(0, 8);
+      const keys = new Set(leading.flatMap((g) => g.editions.map((e) => matchKey(e.title, e.authors) ?? '')));
+      keys.delete('');
+      const family = await editionsByMatchKeys(store.db, [...keys]);
+      const all = dedupe([...found, ...family.books.map(fromBookRow), ...family.entries.map(fromEntryRow)]);
+      const ids = all.flatMap((c) => (c.book ? [c.book.id] : []));
+      const clicks = await clickCounts(store.db, ids);
+      for (const c of all) if (c.book) c.clicks = clicks.get(c.book.id) ?? 0;
+      return all;
+    });
   }
 
   /** The provider chain's record for an ISBN, within the search budget; null when none answers. */

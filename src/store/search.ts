@@ -62,9 +62,11 @@ const ENTRY_ID = sql.raw('(f.rowid & 4294967295)');
 async function sqliteMatch(db: Kysely<Database>, match: string, limit: number): Promise<Retrieved> {
   const [ids, books] = await Promise.all([
     sqliteMatchingIds(db, match, limit),
-    sql<BookRow>`select ${BOOK_COLUMNS} from books_fts f
-      join books b on b.id = f.rowid
-      where books_fts match ${match} order by bm25(books_fts, 4.0, 1.0) limit ${limit}`.execute(db),
+    // Ranked by id and score alone, then the best `limit` books read: sorting whole rows read every
+    // matching book's columns, the matches past the limit included.
+    sql<BookRow>`select ${BOOK_COLUMNS} from (select rowid as id, bm25(books_fts, 4.0, 1.0) as score
+        from books_fts where books_fts match ${match} order by score limit ${limit}) m
+      join books b on b.id = m.id order by m.score`.execute(db),
   ]);
   return { books: books.rows, entries: await entriesById(db, ids) };
 }
