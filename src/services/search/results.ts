@@ -7,6 +7,10 @@
  * process's writes without Redis) is at most the time to live old.
  *
  * A search that began before a `clear` is not stored when it ends: it may have read what changed.
+ *
+ * Each answer lives a little less than the time to live, by a random part of up to EXPIRY_SPREAD of it:
+ * answers stored together (a burst of popular queries, everything after a `clear`) would otherwise
+ * expire together and be searched again in the same second (bench/README).
  */
 export interface ResultCacheStats {
   hits: number;
@@ -17,6 +21,9 @@ export interface ResultCacheStats {
   clears: number;
 }
 
+/** The share of the time to live by which an answer's expiry is spread (at most, randomly). */
+const EXPIRY_SPREAD = 0.25;
+
 export class SearchResultCache<V> {
   private readonly entries = new Map<string, { value: V; expires: number }>();
   private generation = 0;
@@ -26,6 +33,7 @@ export class SearchResultCache<V> {
     private readonly ttlMs: number,
     private readonly maxEntries = 2000,
     private readonly now: () => number = Date.now,
+    private readonly random: () => number = Math.random,
   ) {}
 
   /** The answer stored for `key` and still fresh; counts a hit or a miss. */
@@ -52,7 +60,8 @@ export class SearchResultCache<V> {
   set(key: string, value: V, mark: number): void {
     if (mark !== this.generation) return;
     this.entries.delete(key);
-    this.entries.set(key, { value, expires: this.now() + this.ttlMs });
+    const ttl = this.ttlMs * (1 - EXPIRY_SPREAD * this.random());
+    this.entries.set(key, { value, expires: this.now() + ttl });
     while (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest === undefined) break;
