@@ -353,8 +353,9 @@ async function listedCounts(db: Kysely<Database>, words: readonly string[]): Pro
   ).rows;
 }
 
-async function sqliteTerms(db: Kysely<Database>): Promise<Terms> {
-  const listed = await wordListed(db);
+async function sqliteTerms(store: Store): Promise<Terms> {
+  const { db } = store;
+  const listed = await wordListed(db, store.sqlite ?? db);
   const catalog = sql.raw(listed ? 'catalog_terms' : 'catalog_fts_vocab');
   return {
     range: async (lower, upper, [shortest, longest]) =>
@@ -413,16 +414,20 @@ function postgresTerms(db: Kysely<Database>): Terms {
   };
 }
 
-const listings = new WeakMap<Kysely<Database>, { listed: boolean; at: number }>();
-/** How long a handle trusts what it read: a server learns of another process's import within it. */
+const listings = new WeakMap<object, { listed: boolean; at: number }>();
+/** How long a connection trusts what it read: a server learns of another process's import within it. */
 const LISTING_KNOWN_MS = 60_000;
 
-/** Whether an import has listed the catalog's words (`catalog_terms` holds any); read once a minute per handle. */
-async function wordListed(db: Kysely<Database>): Promise<boolean> {
-  const known = listings.get(db);
+/**
+ * Whether an import has listed the catalog's words (`catalog_terms` holds any); read once a minute per
+ * connection. `connection` names it where `db` is not the same object from one search to the next (a
+ * SQLite read transaction's handle is new each time).
+ */
+async function wordListed(db: Kysely<Database>, connection: object = db): Promise<boolean> {
+  const known = listings.get(connection);
   if (known && Date.now() - known.at < LISTING_KNOWN_MS) return known.listed;
   const row = await db.selectFrom('catalog_terms').select('term').limit(1).executeTakeFirst();
-  listings.set(db, { listed: row !== undefined, at: Date.now() });
+  listings.set(connection, { listed: row !== undefined, at: Date.now() });
   return row !== undefined;
 }
 
@@ -545,7 +550,7 @@ export async function retrieveCandidates(store: Store, tokens: string[], limit =
   const significant = words.filter((word) => !STOP.has(word) && word.length > 1);
   const terms =
     store.dialect === 'sqlite'
-      ? await sqliteTerms(store.db)
+      ? await sqliteTerms(store)
       : (await wordListed(store.db))
         ? postgresTerms(store.db)
         : null;
