@@ -74,8 +74,17 @@ const EDITION_NOTE =
  * "Dune (Large Print Edition)" and "Dune [Audiobook]" group with "Dune".
  */
 export function workGroupKey(title: string, authors: readonly string[]): string | null {
-  return matchKey(title.replace(EDITION_NOTE, ''), authors);
+  // The key reads the first author alone (matchKey); a search computes it for every edition it retrieves.
+  const author = authors[0] ?? '';
+  if (author.includes('\u0000')) return matchKey(title.replace(EDITION_NOTE, ''), authors);
+  return groupKeyOf(`${author}\u0000${title}`);
 }
+
+const groupKeyOf = memoized((authorAndTitle: string) => {
+  const split = authorAndTitle.indexOf('\u0000');
+  const author = authorAndTitle.slice(0, split);
+  return matchKey(authorAndTitle.slice(split + 1).replace(EDITION_NOTE, ''), author ? [author] : []);
+});
 
 /** Author words plus joined initials, so "jk rowling" meets "J.K. Rowling" (shared: never changed). */
 function authorTokens(authors: readonly string[]): ReadonlySet<string> {

@@ -482,7 +482,14 @@ export class SearchService {
       const keys = new Set(leading.flatMap((g) => g.editions.map((e) => matchKey(e.title, e.authors) ?? '')));
       keys.delete('');
       const family = await editionsByMatchKeys(store.db, [...keys]);
-      const all = dedupe([...found, ...family.books.map(fromBookRow), ...family.entries.map(fromEntryRow)]);
+      // The family holds the editions found already: those rows are not made into candidates twice.
+      const knownBooks = new Set([...pins, ...retrieved.books].map((row) => Number(row.id)));
+      const knownEntries = new Set(retrieved.entries.map((row) => Number(row.id)));
+      const all = dedupe([
+        ...found,
+        ...family.books.filter((row) => !knownBooks.has(Number(row.id))).map(fromBookRow),
+        ...family.entries.filter((row) => !knownEntries.has(Number(row.id))).map(fromEntryRow),
+      ]);
       const ids = all.flatMap((c) => (c.book ? [c.book.id] : []));
       const clicks = await clickCounts(store.db, ids);
       for (const c of all) if (c.book) c.clicks = clicks.get(c.book.id) ?? 0;
