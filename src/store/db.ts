@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -51,33 +51,72 @@ const STATEMENTS_KEPT = 500;
 const LONGEST_KEPT = 8_000;
 
 /**
+ * A reader statement whose rows are built here from the arrays SQLite gives (better-sqlite3's raw
+ * mode): better-sqlite3 builds each row object through V8's API a property at a time, which for the
+ * 19 columns of a search's catalog entries cost half as much again as this. Rows are the same
+ * objects: one property per column name, in column order, a repeated name keeping its last value.
+ * Only for a statement whose columns are spelled out: a `*` widens after a schema change, which
+ * SQLite applies to kept statements by itself (see `needsNamedRows`).
+ */
+function rowsFromArrays(statement: SQLite.Statement): SqliteStatement {
+  const names = statement.columns().map((column) => column.name);
+  const width = names.length;
+  statement.raw(true);
+  const toRow = (values: unknown[]): Record<string, unknown> => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < width; i++) row[names[i] as string] = values[i];
+    return row;
+  };
+  return {
+    reader: true,
+    all(parameters) {
+      const rows = statement.all(parameters) as unknown[][];
+      const objects = new Array<Record<string, unknown>>(rows.length);
+      for (let i = 0; i < rows.length; i++) objects[i] = toRow(rows[i] as unknown[]);
+      return objects;
+    },
+    run: (parameters) => statement.run(parameters),
+    *iterate(parameters) {
+      for (const values of statement.iterate(parameters)) yield toRow(values as unknown[]);
+    },
+  };
+}
+
+/** Whether a statement keeps better-sqlite3's own row objects: a writer, or columns that may change (`*`). */
+const needsNamedRows = (statement: SQLite.Statement, sql: string) => !statement.reader || sql.includes('*');
+
+/**
  * The connection as Kysely's SQLite driver sees it, keeping prepared statements by SQL text: the driver
  * prepares every query anew, and preparing costs about as much as running a small indexed query. The
  * most recently used texts are kept. A statement still being iterated (a streamed query) is busy, so
  * the same text then gets a fresh one. SQLite recompiles a kept statement itself after a schema change.
  */
 export function reusingStatements(sqlite: SQLite.Database, kept = STATEMENTS_KEPT): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+  const statements = new Map<string, { statement: SQLite.Statement; driven: SqliteStatement }>();
+  const prepare = (sql: string) => {
+    const statement = sqlite.prepare(sql);
+    return { statement, driven: needsNamedRows(statement, sql) ? statement : rowsFromArrays(statement) };
+  };
   return {
     close: () => sqlite.close(),
     prepare(sql) {
-      if (sql.length > LONGEST_KEPT) return sqlite.prepare(sql);
+      if (sql.length > LONGEST_KEPT) return prepare(sql).driven;
       const known = statements.get(sql);
-      if (known && !known.busy) {
+      if (known && !known.statement.busy) {
         // Re-inserted so the Map's order is least recently used first.
         statements.delete(sql);
         statements.set(sql, known);
-        return known;
+        return known.driven;
       }
-      const statement = sqlite.prepare(sql);
+      const fresh = prepare(sql);
       if (!known) {
-        statements.set(sql, statement);
+        statements.set(sql, fresh);
         if (statements.size > kept) {
           const oldest = statements.keys().next().value;
           if (oldest !== undefined) statements.delete(oldest);
         }
       }
-      return statement;
+      return fresh.driven;
     },
   };
 }
