@@ -306,8 +306,16 @@ export function relevance(
   query: TextQuery,
   candidate: Pick<RankInput, 'title' | 'authors'> & TitleSource,
 ): number {
-  const parts = titleParts(candidate);
-  const authors = authorTokens(candidate.authors);
+  return relevanceOf(query, candidate, titleParts(candidate), authorTokens(candidate.authors));
+}
+
+/** `relevance` from the title's parts and the authors' words as read (the same objects for the same text). */
+function relevanceOf(
+  query: TextQuery,
+  candidate: Pick<RankInput, 'title' | 'authors'>,
+  parts: TitleParts,
+  authors: ReadonlySet<string>,
+): number {
   const scored = query.splits.map((split) => splitRelevance(split, parts, authors));
   const top = scored.reduce((a, b) => (b.value > a.value ? b : a));
   let best = top.value + seriesAdjustment(query, parts) - companionPenalty(query, parts, top.exact);
@@ -370,6 +378,30 @@ export function candidateScore(query: TextQuery, candidate: RankInput): number {
 }
 
 /**
+ * `candidateScore` for one query, reading each title and authors once: a work's editions mostly share
+ * them (a popular work's hundreds of editions, a handful of titles), and relevance reads nothing else.
+ * Title parts and author words are remembered objects, one per text, so they key what was read.
+ */
+export function queryScores(query: TextQuery): (candidate: RankInput) => number {
+  const read = new Map<TitleParts, Map<ReadonlySet<string>, number>>();
+  return (candidate) => {
+    const parts = titleParts(candidate);
+    const authors = authorTokens(candidate.authors);
+    let byAuthors = read.get(parts);
+    if (!byAuthors) {
+      byAuthors = new Map();
+      read.set(parts, byAuthors);
+    }
+    let value = byAuthors.get(authors);
+    if (value === undefined) {
+      value = relevanceOf(query, candidate, parts, authors);
+      byAuthors.set(authors, value);
+    }
+    return value - 0.1 * editionPenalty(candidate);
+  };
+}
+
+/**
  * Orders candidates for a text query, one entry per work, best first. The same on every database.
  * `scoreOf` is `candidateScore` for this query; a caller ranking the same candidates twice may pass
  * one that remembers it.
@@ -377,7 +409,7 @@ export function candidateScore(query: TextQuery, candidate: RankInput): number {
 export function rankCandidates<T extends RankInput>(
   query: TextQuery,
   candidates: readonly T[],
-  scoreOf: (candidate: T) => number = (candidate) => candidateScore(query, candidate),
+  scoreOf: (candidate: T) => number = queryScores(query),
 ): RankedGroup<T>[] {
   const groups = new Map<string, { editions: T[]; relevance: number }>();
   for (const candidate of candidates) {

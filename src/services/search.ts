@@ -4,9 +4,9 @@ import type { BookRecord, SearchQuery } from '../catalog/types.js';
 import { editionIdentifiers } from '../domain/identifiers.js';
 import { type ParsedQuery, parseQuery, type TextQuery } from '../domain/query.js';
 import {
-  candidateScore,
   isConfident,
   type RankedGroup,
+  queryScores,
   type RankInput,
   rankCandidates,
   workGroupKey,
@@ -247,10 +247,11 @@ const DONE = Promise.resolve();
 /** `candidateScore` for one query, once per candidate object (what it reads, title to format, never changes). */
 function rememberedScores(query: TextQuery): (candidate: Candidate) => number {
   const scores = new WeakMap<Candidate, number>();
+  const scoreOf = queryScores(query);
   return (candidate) => {
     let score = scores.get(candidate);
     if (score === undefined) {
-      score = candidateScore(query, candidate);
+      score = scoreOf(candidate);
       scores.set(candidate, score);
     }
     return score;

@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseQuery, type TextQuery } from '../../src/domain/query.js';
 import {
+  candidateScore,
   editDistance,
   editionPenalty,
   isConfident,
+  queryScores,
   type RankInput,
   rankCandidates,
   workGroupKey,
@@ -181,4 +183,35 @@ describe('rankCandidates', () => {
     assert.equal(isConfident(rankCandidates(q('suzanne collins'), HG)), false);
     assert.equal(isConfident(rankCandidates(q('the hunger of the gods'), HG)), false);
   });
+});
+
+describe('scores read once per title and authors', () => {
+  // Editions of one work sharing a title, told apart by format, series note, original title, authors.
+  const editions = [
+    c('pb', 'Pride and Prejudice', ['Jane Austen']),
+    c('lp', 'Pride and Prejudice', ['Jane Austen'], { format: 'large-print' }),
+    c('au', 'Pride and Prejudice', ['Jane Austen'], { format: 'audiobook' }),
+    c('two', 'Pride and Prejudice', ['Jane Austen', 'Tony Tanner']),
+    c('noted', 'Pride and Prejudice', ['Jane Austen'], { series: 'Penguin Classics, #3' }),
+    c('orig', 'Pride and Prejudice', ['Jane Austen'], { originalTitle: 'Elizabeth Bennet' }),
+    c('zombies', 'Pride and Prejudice and Zombies', ['Seth Grahame-Smith', 'Jane Austen']),
+    c('dup', 'Pride and Prejudice', ['Jane Austen'], { format: 'ebook' }),
+  ];
+
+  for (const text of [
+    'pride and prejudice',
+    'pride prejudice austen',
+    'pride and prejudice tanner',
+    '"and zombies"',
+    'elizabeth bennet',
+    'penguin 3',
+  ]) {
+    it(`gives every edition candidateScore's value: ${text}`, () => {
+      const query = q(text);
+      const scoreOf = queryScores(query);
+      for (const edition of [...editions, ...editions]) {
+        assert.equal(scoreOf(edition), candidateScore(query, edition), edition.id);
+      }
+    });
+  }
 });
