@@ -5,8 +5,8 @@ import { editionIdentifiers } from '../domain/identifiers.js';
 import { type ParsedQuery, parseQuery, type TextQuery } from '../domain/query.js';
 import {
   isConfident,
-  type RankedGroup,
   queryScores,
+  type RankedGroup,
   type RankInput,
   rankCandidates,
   workGroupKey,
