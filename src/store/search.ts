@@ -355,16 +355,23 @@ async function listedCounts(db: Kysely<Database>, words: readonly string[]): Pro
 
 async function sqliteTerms(store: Store): Promise<Terms> {
   const { db } = store;
-  const listed = await wordListed(db, store.sqlite ?? db);
-  const catalog = sql.raw(listed ? 'catalog_terms' : 'catalog_fts_vocab');
+  const connection = connectionOf(store);
+  const listed = await wordListed(db, connection);
   return {
-    range: async (lower, upper, [shortest, longest]) =>
-      (
-        await sql<TermRow>`select term, doc from ${catalog} where term >= ${lower} and term < ${upper}
+    async range(lower, upper, lengths) {
+      const [shortest, longest] = lengths;
+      const saved = sql<TermRow>`select term, doc from books_fts_vocab where term >= ${lower} and term < ${upper}
+          and length(term) between ${shortest} and ${longest}`;
+      if (listed) {
+        const catalog = await listedPrefixes(connection).range(db, lower, upper, lengths);
+        return [...catalog, ...(await saved.execute(db)).rows];
+      }
+      return (
+        await sql<TermRow>`select term, doc from catalog_fts_vocab where term >= ${lower} and term < ${upper}
           and length(term) between ${shortest} and ${longest}
-        union all select term, doc from books_fts_vocab where term >= ${lower} and term < ${upper}
-          and length(term) between ${shortest} and ${longest}`.execute(db)
-      ).rows,
+        union all ${saved}`.execute(db)
+      ).rows;
+    },
     async counts(words) {
       const known = listed ? await listedCounts(db, words) : [];
       // A word the last import did not see (every word, before any import) is counted in the index:
@@ -385,20 +392,13 @@ async function sqliteTerms(store: Store): Promise<Terms> {
 const UNSEEN_COUNTED = 1000;
 
 function postgresTerms(db: Kysely<Database>): Terms {
+  const prefixes = listedPrefixes(db);
   const countIn = (table: 'catalog_entries' | 'books', word: string) =>
     sql<{ n: number }>`select count(*) as n from (select 1 from ${sql.table(table)}
       where search_tsv @@ to_tsquery('simple'::regconfig, ${tsQuery([[word]], 'and', false)})
       limit ${UNSEEN_COUNTED}) matched`.execute(db);
   return {
-    range: async (lower, upper, [shortest, longest]) =>
-      db
-        .selectFrom('catalog_terms')
-        .select(['term', 'doc'])
-        .where('term', '>=', lower)
-        .where('term', '<', upper)
-        .where(sql<number>`length(term)`, '>=', shortest)
-        .where(sql<number>`length(term)`, '<=', longest)
-        .execute(),
+    range: (lower, upper, lengths) => prefixes.range(db, lower, upper, lengths),
     async counts(words) {
       const counts = add(new Map(), await listedCounts(db, words));
       for (const word of words.filter((w) => !counts.has(w) && /[\p{L}\p{N}]/u.test(w))) {
@@ -412,6 +412,115 @@ function postgresTerms(db: Kysely<Database>): Terms {
       return counts;
     },
   };
+}
+
+/** What names a connection for what is remembered of it: a SQLite read transaction's `db` is new each search. */
+const connectionOf = (store: Store): object => store.sqlite ?? store.db;
+
+/** A listed word with its length in characters, as SQL's `length` counts them. */
+interface ListedWord extends TermRow {
+  length: number;
+}
+
+/** A prefix starting more words than this is read by length each time (a large catalog's common prefixes). */
+const PREFIX_WORDS_KEPT = 5_000;
+/** Words kept per connection, over every prefix; the least recently read prefixes go first. */
+const LISTED_WORDS_KEPT = 100_000;
+
+/** The listed words from `lower` (inclusive) to `upper` (exclusive) whose length is within `lengths`. */
+async function listedRange(
+  db: Kysely<Database>,
+  lower: string,
+  upper: string,
+  [shortest, longest]: readonly [number, number],
+): Promise<TermRow[]> {
+  return (
+    await sql<TermRow>`select term, doc from catalog_terms where term >= ${lower} and term < ${upper}
+      and length(term) between ${shortest} and ${longest}`.execute(db)
+  ).rows;
+}
+
+/**
+ * The listed words (`catalog_terms`) each prefix starts, kept per connection. Corrections read the
+ * same few hundred prefixes for every misspelt word, each a range of hundreds of words, where one
+ * search asks for up to a dozen. The list changes only when an import ends: `refreshSearchStatistics`
+ * drops what this process kept, and another process's import is seen within LISTING_KNOWN_MS, as
+ * `wordListed` sees it. Words come in the order SQL gives them, each prefix's read whole, then
+ * filtered by length here.
+ */
+class ListedPrefixes {
+  private readonly kept = new Map<string, { words: ListedWord[] | null; at: number }>();
+  private count = 0;
+
+  async range(
+    db: Kysely<Database>,
+    lower: string,
+    upper: string,
+    lengths: readonly [number, number],
+  ): Promise<TermRow[]> {
+    const key = `${lower}\u0000${upper}`;
+    let known = this.kept.get(key);
+    if (known && Date.now() - known.at >= LISTING_KNOWN_MS) {
+      this.forget(key);
+      known = undefined;
+    }
+    if (!known) {
+      known = { words: await this.read(db, lower, upper), at: Date.now() };
+      this.remember(key, known);
+    } else {
+      // Re-inserted so the Map's order is least recently read first.
+      this.kept.delete(key);
+      this.kept.set(key, known);
+    }
+    if (!known.words) return listedRange(db, lower, upper, lengths);
+    const [shortest, longest] = lengths;
+    return known.words.filter((word) => word.length >= shortest && word.length <= longest);
+  }
+
+  /** A prefix's every listed word, or null when it starts more than PREFIX_WORDS_KEPT. */
+  private async read(db: Kysely<Database>, lower: string, upper: string): Promise<ListedWord[] | null> {
+    const rows =
+      await sql<TermRow>`select term, doc from catalog_terms where term >= ${lower} and term < ${upper}
+      limit ${PREFIX_WORDS_KEPT + 1}`.execute(db);
+    if (rows.rows.length > PREFIX_WORDS_KEPT) return null;
+    return rows.rows.map(({ term, doc }) => ({ term, doc, length: characters(term) }));
+  }
+
+  private remember(key: string, known: { words: ListedWord[] | null; at: number }): void {
+    this.kept.set(key, known);
+    this.count += known.words?.length ?? 0;
+    for (const oldest of this.kept.keys()) {
+      if (this.count <= LISTED_WORDS_KEPT) break;
+      this.forget(oldest);
+    }
+  }
+
+  private forget(key: string): void {
+    this.count -= this.kept.get(key)?.words?.length ?? 0;
+    this.kept.delete(key);
+  }
+}
+
+/** Characters (code points) in a word, as SQLite's and PostgreSQL's `length` count them. */
+function characters(word: string): number {
+  let count = 0;
+  for (let i = 0; i < word.length; i++) {
+    const unit = word.charCodeAt(i);
+    // A high surrogate and the low one after it are one character.
+    if (unit < 0xd800 || unit > 0xdbff) count++;
+  }
+  return count;
+}
+
+const prefixesKept = new WeakMap<object, ListedPrefixes>();
+
+function listedPrefixes(connection: object): ListedPrefixes {
+  let prefixes = prefixesKept.get(connection);
+  if (!prefixes) {
+    prefixes = new ListedPrefixes();
+    prefixesKept.set(connection, prefixes);
+  }
+  return prefixes;
 }
 
 const listings = new WeakMap<object, { listed: boolean; at: number }>();
@@ -487,7 +596,8 @@ export async function refreshSearchStatistics(store: Store): Promise<void> {
   });
   if (store.dialect === 'postgres')
     await sql`analyze catalog_entries, catalog_identifiers, catalog_terms`.execute(store.db);
-  listings.delete(store.db);
+  listings.delete(connectionOf(store));
+  prefixesKept.delete(connectionOf(store));
 }
 
 const trigrams = new WeakMap<Kysely<Database>, Promise<boolean>>();

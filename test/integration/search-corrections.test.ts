@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, it } from 'node:test';
+import { importCatalogFile } from '../../src/catalog/import/index.js';
+import { retrieveCandidates } from '../../src/store/search.js';
+import { describeEachDialect } from '../support/databases.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'booklink-search-corrections-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A valid ISBN-13 in the 979-8 range for a number below a million. */
+function isbn(n: number): string {
+  const stem = `9798${String(n).padStart(8, '0')}`;
+  const sum = [...stem].reduce((total, digit, i) => total + Number(digit) * (i % 2 === 0 ? 1 : 3), 0);
+  return `${stem}${(10 - (sum % 10)) % 10}`;
+}
+
+let files = 0;
+function csv(rows: ReadonlyArray<readonly [isbn13: string, title: string, author: string]>): string {
+  const file = join(scratch, `${++files}.csv`);
+  writeFileSync(file, `isbn13,title,authors\n${rows.map((row) => row.join(',')).join('\n')}\n`);
+  return file;
+}
+
+const options = { coversBaseUrl: 'https://covers.test/' };
+
+/** Words no entry holds, each a made-up one starting "qz": more than one prefix's words are kept. */
+const QZ_WORDS = 5_100;
+const qzWord = (n: number) => `qz${n.toString(36).padStart(3, 'a')}x`;
+
+/**
+ * Spelling corrections read the listed words (`catalog_terms`) by prefix; the words of each prefix are
+ * kept per connection until the next import lists them again. Both databases, through real imports.
+ */
+describeEachDialect('search corrections from the listed words', (context) => {
+  const titles = async (tokens: string[]) =>
+    (await retrieveCandidates(context.store(), tokens)).entries.map((entry) => entry.title);
+
+  before(async () => {
+    await importCatalogFile(
+      context.store(),
+      csv([
+        [isbn(1), 'The Lighthouse Keeper', 'Mara Quill'],
+        [isbn(2), 'Lightning Over Harrowgate', 'Dev Orme'],
+        [isbn(3), 'Café Stories', 'Lena Brook'],
+      ]),
+      options,
+    );
+  });
+
+  it('corrects a misspelt word from the listed words, the same on every search', async () => {
+    for (let i = 0; i < 3; i++) {
+      assert.deepEqual(await titles(['lighthuose', 'keeper']), ['The Lighthouse Keeper']);
+      assert.deepEqual(await titles(['harrowgte']), ['Lightning Over Harrowgate']);
+    }
+    // Folded as the index folds it ("café" is listed as "cafe"), corrected within one edit.
+    assert.deepEqual(await titles(['cafr', 'stories']), ['Café Stories']);
+  });
+
+  it('sees the words of an import that ends after it read their prefix', async () => {
+    // Nothing listed is near "lamplightre" yet: its prefixes' words are read, and kept.
+    assert.deepEqual(await titles(['lamplightre']), []);
+    await importCatalogFile(context.store(), csv([[isbn(4), 'The Lamplighter', 'Ivo Pike']]), options);
+    assert.deepEqual(await titles(['lamplightre']), ['The Lamplighter']);
+  });
+
+  it('corrects within a prefix of more words than are kept', async () => {
+    const rows = Array.from(
+      { length: QZ_WORDS },
+      (_, i) => [isbn(1000 + i), `${qzWord(i)} notes`, 'Ann Field'] as const,
+    );
+    await importCatalogFile(context.store(), csv(rows), options);
+    // One edit from the 42nd word, and nearer to it than to any other.
+    const wanted = qzWord(42);
+    const typo = `${wanted.slice(0, -1)}y`;
+    const found = await titles([typo, 'notes']);
+    assert.ok(found.includes(`${wanted} notes`), `${typo}: ${found.slice(0, 5).join('; ')}`);
+  });
+});
