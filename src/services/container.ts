@@ -163,7 +163,8 @@ export function createServices(
   });
   // Whatever may change an answer drops them all: answers are cheap to recompute, tags are not.
   events.on('book-changed', () => search.invalidate());
-  events.on('catalog-changed', () => search.invalidate());
+  // An import that ended elsewhere listed the catalog's words anew: corrections read them again.
+  events.on('catalog-changed', () => search.catalogChanged());
   const resolver = createResolver({
     db: store.db,
     creator,

@@ -19,6 +19,7 @@ import type { BookRow, CatalogEntryRow } from '../store/schema.js';
 import {
   clickCounts,
   editionsByMatchKeys,
+  forgetListedWords,
   logSearch,
   type NewSearch,
   pinnedBooks,
@@ -324,6 +325,12 @@ export class SearchService {
   /** Drops every cached answer (a book or the catalog changed). */
   invalidate(): void {
     this.options.results?.clear();
+  }
+
+  /** Drops every cached answer and the catalog's words kept for corrections (the catalog changed). */
+  catalogChanged(): void {
+    this.invalidate();
+    forgetListedWords(this.store);
   }
 
   /** The result cache's totals (zeros when it is off). */

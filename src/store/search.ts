@@ -596,6 +596,14 @@ export async function refreshSearchStatistics(store: Store): Promise<void> {
   });
   if (store.dialect === 'postgres')
     await sql`analyze catalog_entries, catalog_identifiers, catalog_terms`.execute(store.db);
+  forgetListedWords(store);
+}
+
+/**
+ * Drops what this process remembers of the listed words (whether there are any, each prefix's): the
+ * next search reads them again. For a change another process announced (an import that ended).
+ */
+export function forgetListedWords(store: Store): void {
   listings.delete(connectionOf(store));
   prefixesKept.delete(connectionOf(store));
 }

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { importCatalogFile } from '../../src/catalog/import/index.js';
-import { retrieveCandidates } from '../../src/store/search.js';
+import { openStore } from '../../src/store/db.js';
+import { forgetListedWords, retrieveCandidates } from '../../src/store/search.js';
 import { describeEachDialect } from '../support/databases.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'booklink-search-corrections-'));
@@ -64,6 +65,20 @@ describeEachDialect('search corrections from the listed words', (context) => {
     assert.deepEqual(await titles(['lamplightre']), []);
     await importCatalogFile(context.store(), csv([[isbn(4), 'The Lamplighter', 'Ivo Pike']]), options);
     assert.deepEqual(await titles(['lamplightre']), ['The Lamplighter']);
+  });
+
+  it("sees another process's import once told the catalog changed", async () => {
+    assert.deepEqual(await titles(['marigld']), []);
+    // Another process (`booklink import`) on the same database, with a connection of its own.
+    const other = openStore(context.url());
+    try {
+      await importCatalogFile(other, csv([[isbn(5), 'Marigold Lane', 'Ivo Pike']]), options);
+    } finally {
+      await other.close();
+    }
+    // What the server hears from Redis when that import ends (the `catalog-changed` change).
+    forgetListedWords(context.store());
+    assert.deepEqual(await titles(['marigld']), ['Marigold Lane']);
   });
 
   it('corrects within a prefix of more words than are kept', async () => {
