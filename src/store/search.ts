@@ -487,6 +487,8 @@ class ListedPrefixes {
   }
 
   private remember(key: string, known: { words: ListedWord[] | null; at: number }): void {
+    // Two searches may have read the same prefix at once: the words are counted once.
+    this.forget(key);
     this.kept.set(key, known);
     this.count += known.words?.length ?? 0;
     for (const oldest of this.kept.keys()) {
