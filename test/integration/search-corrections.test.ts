@@ -7,16 +7,12 @@ import { importCatalogFile } from '../../src/catalog/import/index.js';
 import { openStore } from '../../src/store/db.js';
 import { forgetListedWords, retrieveCandidates } from '../../src/store/search.js';
 import { describeEachDialect } from '../support/databases.js';
+import { inventedIsbn } from '../support/factories.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'booklink-search-corrections-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** A valid ISBN-13 in the 979-8 range for a number below a million. */
-function isbn(n: number): string {
-  const stem = `9798${String(n).padStart(8, '0')}`;
-  const sum = [...stem].reduce((total, digit, i) => total + Number(digit) * (i % 2 === 0 ? 1 : 3), 0);
-  return `${stem}${(10 - (sum % 10)) % 10}`;
-}
+const isbn = inventedIsbn;
 
 let files = 0;
 function csv(rows: ReadonlyArray<readonly [isbn13: string, title: string, author: string]>): string {
