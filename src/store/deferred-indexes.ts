@@ -94,7 +94,9 @@ export async function mergePendingIdentifiers(db: Kysely<Database>, dialect: Dia
   if (!deferred?.identifiers) return;
   if (deferred.identifierKey) await restoreIdentifierKey(db, deferred.identifierKey);
   // Every pending row's entry exists: explicit deletes merge first, and the final sweep runs after.
-  const select = `select distinct scheme, value, entry_id from ${PENDING_IDENTIFIERS} order by 1, 2, 3`;
+  // Repeats are left to the key (`or ignore`, `do nothing`), where they arrive side by side: SQLite
+  // deduplicating them first in a temporary B-tree cost more (846,630 rows: 1.5-1.6 s of CPU against 1.4-1.5).
+  const select = `select scheme, value, entry_id from ${PENDING_IDENTIFIERS} order by 1, 2, 3`;
   if (dialect === 'postgres') await sql.raw(`set local work_mem = '${BUILD_MEMORY}'`).execute(db);
   await sql
     .raw(

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { matchKey } from '../../domain/text.js';
+import { matchKeyWithAuthors } from '../../domain/text.js';
 import {
   deleteEntriesByIdentifier,
   deleteEntriesNotSeenSince,
@@ -288,7 +288,8 @@ function joiningSink(
       const authors = [...new Set(authorKeysOf(result).flatMap((key) => names.get(key) ?? []))];
       if (authors.length > 0) {
         entry.authors = JSON.stringify(authors);
-        entry.match_key = matchKey(entry.title, authors);
+        // The parser keyed the title with the by-statement's names.
+        entry.match_key = matchKeyWithAuthors(entry.match_key ?? null, authors);
       }
       const work = entry.work_key ? works.get(entry.work_key) : undefined;
       entry.work_title = work?.title ?? null;
