@@ -42,3 +42,14 @@ export function matchKey(title: string, authors: readonly string[]): string | nu
   const author = authors[0] ? authorSurname(authors[0]) : '';
   return `${titleKey}|${author}`;
 }
+
+/**
+ * `matchKey(title, authors)` from `matchKey(title, others)`: the folded title part (no `|` survives
+ * folding) is kept and only the author part is derived again, which spares folding the title twice
+ * when an import learns an edition's authors after parsing it.
+ */
+export function matchKeyWithAuthors(key: string | null, authors: readonly string[]): string | null {
+  if (key === null) return null;
+  const author = authors[0] ? authorSurname(authors[0]) : '';
+  return `${key.slice(0, key.indexOf('|'))}|${author}`;
+}

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { compiledOnce } from './compiled.js';
 import type { Dialect, Store } from './db.js';
-import { PENDING_IDENTIFIERS } from './deferred-indexes.js';
+import { type IdentifierRoute, PENDING_IDENTIFIERS } from './deferred-indexes.js';
 import type { Database, NewCatalogEntryRow } from './schema.js';
 
 // Bulk writes of the catalog importers: every SQL statement and every SQLite/PostgreSQL difference of
@@ -224,19 +224,34 @@ async function copyMerge(
   copy: CopyRows,
   rows: readonly NewCatalogEntryRow[],
   identifiers: ReadonlyMap<string, readonly IdentifierPair[]>,
-  into: IdentifierTable,
+  route: IdentifierRoute,
 ) {
   await copy(ENTRIES_LOAD, COLUMNS, entryValues(rows));
   await copy(IDENTIFIERS_LOAD, ['scheme', 'value', 'entry_key'], keyedIdentifiers(identifiers));
-  const single = upsertSql(db, 'postgres', 1);
-  const list = COLUMNS.map((column) => `"${column}"`).join(', ');
-  const upsert = `insert into "catalog_entries" (${list}) select ${list} from ${ENTRIES_LOAD}${single.slice(single.indexOf(' on conflict'))}`;
-  const text = `with upserted as (${upsert})
-    insert into ${into} (scheme, value, entry_id)
-    select l.scheme, l.value, u.id from ${IDENTIFIERS_LOAD} l join upserted u on u.entry_key = l.entry_key
-    on conflict do nothing`;
-  await db.executeQuery(CompiledQuery.raw(text, []));
+  await db.executeQuery(CompiledQuery.raw(copyMergeSql(db, route), []));
   await db.executeQuery(CompiledQuery.raw(`truncate ${ENTRIES_LOAD}, ${IDENTIFIERS_LOAD}`, []));
+}
+
+/**
+ * The statement that upserts the loaded entries and indexes their loaded identifiers. While the
+ * identifier key is down (`unkeyed`), an entry the upsert inserted (`xmax = 0`) has no identifier row
+ * yet, so its rows are appended to the unkeyed index as they are; an entry it updated may have them
+ * already, so its rows go to the pending table, merged without repeats when the key is back.
+ */
+function copyMergeSql(db: Kysely<Database>, route: IdentifierRoute): string {
+  return compiledOnce(db, `catalog_entries:copy:${route}`, () => {
+    const single = upsertSql(db, 'postgres', 1);
+    const list = COLUMNS.map((column) => `"${column}"`).join(', ');
+    const upsert = `insert into "catalog_entries" (${list}) select ${list} from ${ENTRIES_LOAD}${single.slice(single.indexOf(' on conflict'))}`;
+    const keyed = `select l.scheme, l.value, u.id from ${IDENTIFIERS_LOAD} l join upserted u on u.entry_key = l.entry_key`;
+    if (route !== 'unkeyed') {
+      const into = route === 'pending' ? PENDING_IDENTIFIERS : 'catalog_identifiers';
+      return `with upserted as (${upsert}) insert into ${into} (scheme, value, entry_id) ${keyed} on conflict do nothing`;
+    }
+    return `with upserted as (${upsert.replace(RETURNING, `${RETURNING}, xmax = 0 as fresh`)}),
+      fresh as (insert into catalog_identifiers (scheme, value, entry_id) ${keyed} where u.fresh)
+      insert into ${PENDING_IDENTIFIERS} (scheme, value, entry_id) ${keyed} where not u.fresh`;
+  });
 }
 
 /**
@@ -369,8 +384,8 @@ function insertSqliteIdentifiers(
 }
 
 export interface WriterOptions {
-  /** Whether identifiers go to the pending table for now (a first import's indexes are down). */
-  pendingIdentifiers?: () => boolean;
+  /** Where identifier rows go for now (a first import's indexes are down: see store/deferred-indexes). */
+  identifierRoute?: () => IdentifierRoute;
 }
 
 export interface CatalogWriter {
@@ -400,11 +415,13 @@ export function catalogWriter(
     const identifiers = pairs;
     chunk = [];
     pairs = new Map();
-    const into = options.pendingIdentifiers?.() ? PENDING_IDENTIFIERS : 'catalog_identifiers';
+    const route = options.identifierRoute?.() ?? 'index';
     if (store.dialect === 'postgres' && store.copy) {
-      await copyMerge(db, store.copy, rows, identifiers, into);
+      await copyMerge(db, store.copy, rows, identifiers, route);
       return;
     }
+    // Only the bulk path tells inserted entries from updated ones: elsewhere an unkeyed index waits too.
+    const into = route === 'index' ? 'catalog_identifiers' : PENDING_IDENTIFIERS;
     const ids = await runUpsert(db, store, rows);
     const index: Array<readonly [string, string, number]> = [];
     for (const { id, entry_key } of ids) {

@@ -84,12 +84,15 @@ export function stageOlWorks(db: Kysely<Database>, store: StoreLike, works: read
   );
 }
 
-const CHUNK = 5000;
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const result: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) result.push(items.slice(i, i + CHUNK));
-  return result;
+/**
+ * `column` is one of `keys`, as one parameter: PostgreSQL takes an array, where an IN list of 5,000
+ * parameters cost the server more to parse and plan than the probes (200,000 editions: 1.1 s of server
+ * time for the 240 lookups); SQLite without its raw handle reads a JSON array.
+ */
+function keyIn(store: StoreLike, column: string, keys: readonly string[]) {
+  return store.dialect === 'postgres'
+    ? sql`${sql.ref(column)} = any(${[...keys]}::text[])`
+    : sql`${sql.ref(column)} in (select value from json_each(${JSON.stringify(keys)}))`;
 }
 
 // On SQLite one statement, prepared once per connection, probes the primary key for every key of a
@@ -140,14 +143,9 @@ export async function olAuthorNames(db: Kysely<Database>, store: StoreLike, keys
     for (const [key, name] of rows) names.set(key, name);
     return names;
   }
-  for (const part of chunks(keys)) {
-    const rows = await db
-      .selectFrom('ol_authors')
-      .select(['author_key', 'name'])
-      .where('author_key', 'in', part)
-      .execute();
-    for (const row of rows) names.set(row.author_key, row.name);
-  }
+  const rows = await sql<{ author_key: string; name: string }>`select author_key, name from ol_authors
+    where ${keyIn(store, 'author_key', keys)}`.execute(db);
+  for (const row of rows.rows) names.set(row.author_key, row.name);
   return names;
 }
 
@@ -159,14 +157,9 @@ export async function olWorks(db: Kysely<Database>, store: StoreLike, keys: read
     for (const row of rows) works.set(row.work_key, stagedWork(row));
     return works;
   }
-  for (const part of chunks(keys)) {
-    const rows = await db
-      .selectFrom('ol_works')
-      .select(['work_key', 'title', 'first_year', 'author_keys', 'last_modified'])
-      .where('work_key', 'in', part)
-      .execute();
-    for (const row of rows) works.set(row.work_key, stagedWork(row));
-  }
+  const rows = await sql<WorkRow>`select work_key, title, first_year, author_keys, last_modified
+    from ol_works where ${keyIn(store, 'work_key', keys)}`.execute(db);
+  for (const row of rows.rows) works.set(row.work_key, stagedWork(row));
   return works;
 }
 

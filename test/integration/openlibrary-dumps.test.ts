@@ -9,8 +9,13 @@ import type { Kysely } from 'kysely';
 import { classifyDumps, type DumpFiles, importOpenLibraryDumps } from '../../src/catalog/import/index.js';
 import { findCatalogEntryByIdentifier } from '../../src/services/resolve/catalog-identifiers.js';
 import { catalogChecksum } from '../../src/store/catalog-checksum.js';
+import { PROVIDER_SOURCE, saveProviderEntry } from '../../src/store/catalog-identifiers.js';
 import { openStore, type Store } from '../../src/store/db.js';
-import { catalogIndexesDeferred } from '../../src/store/deferred-indexes.js';
+import {
+  catalogIndexesDeferred,
+  deferCatalogIndexes,
+  restoreCatalogIndexes,
+} from '../../src/store/deferred-indexes.js';
 import { backfillCatalogIdentifiers } from '../../src/store/migrations/0014-identifier-index.js';
 import { retrieveCandidates } from '../../src/store/search.js';
 import { createTestDatabase, describeEachDialect } from '../support/databases.js';
@@ -321,6 +326,86 @@ describeEachDialect('Open Library dumps import', (context) => {
       .execute();
     assert.deepEqual(orphans, [], 'removed entries leave nothing in the identifier index');
     assert.equal(await findCatalogEntryByIdentifier(store().db, 'goodreads', '5151'), null);
+  });
+
+  it('keeps the identifiers of editions sharing an ISBN once each, on the one entry they share', async () => {
+    const shared = ['9780306406157'];
+    const summary = await importOpenLibraryDumps(
+      store(),
+      dumps([
+        edition({
+          id: 'OL300M',
+          title: 'Twice',
+          isbn13: shared,
+          extra: { identifiers: { goodreads: ['1'] } },
+        }),
+        edition({ id: 'OL301M', title: 'Other', isbn13: ['9781861972712'] }),
+        edition({
+          id: 'OL302M',
+          title: 'Twice',
+          isbn13: shared,
+          extra: { identifiers: { goodreads: ['2'] } },
+        }),
+      ]),
+      options,
+    );
+    assert.equal(summary.files[2]?.imported, 3);
+    const rows = await store()
+      .db.selectFrom('catalog_identifiers as i')
+      .innerJoin('catalog_entries as e', 'e.id', 'i.entry_id')
+      .select(['e.entry_key', 'i.scheme', 'i.value'])
+      .orderBy('e.entry_key')
+      .orderBy('i.scheme')
+      .orderBy('i.value')
+      .execute();
+    assert.deepEqual(
+      rows.map((row) => `${row.entry_key} ${row.scheme}=${row.value}`),
+      [
+        'isbn:9780306406157 goodreads=1',
+        'isbn:9780306406157 goodreads=2',
+        'isbn:9780306406157 isbn10=0306406152',
+        'isbn:9780306406157 isbn13=9780306406157',
+        'isbn:9780306406157 ol_edition=OL300M',
+        'isbn:9780306406157 ol_edition=OL302M',
+        'isbn:9781861972712 isbn10=1861972717',
+        'isbn:9781861972712 isbn13=9781861972712',
+        'isbn:9781861972712 ol_edition=OL301M',
+      ],
+    );
+  });
+
+  it('brings the identifier index back whole when a provider filed identifiers while it was down', async () => {
+    await deferCatalogIndexes(store().db, context.dialect);
+    const answer = {
+      entry_key: 'isbn:9780141439518',
+      source: PROVIDER_SOURCE,
+      isbn13: '9780141439518',
+      title: 'Filed during the import',
+      authors: '[]',
+      identifiers: '{}',
+      match_key: 'filed',
+      popularity: 0,
+      updated_at: MODIFIED,
+    };
+    // The same answer twice: while PostgreSQL's identifier key is down, nothing stops the repeat.
+    const pairs = [['isbn13', '9780141439518'] as const, ['goodreads', '77'] as const];
+    const id = await saveProviderEntry(store().db, answer, pairs);
+    await saveProviderEntry(store().db, answer, pairs);
+    assert.equal(await restoreCatalogIndexes(store().db, context.dialect), true);
+    const rows = await store()
+      .db.selectFrom('catalog_identifiers')
+      .select(['scheme', 'value', 'entry_id'])
+      .orderBy('scheme')
+      .execute();
+    assert.deepEqual(
+      rows.map((row) => `${row.scheme}=${row.value}@${Number(row.entry_id) === id}`),
+      ['goodreads=77@true', 'isbn13=9780141439518@true'],
+    );
+    // The key is back: a third filing adds nothing.
+    await saveProviderEntry(store().db, answer, pairs);
+    const after = await store().db.selectFrom('catalog_identifiers').select('value').execute();
+    assert.equal(after.length, 2);
+    assert.equal(await catalogIndexesDeferred(store().db), false);
   });
 
   it('resumes after kill -9 to exactly the catalog of an uninterrupted import', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import * as ISBN from 'isbn3';
 import { findIsbnInText, parseIsbn } from '../../src/domain/isbn.js';
 
 describe('parseIsbn', () => {
@@ -11,6 +12,27 @@ describe('parseIsbn', () => {
     assert.deepEqual(parseIsbn('0439023483'), { isbn13: '9780439023481', isbn10: '0439023483' });
     assert.equal(parseIsbn('080442957x')?.isbn13, '9780804429573');
   });
+  it('derives the ISBN-10 isbn3 knows from its registration ranges, without looking them up', () => {
+    let seed = 12;
+    const digit = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return String(seed % 10);
+    };
+    let known = 0;
+    for (let n = 0; n < 20_000; n++) {
+      let first12 = n % 2 === 0 ? '978' : '979';
+      while (first12.length < 12) first12 += digit();
+      let sum = 0;
+      for (let i = 0; i < 12; i++) sum += (i % 2 === 0 ? 1 : 3) * Number(first12[i]);
+      const isbn13 = first12 + String((10 - (sum % 10)) % 10);
+      const ranged = ISBN.parse(isbn13);
+      if (!ranged) continue;
+      known++;
+      assert.deepEqual(parseIsbn(isbn13), { isbn13, isbn10: ranged.isbn10 ?? null }, isbn13);
+    }
+    assert.ok(known > 5000, `${known} ISBNs in isbn3's ranges`);
+  });
+
   it('gives 979 ISBNs no ISBN-10', () => {
     assert.deepEqual(parseIsbn('979-8-88645-174-0'), { isbn13: '9798886451740', isbn10: null });
   });

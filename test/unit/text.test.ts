@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { authorSurname, coreTitle, foldText, matchKey } from '../../src/domain/text.js';
+import { authorSurname, coreTitle, foldText, matchKey, matchKeyWithAuthors } from '../../src/domain/text.js';
 
 describe('text folding', () => {
   it('folds diacritics, case and punctuation', () => {
@@ -22,5 +22,35 @@ describe('text folding', () => {
       matchKey('Pride & Prejudice', ['Austen, Jane']),
     );
     assert.equal(matchKey('', ['x']), null);
+  });
+  it('re-keys a title for other authors exactly as matchKey keys it', () => {
+    const titles = [
+      'Pride and Prejudice',
+      'The Hunger Games (The Hunger Games, #1)',
+      'Les Misérables: Tome I',
+      'a | b || c',
+      'Ærø — østen',
+      '   ',
+      '|',
+      'Straße 1984; a novel',
+    ];
+    const authorLists = [
+      [],
+      ['Jane Austen'],
+      ['Tolkien, J. R. R.', 'Other'],
+      ['Dostoyevsky (Fyodor)'],
+      ['|'],
+    ];
+    for (const title of titles) {
+      for (const before of authorLists) {
+        for (const after of authorLists) {
+          assert.equal(
+            matchKeyWithAuthors(matchKey(title, before), after),
+            matchKey(title, after),
+            `${title} / ${before.join(';')} -> ${after.join(';')}`,
+          );
+        }
+      }
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { matchKey } from '../../domain/text.js';
+import { matchKeyWithAuthors } from '../../domain/text.js';
 import {
   deleteEntriesByIdentifier,
   deleteEntriesNotSeenSince,
@@ -11,7 +11,8 @@ import { nowIso, type Store } from '../../store/db.js';
 import {
   catalogIsEmpty,
   deferCatalogIndexes,
-  identifiersPending,
+  type IdentifierRoute,
+  identifierRoute,
   mergePendingIdentifiers,
   restoreCatalogIndexes,
 } from '../../store/deferred-indexes.js';
@@ -263,9 +264,9 @@ type Accepted = Extract<ParseResult, { ok: true }>;
 function joiningSink(
   trx: ImportDb,
   store: Store,
-  state: { reimport: boolean; startedAt: string; removed: number; pendingIdentifiers: boolean },
+  state: { reimport: boolean; startedAt: string; removed: number; identifiers: IdentifierRoute },
 ): BatchSink {
-  const writer = upsertWriter(trx, store, { pendingIdentifiers: () => state.pendingIdentifiers });
+  const writer = upsertWriter(trx, store, { identifierRoute: () => state.identifiers });
   let buffer: Accepted[] = [];
   let removes: string[] = [];
   const write = async () => {
@@ -287,7 +288,8 @@ function joiningSink(
       const authors = [...new Set(authorKeysOf(result).flatMap((key) => names.get(key) ?? []))];
       if (authors.length > 0) {
         entry.authors = JSON.stringify(authors);
-        entry.match_key = matchKey(entry.title, authors);
+        // The parser keyed the title with the by-statement's names.
+        entry.match_key = matchKeyWithAuthors(entry.match_key ?? null, authors);
       }
       const work = entry.work_key ? works.get(entry.work_key) : undefined;
       entry.work_title = work?.title ?? null;
@@ -323,9 +325,9 @@ function joiningSink(
       await write();
       // Deletes find entries through the identifier index, so a first import fills it before its first
       // explicit delete (real editions dumps have none) and, at the latest, in its last batch.
-      if (state.pendingIdentifiers && (removes.length > 0 || ended)) {
+      if (state.identifiers !== 'index' && (removes.length > 0 || ended)) {
         await mergePendingIdentifiers(trx, store.dialect);
-        state.pendingIdentifiers = false;
+        state.identifiers = 'index';
       }
       state.removed += await deleteEntriesByIdentifier(trx, 'openlibrary', 'ol_edition', removes);
       removes = [];
@@ -368,12 +370,12 @@ async function importEditions(
     reimport: await hasEntriesBefore(store.db, 'openlibrary', run.startedAt),
     startedAt: run.startedAt,
     removed: 0,
-    pendingIdentifiers: false,
+    identifiers: 'index' as IdentifierRoute,
   };
   // A first import into an empty catalog builds the secondary and full-text indexes once, at the end.
   if (run.rowsDone === 0 && (await catalogIsEmpty(store.db)))
     await deferCatalogIndexes(store.db, store.dialect);
-  state.pendingIdentifiers = await identifiersPending(store.db);
+  state.identifiers = await identifierRoute(store.db);
   const reader =
     (options.parseInWorker ?? file.totalBytes >= 1 << 20)
       ? workerRows({ file: file.path, gzip: file.gzip, detected, context, skip: run.rowsDone })

@@ -1,6 +1,7 @@
+import type { Isbn } from '../../domain/isbn.js';
 import { namesFromByStatement } from './authors.js';
 import { catalogEntry } from './entry.js';
-import { bookFormat, cleanText, firstIsbn, isbnFrom, isoDate, languageCode, positiveInt } from './fields.js';
+import { bookFormat, cleanText, isbnFrom, isoDate, languageCode, positiveInt } from './fields.js';
 import { accept, type EntryLinks, type ParseContext, type ParseResult, skip } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -39,7 +40,7 @@ function textValue(value: unknown): string | null {
 }
 
 /** Every identifier value of the record (the JSON column keeps the first of each scheme). */
-function allIdentifiers(edition: Json): Pair[] {
+function allIdentifiers(edition: Json, isbns: readonly (Isbn | null)[]): Pair[] {
   const pairs: Pair[] = [];
   const add = (scheme: string, values: unknown) => {
     for (const value of list(values)) {
@@ -52,8 +53,7 @@ function allIdentifiers(edition: Json): Pair[] {
       add(SCHEMES[scheme] ?? scheme, values);
   }
   for (const [field, scheme] of Object.entries(TOP_LEVEL_SCHEMES)) add(scheme, edition[field]);
-  for (const value of [...list(edition.isbn_13), ...list(edition.isbn_10)]) {
-    const isbn = isbnFrom(value);
+  for (const isbn of isbns) {
     if (isbn) {
       pairs.push(['isbn13', isbn.isbn13]);
       if (isbn.isbn10) pairs.push(['isbn10', isbn.isbn10]);
@@ -83,7 +83,9 @@ function coverOf(edition: Json, context: ParseContext): string | null {
 
 /** An edition record (the JSON column of the dump) → catalog entry. */
 export function parseOpenLibraryEdition(edition: Json, context: ParseContext): ParseResult {
-  const isbn = firstIsbn([...list(edition.isbn_13), ...list(edition.isbn_10)]);
+  // Each ISBN is parsed once: the first valid one keys the entry, all of them go to the index.
+  const isbns = [...list(edition.isbn_13), ...list(edition.isbn_10)].map(isbnFrom);
+  const isbn = isbns.find((parsed) => parsed !== null) ?? null;
   const olid = lastSegment(edition.key);
   if (!isbn && !(context.keepWithoutIsbn && olid)) return skip('no_valid_isbn');
   const title = cleanText(edition.title);
@@ -91,7 +93,7 @@ export function parseOpenLibraryEdition(edition: Json, context: ParseContext): P
   if (context.keepWithoutIsbn && NOT_A_BOOK.test(cleanText(edition.physical_format) ?? '')) {
     return skip('not_a_book');
   }
-  const pairs = allIdentifiers(edition);
+  const pairs = allIdentifiers(edition, isbns);
   const identifiers = identifiersOf(edition, pairs);
   const workKey = identifiers.ol_work ?? null;
   if (olid) pairs.push(['ol_edition', olid]);

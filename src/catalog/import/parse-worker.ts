@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { packResults } from './packed-results.js';
 import { openRows } from './rows.js';
 import type { ParseResult } from './types.js';
 import type { ReadRequest, WorkerMessage } from './worker-rows.js';
@@ -26,7 +27,12 @@ async function run(): Promise<void> {
   const send = async () => {
     while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
     credits--;
-    post({ kind: 'rows', results, bytesRead: reader.bytesRead(), malformed: reader.malformed() });
+    post({
+      kind: 'rows',
+      packed: packResults(results),
+      bytesRead: reader.bytesRead(),
+      malformed: reader.malformed(),
+    });
     results = [];
   };
   for await (const parse of reader.rows) {

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { DetectedFormat } from './detect.js';
+import { type PackedResults, unpackResults } from './packed-results.js';
 import type { RowReader } from './rows.js';
 import { ImportError, type ParseContext, type ParseResult } from './types.js';
 
@@ -17,7 +18,7 @@ export interface ReadRequest {
 }
 
 export type WorkerMessage =
-  | { kind: 'rows'; results: ParseResult[]; bytesRead: number; malformed: number }
+  | { kind: 'rows'; packed: PackedResults; bytesRead: number; malformed: number }
   | { kind: 'end'; bytesRead: number; malformed: number }
   | { kind: 'error'; name: string; message: string; code: string | undefined };
 
@@ -85,7 +86,7 @@ export function workerRows(request: Omit<ReadRequest, 'chunkRows' | 'window'>): 
         malformed = message.malformed;
         if (message.kind === 'end') return;
         worker.postMessage('more');
-        for (const result of message.results) yield () => result;
+        for (const result of unpackResults(message.packed)) yield () => result;
       }
     } finally {
       await worker.terminate();
