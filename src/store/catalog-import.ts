@@ -7,36 +7,10 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { compiledOnce } from './compiled.js';
 import type { Dialect, Store } from './db.js';
 import { type IdentifierRoute, PENDING_IDENTIFIERS } from './deferred-indexes.js';
-import type { Database, NewCatalogEntryRow } from './schema.js';
+import { type Database, ENTRY_COLUMNS, type NewCatalogEntryRow } from './schema.js';
 
 // Bulk writes of the catalog importers: every SQL statement and every SQLite/PostgreSQL difference of
 // an import lives here, so the importers in src/catalog/import only parse and batch.
-
-/** Every written column, in the order parameters are bound. */
-const COLUMNS = [
-  'entry_key',
-  'source',
-  'isbn13',
-  'isbn10',
-  'title',
-  'subtitle',
-  'authors',
-  'published_date',
-  'publisher',
-  'cover_url',
-  'language',
-  'format',
-  'pages',
-  'description',
-  'identifiers',
-  'match_key',
-  'popularity',
-  'updated_at',
-  'work_key',
-  'work_title',
-  'first_year',
-  'source_modified',
-] as const satisfies ReadonlyArray<keyof NewCatalogEntryRow>;
 
 /** One identifier an entry carries, for the identifier index (`['oclc', '41333709']`). */
 export type IdentifierPair = readonly [scheme: string, value: string];
@@ -99,7 +73,9 @@ const RETURNING = ' returning "id", "entry_key"';
  */
 function upsertSql(db: Kysely<Database>, dialect: Dialect, rows: number): string {
   return compiledOnce(db, `catalog_entries:${rows}`, () => {
-    const blank = Object.fromEntries(COLUMNS.map((column) => [column, ''])) as unknown as NewCatalogEntryRow;
+    const blank = Object.fromEntries(
+      ENTRY_COLUMNS.map((column) => [column, '']),
+    ) as unknown as NewCatalogEntryRow;
     const compiled = db
       .insertInto('catalog_entries')
       .values(Array.from({ length: rows }, () => blank))
@@ -118,11 +94,11 @@ const INTEGER_COLUMNS: ReadonlySet<string> = new Set(['pages', 'popularity', 'fi
 function postgresUpsertSql(db: Kysely<Database>): string {
   return compiledOnce(db, 'catalog_entries:unnest', () => {
     const single = upsertSql(db, 'postgres', 1);
-    const arrays = COLUMNS.map(
+    const arrays = ENTRY_COLUMNS.map(
       (column, i) => `$${i + 1}::${INTEGER_COLUMNS.has(column) ? 'integer' : 'text'}[]`,
     );
     return (
-      `insert into "catalog_entries" (${COLUMNS.map((column) => `"${column}"`).join(', ')}) ` +
+      `insert into "catalog_entries" (${ENTRY_COLUMNS.map((column) => `"${column}"`).join(', ')}) ` +
       `select * from unnest(${arrays.join(', ')})${single.slice(single.indexOf(' on conflict'))}`
     );
   });
@@ -151,9 +127,9 @@ function sqliteStatement(sqlite: SQLite.Database, key: number | string, text: ()
 }
 
 function rowParameters(rows: readonly NewCatalogEntryRow[]): unknown[] {
-  const parameters: unknown[] = new Array(rows.length * COLUMNS.length);
+  const parameters: unknown[] = new Array(rows.length * ENTRY_COLUMNS.length);
   let i = 0;
-  for (const row of rows) for (const column of COLUMNS) parameters[i++] = row[column] ?? null;
+  for (const row of rows) for (const column of ENTRY_COLUMNS) parameters[i++] = row[column] ?? null;
   return parameters;
 }
 
@@ -200,7 +176,7 @@ function* copyChunks(rows: Iterable<ReadonlyArray<unknown>>): Generator<string> 
 }
 
 function* entryValues(rows: readonly NewCatalogEntryRow[]): Generator<unknown[]> {
-  for (const row of rows) yield COLUMNS.map((column) => row[column] ?? null);
+  for (const row of rows) yield ENTRY_COLUMNS.map((column) => row[column] ?? null);
 }
 
 function* keyedIdentifiers(
@@ -226,7 +202,7 @@ async function copyMerge(
   identifiers: ReadonlyMap<string, readonly IdentifierPair[]>,
   route: IdentifierRoute,
 ) {
-  await copy(ENTRIES_LOAD, COLUMNS, entryValues(rows));
+  await copy(ENTRIES_LOAD, ENTRY_COLUMNS, entryValues(rows));
   await copy(IDENTIFIERS_LOAD, ['scheme', 'value', 'entry_key'], keyedIdentifiers(identifiers));
   await db.executeQuery(CompiledQuery.raw(copyMergeSql(db, route), []));
   await db.executeQuery(CompiledQuery.raw(`truncate ${ENTRIES_LOAD}, ${IDENTIFIERS_LOAD}`, []));
@@ -241,7 +217,7 @@ async function copyMerge(
 function copyMergeSql(db: Kysely<Database>, route: IdentifierRoute): string {
   return compiledOnce(db, `catalog_entries:copy:${route}`, () => {
     const single = upsertSql(db, 'postgres', 1);
-    const list = COLUMNS.map((column) => `"${column}"`).join(', ');
+    const list = ENTRY_COLUMNS.map((column) => `"${column}"`).join(', ');
     const upsert = `insert into "catalog_entries" (${list}) select ${list} from ${ENTRIES_LOAD}${single.slice(single.indexOf(' on conflict'))}`;
     const keyed = `select l.scheme, l.value, u.id from ${IDENTIFIERS_LOAD} l join upserted u on u.entry_key = l.entry_key`;
     if (route !== 'unkeyed') {
@@ -278,7 +254,7 @@ export async function openBulkSession(
   // Each batch commits its rows and its progress together, so a commit lost to a server crash loses
   // both and the import resumes from the batch before: durability of each commit buys nothing here.
   await client.query('set synchronous_commit = off');
-  const columns = COLUMNS.map((column) => `"${column}"`).join(', ');
+  const columns = ENTRY_COLUMNS.map((column) => `"${column}"`).join(', ');
   await client.query(
     `create temporary table if not exists ${ENTRIES_LOAD} as select ${columns} from catalog_entries with no data`,
   );
@@ -305,7 +281,7 @@ export async function openBulkSession(
 
 async function runUpsert(db: Kysely<Database>, store: StoreLike, rows: readonly NewCatalogEntryRow[]) {
   if (store.dialect === 'postgres') {
-    const columns = COLUMNS.map((column) => rows.map((row) => row[column] ?? null));
+    const columns = ENTRY_COLUMNS.map((column) => rows.map((row) => row[column] ?? null));
     const result = await db.executeQuery<IdRow>(CompiledQuery.raw(postgresUpsertSql(db), columns));
     return result.rows;
   }

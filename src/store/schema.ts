@@ -340,3 +340,32 @@ export type NewCatalogEntryRow = Insertable<CatalogEntryTable>;
 export type DestinationRow = Selectable<DestinationTable>;
 export type BookDestinationLinkRow = Selectable<BookDestinationLinkTable>;
 export type LinkOverrideRow = Selectable<LinkOverrideTable>;
+
+/**
+ * Every written column of a catalog entry, in the order an import binds them and the parse worker packs
+ * them: here, where the worker reads it without loading the database drivers.
+ */
+export const ENTRY_COLUMNS = [
+  'entry_key',
+  'source',
+  'isbn13',
+  'isbn10',
+  'title',
+  'subtitle',
+  'authors',
+  'published_date',
+  'publisher',
+  'cover_url',
+  'language',
+  'format',
+  'pages',
+  'description',
+  'identifiers',
+  'match_key',
+  'popularity',
+  'updated_at',
+  'work_key',
+  'work_title',
+  'first_year',
+  'source_modified',
+] as const satisfies ReadonlyArray<keyof NewCatalogEntryRow>;

@@ -1,11 +1,11 @@
-import type { NewCatalogEntryRow } from '../../store/schema.js';
+import { ENTRY_COLUMNS, type NewCatalogEntryRow } from '../../store/schema.js';
 import type { EntryLinks, ParseResult, SkipReason } from './types.js';
 
 // The parse worker's results cross to the writing thread as one flat array of strings, numbers and
 // nulls a chunk instead of structured-cloned objects: cloning wrote and read every property name of
 // every row, and the writing thread (the import's bottleneck on SQLite) rebuilt each object key by key
 // (20,000 editions: 5.4 µs a row to deserialize objects, 3.8 µs to deserialize and unpack the array).
-// A row is `1`, its entry's fields in `ENTRY_FIELDS` order, then its identifier pairs and its author
+// A row is `1`, its entry's fields in `ENTRY_COLUMNS` order, then its identifier pairs and its author
 // keys, each list as its length (-1: absent) and its values; a skipped row is `0`, its reason and the
 // edition it removes (or null).
 
@@ -13,32 +13,6 @@ type Value = string | number | null;
 
 /** A chunk of results as the worker posts it. */
 export type PackedResults = Value[];
-
-/** Every field of an entry row but its database id, in packing order (`unpackEntry` reads the same). */
-const ENTRY_FIELDS = [
-  'entry_key',
-  'source',
-  'isbn13',
-  'isbn10',
-  'title',
-  'subtitle',
-  'authors',
-  'published_date',
-  'publisher',
-  'cover_url',
-  'language',
-  'format',
-  'pages',
-  'description',
-  'identifiers',
-  'match_key',
-  'popularity',
-  'updated_at',
-  'work_key',
-  'work_title',
-  'first_year',
-  'source_modified',
-] as const satisfies ReadonlyArray<Exclude<keyof NewCatalogEntryRow, 'id'>>;
 
 function packLinks(links: EntryLinks | undefined, into: Value[]): void {
   const pairs = links?.identifiers;
@@ -63,14 +37,14 @@ export function packResults(results: readonly ParseResult[]): PackedResults {
     }
     packed.push(1);
     const entry = result.entry;
-    for (const field of ENTRY_FIELDS) packed.push(entry[field] ?? null);
+    for (const field of ENTRY_COLUMNS) packed.push(entry[field] ?? null);
     packLinks(result.links, packed);
   }
   return packed;
 }
 
 /**
- * An object literal in `ENTRY_FIELDS` order (the unit test round-trips every field): one allocation
+ * An object literal in `ENTRY_COLUMNS` order (the unit test round-trips every field): one allocation
  * of a fixed shape. Values keep the type they were packed with; an absent field comes back as null.
  */
 function unpackEntry(a: readonly Value[], i: number): NewCatalogEntryRow {
@@ -115,7 +89,7 @@ export function unpackResults(a: readonly Value[]): ParseResult[] {
       continue;
     }
     const entry = unpackEntry(a, i);
-    i += ENTRY_FIELDS.length;
+    i += ENTRY_COLUMNS.length;
     const links: EntryLinks = {};
     let count = a[i++] as number;
     if (count >= 0) {
