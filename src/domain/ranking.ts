@@ -1,6 +1,6 @@
 import { memoized } from './memo.js';
 import type { QuerySplit, TextQuery } from './query.js';
-import { foldText, matchKey } from './text.js';
+import { coreTitle, firstSurname, foldText, matchKeyOf } from './text.js';
 import { type TitleParts, type TitleSource, titleParts, withoutArticle } from './title-parts.js';
 
 /** What ranking needs to know about a candidate edition, whichever database or provider found it. */
@@ -74,17 +74,12 @@ const EDITION_NOTE =
  * "Dune (Large Print Edition)" and "Dune [Audiobook]" group with "Dune".
  */
 export function workGroupKey(title: string, authors: readonly string[]): string | null {
-  // The key reads the first author alone (matchKey); a search computes it for every edition it retrieves.
-  const author = authors[0] ?? '';
-  if (author.includes('\u0000')) return matchKey(title.replace(EDITION_NOTE, ''), authors);
-  return groupKeyOf(`${author}\u0000${title}`);
+  // `matchKey`'s parts, each remembered: a search keys every edition it retrieves.
+  return matchKeyOf(groupTitle(title), groupSurname(authors[0] ?? ''));
 }
 
-const groupKeyOf = memoized((authorAndTitle: string) => {
-  const split = authorAndTitle.indexOf('\u0000');
-  const author = authorAndTitle.slice(0, split);
-  return matchKey(authorAndTitle.slice(split + 1).replace(EDITION_NOTE, ''), author ? [author] : []);
-});
+const groupTitle = memoized((title: string) => coreTitle(title.replace(EDITION_NOTE, '')));
+const groupSurname = memoized((author: string) => firstSurname([author]));
 
 /** Author words plus joined initials, so "jk rowling" meets "J.K. Rowling" (shared: never changed). */
 function authorTokens(authors: readonly string[]): ReadonlySet<string> {

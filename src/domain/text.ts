@@ -37,10 +37,17 @@ export function authorSurname(author: string): string {
  * Used to group editions and to confirm public-domain copies; never for identity.
  */
 export function matchKey(title: string, authors: readonly string[]): string | null {
-  const titleKey = coreTitle(title);
-  if (!titleKey) return null;
-  const author = authors[0] ? authorSurname(authors[0]) : '';
-  return `${titleKey}|${author}`;
+  return matchKeyOf(coreTitle(title), firstSurname(authors));
+}
+
+/** The first author's surname as a match key holds it ('' without authors). */
+export function firstSurname(authors: readonly string[]): string {
+  return authors[0] ? authorSurname(authors[0]) : '';
+}
+
+/** A match key from its parts, as `coreTitle` and `firstSurname` give them: none without a title. */
+export function matchKeyOf(titleKey: string, surname: string): string | null {
+  return titleKey ? `${titleKey}|${surname}` : null;
 }
 
 /**
@@ -50,6 +57,5 @@ export function matchKey(title: string, authors: readonly string[]): string | nu
  */
 export function matchKeyWithAuthors(key: string | null, authors: readonly string[]): string | null {
   if (key === null) return null;
-  const author = authors[0] ? authorSurname(authors[0]) : '';
-  return `${key.slice(0, key.indexOf('|'))}|${author}`;
+  return matchKeyOf(key.slice(0, key.indexOf('|')), firstSurname(authors));
 }
