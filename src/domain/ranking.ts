@@ -373,13 +373,17 @@ export function candidateScore(query: TextQuery, candidate: RankInput): number {
 }
 
 /**
- * `candidateScore` for one query, reading each title and authors once: a work's editions mostly share
- * them (a popular work's hundreds of editions, a handful of titles), and relevance reads nothing else.
- * Title parts and author words are remembered objects, one per text, so they key what was read.
+ * `candidateScore` for one query, once per candidate object (what it reads, title to format, must not
+ * change while the scorer is used) and each title and authors read once: a work's editions mostly
+ * share them (a popular work's hundreds of editions, a handful of titles), and relevance reads nothing
+ * else. Title parts and author words are remembered objects, one per text, so they key what was read.
  */
 export function queryScores(query: TextQuery): (candidate: RankInput) => number {
+  const scores = new WeakMap<RankInput, number>();
   const read = new Map<TitleParts, Map<ReadonlySet<string>, number>>();
   return (candidate) => {
+    const known = scores.get(candidate);
+    if (known !== undefined) return known;
     const parts = titleParts(candidate);
     const authors = authorTokens(candidate.authors);
     let byAuthors = read.get(parts);
@@ -392,7 +396,9 @@ export function queryScores(query: TextQuery): (candidate: RankInput) => number 
       value = relevanceOf(query, candidate, parts, authors);
       byAuthors.set(authors, value);
     }
-    return value - 0.1 * editionPenalty(candidate);
+    const score = value - 0.1 * editionPenalty(candidate);
+    scores.set(candidate, score);
+    return score;
   };
 }
 

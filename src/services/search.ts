@@ -245,20 +245,6 @@ function dedupe(candidates: Candidate[]): Candidate[] {
 
 const DONE = Promise.resolve();
 
-/** `candidateScore` for one query, once per candidate object (what it reads, title to format, never changes). */
-function rememberedScores(query: TextQuery): (candidate: Candidate) => number {
-  const scores = new WeakMap<Candidate, number>();
-  const scoreOf = queryScores(query);
-  return (candidate) => {
-    let score = scores.get(candidate);
-    if (score === undefined) {
-      score = scoreOf(candidate);
-      scores.set(candidate, score);
-    }
-    return score;
-  };
-}
-
 /** The outcome, its list and its results made read-only: a cached answer is shared by every caller. */
 function frozen(outcome: SearchOutcome): SearchOutcome {
   for (const result of outcome.results) Object.freeze(result);
@@ -344,7 +330,7 @@ export class SearchService {
     if (query.kind === 'isbn') return this.byIsbn(query, progress);
     if (query.kind !== 'text') return { query, results: [], confident: null };
     // Retrieval ranks what it found to fetch the leading works' families; the scores are kept.
-    const scoreOf = rememberedScores(query);
+    const scoreOf = queryScores(query);
     const local = await this.localCandidates(query, scoreOf);
     let groups = rankCandidates(query, local, scoreOf);
     if (
