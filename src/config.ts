@@ -74,14 +74,6 @@ function url(env: Env, key: string, fallback: string): string {
   return raw.replace(/\/+$/, '');
 }
 
-function boolean(env: Env, key: string, fallback: boolean): boolean {
-  const raw = env[key]?.toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(`${key} must be true or false, got "${env[key]}"`);
-}
-
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 const PRIVATE_PROXIES: readonly string[] = Object.freeze([...PROXY_NAMES]);
 
