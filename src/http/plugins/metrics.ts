@@ -229,16 +229,28 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
     }
   }
   // prom-client hashes the label set on every call; a route sees few distinct label sets, so the
-  // bound children are kept (bounded by routes × methods × status classes).
-  const children = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
+  // bound children are kept (bounded by routes × methods × status classes), found by route, method and
+  // status class in turn: strings Node and Fastify already hold, where one joined key was a new string
+  // to hash on every request.
+  type Bound = { count: { inc(): void }; time: { observe(value: number): void } };
+  const children = new Map<string, Map<string, Bound[]>>();
   const observe = (method: string, route: string, statusCode: number, seconds: number) => {
-    const status = statusClass(statusCode);
-    const key = `${method} ${route} ${status}`;
-    let child = children.get(key);
+    let byMethod = children.get(route);
+    if (!byMethod) {
+      byMethod = new Map();
+      children.set(route, byMethod);
+    }
+    let byClass = byMethod.get(method);
+    if (!byClass) {
+      byClass = [];
+      byMethod.set(method, byClass);
+    }
+    const hundreds = Math.floor(statusCode / 100);
+    let child = byClass[hundreds];
     if (!child) {
-      const labels = { method, route, status_class: status };
+      const labels = { method, route, status_class: statusClass(statusCode) };
       child = { count: requests.labels(labels), time: latency.labels(labels) };
-      children.set(key, child);
+      byClass[hundreds] = child;
     }
     child.count.inc();
     child.time.observe(seconds);
