@@ -192,14 +192,12 @@ export async function deferCatalogIndexes(db: Kysely<Database>, dialect: Dialect
 
 /** Recreates what `deferCatalogIndexes` dropped and refills the full-text tables; nothing if none is down. */
 export async function restoreCatalogIndexes(db: Kysely<Database>, dialect: Dialect): Promise<boolean> {
+  if (dialect === 'postgres') return restorePostgresIndexes(db);
   return db.transaction().execute(async (trx) => {
     const deferred = await readDeferred(trx);
     if (!deferred) return false;
     await mergePendingIdentifiers(trx, dialect);
-    // Sorting tens of millions of keys in memory instead of in runs on disk: for this transaction only.
-    if (dialect === 'postgres')
-      await sql.raw(`set local maintenance_work_mem = '${BUILD_MEMORY}'`).execute(trx);
-    for (const statement of deferred.create) await sql.raw(statement).execute(trx);
+    for (const statement of deferred.create) await sql.raw(ifNotExists(statement)).execute(trx);
     for (const table of deferred.rebuild) {
       if (/^\w+$/.test(table))
         await sql.raw(`insert into ${table}(${table}) values ('rebuild')`).execute(trx);
@@ -207,6 +205,46 @@ export async function restoreCatalogIndexes(db: Kysely<Database>, dialect: Diale
     await trx.deleteFrom('settings').where('key', '=', MARKER).execute();
     return true;
   });
+}
+
+/** PostgreSQL index builds that run side by side at the end of a first import, and the memory of each. */
+const PARALLEL_BUILDS = 2;
+const PARALLEL_BUILD_MEMORY = '256MB';
+
+/**
+ * PostgreSQL builds each index in a transaction of its own, two at a time on two connections: a GIN
+ * build keeps one core busy (the trigram index alone took 16 s of a 1,000,000-edition import) while
+ * the server has more. The GIN indexes go first, so the smaller builds fill in beside the longest. A
+ * kill rolls back the builds it interrupts and keeps the finished ones, which the rerun skips (`if not
+ * exists`); the marker goes once every build has committed.
+ */
+async function restorePostgresIndexes(db: Kysely<Database>): Promise<boolean> {
+  const deferred = await readDeferred(db);
+  if (!deferred) return false;
+  await db.transaction().execute((trx) => mergePendingIdentifiers(trx, 'postgres'));
+  const gin = (statement: string) => (/\busing gin\b/i.test(statement) ? 0 : 1);
+  const queue = deferred.create.map(ifNotExists).sort((a, b) => gin(a) - gin(b));
+  const builder = async () => {
+    for (let statement = queue.shift(); statement !== undefined; statement = queue.shift()) {
+      const next = statement;
+      await db.transaction().execute(async (trx) => {
+        await sql.raw(`set local maintenance_work_mem = '${PARALLEL_BUILD_MEMORY}'`).execute(trx);
+        await sql.raw(next).execute(trx);
+      });
+    }
+  };
+  const builds = await Promise.allSettled(Array.from({ length: PARALLEL_BUILDS }, builder));
+  for (const build of builds) if (build.status === 'rejected') throw build.reason;
+  await db.deleteFrom('settings').where('key', '=', MARKER).execute();
+  return true;
+}
+
+/** An index definition as read from the database, made to skip an index that already exists. */
+function ifNotExists(statement: string): string {
+  return statement.replace(
+    /^\s*create\s+(unique\s+)?index\s+(?!if\s+not\s+exists\b)/i,
+    (head) => `${head}if not exists `,
+  );
 }
 
 /**

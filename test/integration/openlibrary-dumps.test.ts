@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, beforeEach, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { classifyDumps, type DumpFiles, importOpenLibraryDumps } from '../../src/catalog/import/index.js';
 import { findCatalogEntryByIdentifier } from '../../src/services/resolve/catalog-identifiers.js';
 import { catalogChecksum } from '../../src/store/catalog-checksum.js';
@@ -408,6 +408,28 @@ describeEachDialect('Open Library dumps import', (context) => {
     assert.equal(await catalogIndexesDeferred(store().db), false);
   });
 
+  it('finishes a rebuild of the indexes that a kill interrupted, keeping the ones already built', async () => {
+    const before = await catalogIndexNames(store());
+    await deferCatalogIndexes(store().db, context.dialect);
+    const down = await catalogIndexNames(store());
+    assert.ok(down.length < before.length, 'a first import takes the indexes down');
+    // One build committed before the kill (PostgreSQL builds each in a transaction of its own).
+    const marker = await store()
+      .db.selectFrom('settings')
+      .select('value')
+      .where('key', '=', 'import.deferred_catalog_indexes')
+      .executeTakeFirstOrThrow();
+    const [built] = (JSON.parse(marker.value) as { create: string[] }).create.filter((statement) =>
+      /^create index/i.test(statement),
+    );
+    assert.ok(built);
+    await sql.raw(built).execute(store().db);
+    assert.equal(await restoreCatalogIndexes(store().db, context.dialect), true);
+    assert.deepEqual(await catalogIndexNames(store()), before);
+    assert.equal(await catalogIndexesDeferred(store().db), false);
+    assert.equal(await restoreCatalogIndexes(store().db, context.dialect), false, 'nothing left to restore');
+  });
+
   it('resumes after kill -9 to exactly the catalog of an uninterrupted import', async () => {
     const big = syntheticDumps(12_000);
     await importOpenLibraryDumps(store(), big, { ...options, batchSize: 500, parseInWorker: false });
@@ -512,4 +534,16 @@ function syntheticDumps(n: number): DumpFiles {
     works: write('synthetic-works.txt', works, true),
     editions: write('synthetic-editions.txt', editions),
   };
+}
+
+/** The names of the catalog tables' indexes, sorted. */
+async function catalogIndexNames(store: Store): Promise<string[]> {
+  const query =
+    store.dialect === 'sqlite'
+      ? sql<{ name: string }>`select name from sqlite_master where type = 'index'
+          and tbl_name in ('catalog_entries', 'catalog_identifiers') and sql is not null`
+      : sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema()
+          and tablename in ('catalog_entries', 'catalog_identifiers')`;
+  const result = await query.execute(store.db);
+  return result.rows.map((row) => row.name).sort();
 }
