@@ -229,28 +229,16 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
     }
   }
   // prom-client hashes the label set on every call; a route sees few distinct label sets, so the
-  // bound children are kept (bounded by routes × methods × status classes), found by route, method and
-  // status class in turn: strings Node and Fastify already hold, where one joined key was a new string
-  // to hash on every request.
-  type Bound = { count: { inc(): void }; time: { observe(value: number): void } };
-  const children = new Map<string, Map<string, Bound[]>>();
+  // bound children are kept (bounded by routes × methods × status classes).
+  const children = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
   const observe = (method: string, route: string, statusCode: number, seconds: number) => {
-    let byMethod = children.get(route);
-    if (!byMethod) {
-      byMethod = new Map();
-      children.set(route, byMethod);
-    }
-    let byClass = byMethod.get(method);
-    if (!byClass) {
-      byClass = [];
-      byMethod.set(method, byClass);
-    }
-    const hundreds = Math.floor(statusCode / 100);
-    let child = byClass[hundreds];
+    const status = statusClass(statusCode);
+    const key = `${method} ${route} ${status}`;
+    let child = children.get(key);
     if (!child) {
-      const labels = { method, route, status_class: statusClass(statusCode) };
+      const labels = { method, route, status_class: status };
       child = { count: requests.labels(labels), time: latency.labels(labels) };
-      byClass[hundreds] = child;
+      children.set(key, child);
     }
     child.count.inc();
     child.time.observe(seconds);
