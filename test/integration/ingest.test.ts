@@ -99,7 +99,9 @@ describeEachDialect('list ingest', (context) => {
       body: JSON.stringify(body),
     });
 
-  it('resolves a 500-book list from the local catalog in under 5 s and reports the 20 it could not', async () => {
+  // Its time is reported, not asserted: a timing assertion fails on a slow or busy machine, not on slow code
+  // (speed goals are measured in bench/).
+  it('resolves a 500-book list from the local catalog and reports the 20 it could not', async (test) => {
     const { books, unresolved } = buildRows();
     const body = {
       list_source: 'nyt',
@@ -112,7 +114,7 @@ describeEachDialect('list ingest', (context) => {
     const response = await send(body);
     const elapsed = performance.now() - started;
     assert.equal(response.status, 201);
-    assert.ok(elapsed < 5000, `took ${Math.round(elapsed)} ms`);
+    test.diagnostic(`500 rows resolved in ${Math.round(elapsed)} ms`);
     const result = (await response.json()) as {
       list_id: number;
       url: string;
