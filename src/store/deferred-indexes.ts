@@ -18,7 +18,8 @@ import type { Database } from './schema.js';
 // before the pending rows are merged (200,000 editions: 5.2 s of server time for the sorted insert of
 // 850,000 rows into the keyed index, against about 1 s for the key's build).
 
-const MARKER = 'import.deferred_catalog_indexes';
+/** The `settings` key that remembers what a first import took down (read by tests too). */
+export const DEFERRED_INDEXES_MARKER = 'import.deferred_catalog_indexes';
 /** PostgreSQL's memory for building the deferred indexes (the server's, not the importer's). */
 const BUILD_MEMORY = '512MB';
 
@@ -44,7 +45,11 @@ export type IdentifierRoute = 'index' | 'pending' | 'unkeyed';
 export const PENDING_IDENTIFIERS = 'catalog_identifiers_pending';
 
 async function readDeferred(db: Kysely<Database>): Promise<Deferred | null> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', MARKER).executeTakeFirst();
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', DEFERRED_INDEXES_MARKER)
+    .executeTakeFirst();
   return row ? (JSON.parse(row.value) as Deferred) : null;
 }
 
@@ -52,7 +57,7 @@ async function writeDeferred(db: Kysely<Database>, deferred: Deferred): Promise<
   await db
     .updateTable('settings')
     .set({ value: JSON.stringify(deferred) })
-    .where('key', '=', MARKER)
+    .where('key', '=', DEFERRED_INDEXES_MARKER)
     .execute();
 }
 
@@ -148,7 +153,11 @@ async function postgresIdentifierKey(db: Kysely<Database>): Promise<{ name: stri
 
 /** Whether an earlier, interrupted first import left the indexes down. */
 export async function catalogIndexesDeferred(db: Kysely<Database>): Promise<boolean> {
-  const row = await db.selectFrom('settings').select('key').where('key', '=', MARKER).executeTakeFirst();
+  const row = await db
+    .selectFrom('settings')
+    .select('key')
+    .where('key', '=', DEFERRED_INDEXES_MARKER)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -179,7 +188,7 @@ export async function deferCatalogIndexes(db: Kysely<Database>, dialect: Dialect
       .execute(trx);
     await trx
       .insertInto('settings')
-      .values({ key: MARKER, value: JSON.stringify(deferred) })
+      .values({ key: DEFERRED_INDEXES_MARKER, value: JSON.stringify(deferred) })
       .execute();
     for (const object of objects) {
       await sql
@@ -202,7 +211,7 @@ export async function restoreCatalogIndexes(db: Kysely<Database>, dialect: Diale
       if (/^\w+$/.test(table))
         await sql.raw(`insert into ${table}(${table}) values ('rebuild')`).execute(trx);
     }
-    await trx.deleteFrom('settings').where('key', '=', MARKER).execute();
+    await trx.deleteFrom('settings').where('key', '=', DEFERRED_INDEXES_MARKER).execute();
     return true;
   });
 }
@@ -225,17 +234,18 @@ async function restorePostgresIndexes(db: Kysely<Database>): Promise<boolean> {
   const gin = (statement: string) => (/\busing gin\b/i.test(statement) ? 0 : 1);
   const queue = deferred.create.map(ifNotExists).sort((a, b) => gin(a) - gin(b));
   const builder = async () => {
-    for (let statement = queue.shift(); statement !== undefined; statement = queue.shift()) {
-      const next = statement;
+    for (;;) {
+      const statement = queue.shift();
+      if (statement === undefined) return;
       await db.transaction().execute(async (trx) => {
         await sql.raw(`set local maintenance_work_mem = '${PARALLEL_BUILD_MEMORY}'`).execute(trx);
-        await sql.raw(next).execute(trx);
+        await sql.raw(statement).execute(trx);
       });
     }
   };
   const builds = await Promise.allSettled(Array.from({ length: PARALLEL_BUILDS }, builder));
   for (const build of builds) if (build.status === 'rejected') throw build.reason;
-  await db.deleteFrom('settings').where('key', '=', MARKER).execute();
+  await db.deleteFrom('settings').where('key', '=', DEFERRED_INDEXES_MARKER).execute();
   return true;
 }
 

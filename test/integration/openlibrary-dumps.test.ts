@@ -13,6 +13,7 @@ import { PROVIDER_SOURCE, saveProviderEntry } from '../../src/store/catalog-iden
 import { openStore, type Store } from '../../src/store/db.js';
 import {
   catalogIndexesDeferred,
+  DEFERRED_INDEXES_MARKER,
   deferCatalogIndexes,
   restoreCatalogIndexes,
 } from '../../src/store/deferred-indexes.js';
@@ -417,7 +418,7 @@ describeEachDialect('Open Library dumps import', (context) => {
     const marker = await store()
       .db.selectFrom('settings')
       .select('value')
-      .where('key', '=', 'import.deferred_catalog_indexes')
+      .where('key', '=', DEFERRED_INDEXES_MARKER)
       .executeTakeFirstOrThrow();
     const [built] = (JSON.parse(marker.value) as { create: string[] }).create.filter((statement) =>
       /^create index/i.test(statement),
