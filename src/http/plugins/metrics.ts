@@ -1,13 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { ProviderCounters } from '../../catalog/http-client.js';
 import type { ClickRecorderStats } from '../../services/click-recorder.js';
 import type { UsageRecorderStats } from '../../services/container.js';
 import type { SearchLogStats } from '../../services/search/log.js';
 import type { ResultCacheStats } from '../../services/search/results.js';
 import { HttpError } from '../errors.js';
+import { RequestMetrics } from '../request-metrics.js';
 
 export interface AppMetrics {
   registry: Registry;
@@ -139,7 +140,6 @@ export function registerSearchCacheMetrics(registry: Registry, stats: () => Resu
   });
 }
 
-const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
 /** The route pattern, never the raw URL: one series per route however many books are asked for. */
 const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched';
 
@@ -174,20 +174,7 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
   const mayRead = metricsAccess(sources.token ?? null);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const labelNames = ['method', 'route', 'status_class'] as const;
-  const requests = new Counter({
-    name: 'booklink_http_requests_total',
-    help: 'HTTP requests answered',
-    labelNames,
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'booklink_http_request_duration_seconds',
-    help: 'Time from request to response',
-    labelNames,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
+  const requests = new RequestMetrics();
   const rateLimitRejections = new Counter({
     name: 'booklink_rate_limit_rejections_total',
     help: 'API requests refused with 429, by client kind (anonymous or keyed)',
@@ -228,21 +215,7 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
       });
     }
   }
-  // prom-client hashes the label set on every call; a route sees few distinct label sets, so the
-  // bound children are kept (bounded by routes × methods × status classes).
-  const children = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
-  const observe = (method: string, route: string, statusCode: number, seconds: number) => {
-    const status = statusClass(statusCode);
-    const key = `${method} ${route} ${status}`;
-    let child = children.get(key);
-    if (!child) {
-      const labels = { method, route, status_class: status };
-      child = { count: requests.labels(labels), time: latency.labels(labels) };
-      children.set(key, child);
-    }
-    child.count.inc();
-    child.time.observe(seconds);
-  };
+  const observe = requests.observe.bind(requests);
   app.decorate('metrics', { registry, rateLimitRejections, observe });
   app.addHook('onResponse', (request, reply, done) => {
     observe(request.method, routeOf(request), reply.statusCode, reply.elapsedTime / 1000);
@@ -261,7 +234,7 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
     return reply
       .type(registry.contentType)
       .header('cache-control', 'no-store')
-      .send(await registry.metrics());
+      .send(`${await registry.metrics()}\n${requests.text()}`);
   });
 }
 
