@@ -118,9 +118,9 @@ export class PageReplay {
     response.writeHead(200, sent.headers);
     response.end(sent.body);
     // Measured and logged once the response is sent, as Fastify's onResponse hooks are. Nearly
-    // always the socket took it whole at once, and 'finish' would only follow a tick later (a
-    // listener for it cost about 1 µs of a replay's ~80); otherwise (a slow reader, a pipelined
-    // request waiting its turn) the report waits for it.
+    // always the socket took it whole at once, so the report is made now rather than by a listener
+    // that 'finish' would call a tick later; otherwise (a slow reader, a pipelined request waiting
+    // its turn) the report waits for it.
     if (response.writableFinished) this.report(reporting, request, route, requestId, started);
     else response.once('finish', () => this.report(reporting, request, route, requestId, started));
     this.replayed += 1;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { after, before, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
@@ -159,6 +160,38 @@ describeEachDialect('book page replay', (context) => {
     const byAudience = Object.fromEntries(visits.map((row) => [row.audience, Number(row.visits)]));
     assert.equal(byAudience.bot, 1);
     assert.ok((byAudience.reader ?? 0) >= 3, JSON.stringify(byAudience));
+  });
+
+  it('reports pipelined visits, sent only after the one before them, once each is sent', async () => {
+    const url = `/book/${slug}`;
+    await get(base, url);
+    const before = await replays();
+    const visit = `GET ${url} HTTP/1.1\r\nhost: booklink.test\r\nuser-agent: ${HUMAN_UA}\r\nx-forwarded-for: 198.51.100.7\r\n\r\n`;
+    const received = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(base).port), '127.0.0.1');
+      let text = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+        if (text.split('</html>').length === 4) {
+          socket.end();
+          resolve(text);
+        }
+      });
+      socket.on('error', reject);
+      // Three requests in one write: the second and third answers wait in Node for the first's.
+      socket.write(visit.repeat(3));
+    });
+    assert.equal(received.match(/^HTTP\/1\.1 200 OK\r\n/gm)?.length, 3);
+    const reported = await eventually(async () => {
+      const found = completed(url).filter((line) => line.req?.remoteAddress === '198.51.100.7');
+      return found.length === 3 ? found : undefined;
+    });
+    assert.deepEqual(
+      reported.map((line) => line.res?.statusCode),
+      [200, 200, 200],
+    );
+    assert.equal((await replays()) - before, 3);
   });
 
   it('leaves to Fastify what it must decide: cookies, parameters, HEAD, a changed book', async () => {
