@@ -316,7 +316,9 @@ export async function insertCatalogIdentifiers(
     return;
   }
   if (store.sqlite) {
-    insertSqliteIdentifiers(store.sqlite, rows, into);
+    const values: Array<string | number> = [];
+    for (const [scheme, value, entryId] of rows) values.push(scheme, value, entryId);
+    insertSqliteIdentifiers(store.sqlite, values, into);
     return;
   }
   const text = `insert or ignore into ${into} (scheme, value, entry_id)
@@ -329,33 +331,29 @@ const IDENTIFIER_STATEMENT_ROWS = [1000, 100, 10, 1] as const;
 
 /**
  * Bound parameters, three a row, in statements of fixed sizes (so four prepared statements serve every
- * batch): reading the rows back out of one JSON parameter cost three JSON parses a row.
+ * batch): reading the rows back out of one JSON parameter cost three JSON parses a row. The rows come
+ * as one flat list (scheme, value, entry id, scheme, …): a small array per row was garbage the writing
+ * thread collected by the million.
  */
 function insertSqliteIdentifiers(
   sqlite: SQLite.Database,
-  rows: ReadonlyArray<readonly [scheme: string, value: string, entryId: number]>,
+  values: ReadonlyArray<string | number>,
   into: IdentifierTable,
 ): void {
+  const rows = values.length / 3;
   let at = 0;
   for (const size of IDENTIFIER_STATEMENT_ROWS) {
-    if (rows.length - at < size) continue;
+    if (rows - at < size) continue;
     const statement = sqliteStatement(sqlite, `${into}:${size}`, () => {
-      const values = Array.from({ length: size }, () => '(?, ?, ?)').join(', ');
-      return `insert or ignore into ${into} (scheme, value, entry_id) values ${values}`;
+      const list = Array.from({ length: size }, () => '(?, ?, ?)').join(', ');
+      return `insert or ignore into ${into} (scheme, value, entry_id) values ${list}`;
     });
-    const end = at + Math.floor((rows.length - at) / size) * size;
+    const end = at + Math.floor((rows - at) / size) * size;
     const parameters: unknown[] = new Array(size * 3);
-    let filled = 0;
-    for (const [scheme, value, entryId] of rows.slice(at, end)) {
-      parameters[filled++] = scheme;
-      parameters[filled++] = value;
-      parameters[filled++] = entryId;
-      if (filled === parameters.length) {
-        statement.run(parameters);
-        filled = 0;
-      }
+    for (; at < end; at += size) {
+      for (let i = 0; i < parameters.length; i++) parameters[i] = values[at * 3 + i];
+      statement.run(parameters);
     }
-    at = end;
   }
 }
 
@@ -365,8 +363,11 @@ export interface WriterOptions {
 }
 
 export interface CatalogWriter {
-  /** Queues an entry and its identifiers; a full statement's worth is written at once. */
-  add(entry: NewCatalogEntryRow, identifiers: readonly IdentifierPair[]): Promise<void>;
+  /**
+   * Queues an entry and its identifiers; a full statement's worth is written at once. Returns a
+   * promise only when it writes, so the rows it only queues cost no await.
+   */
+  add(entry: NewCatalogEntryRow, identifiers: readonly IdentifierPair[]): Promise<void> | undefined;
   /** Writes what is queued. */
   flush(): Promise<void>;
 }
@@ -399,17 +400,31 @@ export function catalogWriter(
     // Only the bulk path tells inserted entries from updated ones: elsewhere an unkeyed index waits too.
     const into = route === 'index' ? 'catalog_identifiers' : PENDING_IDENTIFIERS;
     const ids = await runUpsert(db, store, rows);
+    if (store.sqlite) {
+      const values: Array<string | number> = [];
+      for (const { id, entry_key } of ids) {
+        for (const [scheme, value] of identifiers.get(entry_key) ?? [])
+          values.push(scheme, value, Number(id));
+      }
+      insertSqliteIdentifiers(store.sqlite, values, into);
+      return;
+    }
     const index: Array<readonly [string, string, number]> = [];
     for (const { id, entry_key } of ids) {
       for (const [scheme, value] of identifiers.get(entry_key) ?? []) index.push([scheme, value, Number(id)]);
     }
     await insertCatalogIdentifiers(db, store, index, into);
   };
+  const queue = (entry: NewCatalogEntryRow, identifiers: readonly IdentifierPair[]) => {
+    chunk.push(entry);
+    pairs.set(entry.entry_key, identifiers);
+  };
   return {
-    async add(entry, identifiers) {
-      if (chunk.length === limit || pairs.has(entry.entry_key)) await flush();
-      chunk.push(entry);
-      pairs.set(entry.entry_key, identifiers);
+    add(entry, identifiers) {
+      if (chunk.length === limit || pairs.has(entry.entry_key))
+        return flush().then(() => queue(entry, identifiers));
+      queue(entry, identifiers);
+      return undefined;
     },
     flush,
   };

@@ -109,10 +109,12 @@ function sqliteLookups(sqlite: SQLite.Database) {
           'select a.author_key, a.name from json_each(?) k join ol_authors a on a.author_key = k.value',
         )
         .raw(),
-      work: sqlite.prepare(
-        `select w.work_key, w.title, w.first_year, w.author_keys, w.last_modified
+      work: sqlite
+        .prepare(
+          `select w.work_key, w.title, w.first_year, w.author_keys, w.last_modified
          from json_each(?) k join ol_works w on w.work_key = k.value`,
-      ),
+        )
+        .raw(),
     };
     lookups.set(sqlite, statements);
   }
@@ -153,8 +155,12 @@ export async function olAuthorNames(db: Kysely<Database>, store: StoreLike, keys
 export async function olWorks(db: Kysely<Database>, store: StoreLike, keys: readonly string[]) {
   const works = new Map<string, StagedWork>();
   if (store.sqlite) {
-    const rows = sqliteLookups(store.sqlite).work.all(JSON.stringify(keys)) as WorkRow[];
-    for (const row of rows) works.set(row.work_key, stagedWork(row));
+    // Rows as arrays, each made a staged work at once: an object per row in between was garbage.
+    const rows = sqliteLookups(store.sqlite).work.all(JSON.stringify(keys)) as Array<
+      [string, string | null, number | null, string, string | null]
+    >;
+    for (const [key, title, firstYear, authorKeys, modified] of rows)
+      works.set(key, { key, title, firstYear, authorKeys, modified });
     return works;
   }
   const rows = await sql<WorkRow>`select work_key, title, first_year, author_keys, last_modified

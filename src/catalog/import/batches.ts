@@ -8,7 +8,8 @@ import { tuneForImport, upsertWriter } from './writer.js';
 
 /** Where one batch's parsed rows go, inside the batch's transaction. */
 export interface BatchSink {
-  add(result: Extract<ParseResult, { ok: true }>): Promise<void>;
+  /** A promise only when the row made the sink write: most rows are buffered, with no await. */
+  add(result: Extract<ParseResult, { ok: true }>): Promise<void> | undefined;
   /** An edition a dump says is deleted or redirected. */
   remove?(key: string): Promise<void>;
   /** Writes what is buffered; `ended` on the file's last batch. */
@@ -61,17 +62,22 @@ async function readAndCommit(store: Store, reader: RowReader, start: RunState, b
       let imported = 0;
       const skipped: Record<string, number> = {};
       while (read < batching.batchSize) {
-        const next = await rows.next();
-        if (next.done) {
-          ended = true;
-          break;
+        // Rows at hand are taken without a promise each; only the end of a chunk waits for the next.
+        let result = reader.take?.();
+        if (result === undefined) {
+          const next = await rows.next();
+          if (next.done) {
+            ended = true;
+            break;
+          }
+          result = next.value();
         }
         malformedSeen ??= reader.malformed();
         read++;
-        const result = next.value();
         if (result.ok) {
           imported++;
-          await sink.add(result);
+          const written = sink.add(result);
+          if (written) await written;
         } else {
           skipped[result.reason] = (skipped[result.reason] ?? 0) + 1;
           if (result.removes) await sink.remove?.(result.removes);

@@ -31,7 +31,7 @@ import { type BatchSink, importRows } from './batches.js';
 import { cleanText } from './fields.js';
 import { openRows } from './rows.js';
 import { fileKey, freshRun, loadRun, type RunState, saveRun } from './runs.js';
-import { isGzip, peekText, readLines } from './source.js';
+import { isGzip, peekText, readLineChunks } from './source.js';
 import { type ImportProgress, type ImportStart, type ImportSummary, summarise } from './summary.js';
 import { ImportError, type ParseResult, type SkipReason } from './types.js';
 import { workerRows } from './worker-rows.js';
@@ -215,7 +215,7 @@ async function stageDump<T>(
     totalBytes: file.totalBytes,
     resumedFromRow: file.run.rowsDone,
   });
-  const source = readLines(file.path, file.gzip);
+  const source = readLineChunks(file.path, file.gzip);
   let run = file.run;
   let index = 0;
   let rows: T[] = [];
@@ -242,19 +242,30 @@ async function stageDump<T>(
     run = next;
     options.onProgress?.(progressOf(file, run, started));
   };
-  for await (const line of source.records) {
-    if (index++ < file.run.rowsDone) continue;
-    read++;
-    const parsed = parse(line);
-    if (parsed.ok) rows.push(parsed.row);
-    else skipped[parsed.reason] = (skipped[parsed.reason] ?? 0) + 1;
-    if (read === batchSize) await commit(false);
+  // A stream chunk's lines at a time: no async generator step per line.
+  for await (const lines of source.records) {
+    for (const line of lines) {
+      if (index++ < file.run.rowsDone) continue;
+      read++;
+      const parsed = parse(line);
+      if (parsed.ok) rows.push(parsed.row);
+      else skipped[parsed.reason] = (skipped[parsed.reason] ?? 0) + 1;
+      if (read === batchSize) await commit(false);
+    }
   }
   await commit(true);
   return summarise(file.path, run, 'completed', file.run.rowsDone, performance.now() - started);
 }
 
 type Accepted = Extract<ParseResult, { ok: true }>;
+
+/** An edition's own author keys, else its work's. */
+function authorKeysOf(result: Accepted, works: ReadonlyMap<string, StagedWork>): string[] {
+  const own = result.links?.authorKeys;
+  if (own && own.length > 0) return own;
+  const work = result.entry.work_key ? works.get(result.entry.work_key) : undefined;
+  return work?.authorKeys ? work.authorKeys.split(',') : [];
+}
 
 /**
  * The editions' sink: buffers parsed editions, joins a few thousand at a time to their staged works
@@ -273,19 +284,27 @@ function joiningSink(
     const batch = buffer;
     buffer = [];
     if (batch.length === 0) return;
-    const works = await olWorks(trx, store, [
-      ...new Set(batch.flatMap((r) => (r.entry.work_key ? [r.entry.work_key] : []))),
-    ]);
-    const authorKeysOf = (result: Accepted) => {
-      const own = result.links?.authorKeys ?? [];
-      if (own.length > 0) return own;
-      const work = result.entry.work_key ? works.get(result.entry.work_key) : undefined;
-      return work?.authorKeys ? work.authorKeys.split(',') : [];
-    };
-    const names = await olAuthorNames(trx, store, [...new Set(batch.flatMap(authorKeysOf))]);
+    // Plain loops and one list of author keys per edition: the per-edition arrays of `flatMap` and
+    // the keys split twice were a good part of the writing thread's garbage.
+    const workKeys = new Set<string>();
+    for (const result of batch) if (result.entry.work_key) workKeys.add(result.entry.work_key);
+    const works = await olWorks(trx, store, [...workKeys]);
+    const keysOf: string[][] = [];
+    const authorKeys = new Set<string>();
+    for (const result of batch) {
+      const keys = authorKeysOf(result, works);
+      keysOf.push(keys);
+      for (const key of keys) authorKeys.add(key);
+    }
+    const names = await olAuthorNames(trx, store, [...authorKeys]);
+    let at = 0;
     for (const result of batch) {
       const entry = result.entry;
-      const authors = [...new Set(authorKeysOf(result).flatMap((key) => names.get(key) ?? []))];
+      const authors: string[] = [];
+      for (const key of keysOf[at++] ?? []) {
+        const name = names.get(key);
+        if (name !== undefined && !authors.includes(name)) authors.push(name);
+      }
       if (authors.length > 0) {
         entry.authors = JSON.stringify(authors);
         // The parser keyed the title with the by-statement's names.
@@ -310,13 +329,16 @@ function joiningSink(
       );
       changed = batch.filter((r) => !same(r));
     }
-    for (const result of changed) await writer.add(result.entry, result.links);
+    for (const result of changed) {
+      const written = writer.add(result.entry, result.links);
+      if (written) await written;
+    }
     await writer.flush();
   };
   return {
-    async add(result) {
+    add(result) {
       buffer.push(result);
-      if (buffer.length >= JOIN_ROWS) await write();
+      return buffer.length >= JOIN_ROWS ? write() : undefined;
     },
     async remove(key) {
       removes.push(key);

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { packResults } from './packed-results.js';
-import { openRows } from './rows.js';
-import type { ParseResult } from './types.js';
+import { type PackedResults, packResult } from './packed-results.js';
+import { lineParser, openRows, type RowReader } from './rows.js';
+import { readLineChunks } from './source.js';
 import type { ReadRequest, WorkerMessage } from './worker-rows.js';
 
 /**
@@ -21,26 +21,47 @@ port.on('message', () => {
 });
 const post = (message: WorkerMessage) => port.postMessage(message);
 
+type Progress = Pick<RowReader, 'bytesRead' | 'malformed'>;
+
 async function run(): Promise<void> {
-  const reader = openRows(request.file, request.gzip, request.detected, request.context, request.skip);
-  let results: ParseResult[] = [];
-  const send = async () => {
+  const { file, gzip, detected, context, skip } = request;
+  // Each row is packed as soon as it is parsed: holding a chunk's parsed objects until it was posted
+  // kept them alive across young-generation collections, which copied and promoted them.
+  let packed: PackedResults = [];
+  let rows = 0;
+  const send = async (progress: Progress) => {
     while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
     credits--;
-    post({
-      kind: 'rows',
-      packed: packResults(results),
-      bytesRead: reader.bytesRead(),
-      malformed: reader.malformed(),
-    });
-    results = [];
+    post({ kind: 'rows', packed, bytesRead: progress.bytesRead(), malformed: progress.malformed() });
+    packed = [];
+    rows = 0;
   };
-  for await (const parse of reader.rows) {
-    results.push(parse());
-    if (results.length === request.chunkRows) await send();
+  const parseLine = lineParser(detected);
+  let progress: Progress;
+  if (parseLine) {
+    // Line formats: each stream chunk's lines are parsed in a plain loop, with no async generator
+    // step (and its promises) per line.
+    const source = readLineChunks(file, gzip);
+    progress = source;
+    let index = 0;
+    for await (const lines of source.records) {
+      for (const line of lines) {
+        // Rows an earlier run committed are passed over unparsed.
+        if (index++ < skip) continue;
+        packResult(parseLine(line, context), packed);
+        if (++rows === request.chunkRows) await send(source);
+      }
+    }
+  } else {
+    const reader = openRows(file, gzip, detected, context, skip);
+    progress = reader;
+    for await (const parse of reader.rows) {
+      packResult(parse(), packed);
+      if (++rows === request.chunkRows) await send(reader);
+    }
   }
-  if (results.length > 0) await send();
-  post({ kind: 'end', bytesRead: reader.bytesRead(), malformed: reader.malformed() });
+  if (rows > 0) await send(progress);
+  post({ kind: 'end', bytesRead: progress.bytesRead(), malformed: progress.malformed() });
 }
 
 run().catch((error: unknown) => {

@@ -9,6 +9,11 @@ import { ImportError, type ParseContext, type ParseResult } from './types.js';
 /** A file's data rows after the resume point; each is parsed only when called. */
 export interface RowReader {
   rows: AsyncIterable<() => ParseResult>;
+  /**
+   * The next row, parsed, when it is already at hand (the parse worker's rows come a chunk at a
+   * time), else undefined: then `rows` waits for it. Taking rows in between is the same sequence.
+   */
+  take?(): ParseResult | undefined;
   bytesRead(): number;
   malformed(): number;
   /** Stops reading early (an import that failed or was interrupted); safe to call after the end. */
@@ -78,6 +83,15 @@ function closable(
   };
 }
 
+/** How a line format's lines parse; null for CSV, whose records span lines. */
+export function lineParser(
+  detected: DetectedFormat,
+): ((line: string, context: ParseContext) => ParseResult) | null {
+  if (detected.format === 'openlibrary') return parseOpenLibraryLine;
+  if (detected.format === 'jsonl') return parseJsonLine;
+  return null;
+}
+
 /** Opens a file's rows in this thread; `skip` data rows (a resume point) are passed over unparsed. */
 export function openRows(
   file: string,
@@ -86,9 +100,9 @@ export function openRows(
   context: ParseContext,
   skip = 0,
 ): RowReader {
-  if (detected.format === 'openlibrary' || detected.format === 'jsonl') {
+  const parse = lineParser(detected);
+  if (parse) {
     const source = readLines(file, gzip);
-    const parse = detected.format === 'openlibrary' ? parseOpenLibraryLine : parseJsonLine;
     return closable(source, lineRows(source.records, parse, context, skip));
   }
   const source = readCsv(file, gzip, detected.delimiter);

@@ -74,9 +74,19 @@ export function workerRows(request: Omit<ReadRequest, 'chunkRows' | 'window'>): 
   });
   let bytesRead = 0;
   let malformed = 0;
+  // The chunk being taken: `take` hands its rows out synchronously, so the writing thread does not pay
+  // an async generator step and its promises for every row (it waits only once a chunk).
+  let chunk: ParseResult[] = [];
+  let taken = 0;
+  const take = () => (taken < chunk.length ? chunk[taken++] : undefined);
   async function* rows(): AsyncGenerator<() => ParseResult> {
     try {
       for (;;) {
+        const result = take();
+        if (result) {
+          yield () => result;
+          continue;
+        }
         while (queue.length === 0 && !failure) await new Promise<void>((resolve) => (notify = resolve));
         notify = null;
         const message = queue.shift();
@@ -86,7 +96,8 @@ export function workerRows(request: Omit<ReadRequest, 'chunkRows' | 'window'>): 
         malformed = message.malformed;
         if (message.kind === 'end') return;
         worker.postMessage('more');
-        for (const result of unpackResults(message.packed)) yield () => result;
+        chunk = unpackResults(message.packed);
+        taken = 0;
       }
     } finally {
       await worker.terminate();
@@ -94,6 +105,7 @@ export function workerRows(request: Omit<ReadRequest, 'chunkRows' | 'window'>): 
   }
   return {
     rows: rows(),
+    take,
     bytesRead: () => bytesRead,
     malformed: () => malformed,
     close: async () => void (await worker.terminate()),
