@@ -294,33 +294,53 @@ async function runUpsert(db: Kysely<Database>, store: StoreLike, rows: readonly 
   return (await db.executeQuery<IdRow>(query)).rows;
 }
 
-/**
- * Adds rows to the identifier index, ignoring pairs already there. SQLite reads them from one JSON
- * parameter and PostgreSQL from three arrays, so one statement text serves every batch size.
- */
+/** Adds rows to the identifier index, ignoring pairs already there. */
 export async function insertCatalogIdentifiers(
   db: Kysely<Database>,
   store: StoreLike,
   rows: ReadonlyArray<readonly [scheme: string, value: string, entryId: number]>,
   into: IdentifierTable = 'catalog_identifiers',
 ): Promise<void> {
-  if (rows.length === 0) return;
+  const values: IdentifierValues = [];
+  for (const [scheme, value, entryId] of rows) values.push(scheme, value, entryId);
+  await insertIdentifierValues(db, store, values, into);
+}
+
+/**
+ * Identifier rows as one flat list: scheme, value, entry id, scheme, … An import writes them by the
+ * million, and a small array per row was garbage its writing thread collected.
+ */
+type IdentifierValues = Array<string | number>;
+
+/**
+ * `insertCatalogIdentifiers` of a flat list. PostgreSQL reads three arrays, so one statement text
+ * serves every batch size; SQLite binds them (`insertSqliteIdentifiers`), or, with no raw connection
+ * at hand, reads them from one JSON parameter.
+ */
+async function insertIdentifierValues(
+  db: Kysely<Database>,
+  store: StoreLike,
+  values: IdentifierValues,
+  into: IdentifierTable,
+): Promise<void> {
+  if (values.length === 0) return;
   if (store.dialect === 'postgres') {
+    const column = (at: number) => values.filter((_, i) => i % 3 === at);
     await db.executeQuery(
       CompiledQuery.raw(
         `insert into ${into} (scheme, value, entry_id)
          select * from unnest($1::text[], $2::text[], $3::bigint[]) on conflict do nothing`,
-        [rows.map((row) => row[0]), rows.map((row) => row[1]), rows.map((row) => row[2])],
+        [column(0), column(1), column(2)],
       ),
     );
     return;
   }
   if (store.sqlite) {
-    const values: Array<string | number> = [];
-    for (const [scheme, value, entryId] of rows) values.push(scheme, value, entryId);
     insertSqliteIdentifiers(store.sqlite, values, into);
     return;
   }
+  const rows: Array<IdentifierValues> = [];
+  for (let i = 0; i < values.length; i += 3) rows.push(values.slice(i, i + 3));
   const text = `insert or ignore into ${into} (scheme, value, entry_id)
     select json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') from json_each(?)`;
   await db.executeQuery(CompiledQuery.raw(text, [JSON.stringify(rows)]));
@@ -331,13 +351,11 @@ const IDENTIFIER_STATEMENT_ROWS = [1000, 100, 10, 1] as const;
 
 /**
  * Bound parameters, three a row, in statements of fixed sizes (so four prepared statements serve every
- * batch): reading the rows back out of one JSON parameter cost three JSON parses a row. The rows come
- * as one flat list (scheme, value, entry id, scheme, …): a small array per row was garbage the writing
- * thread collected by the million.
+ * batch): reading the rows back out of one JSON parameter cost three JSON parses a row.
  */
 function insertSqliteIdentifiers(
   sqlite: SQLite.Database,
-  values: ReadonlyArray<string | number>,
+  values: Readonly<IdentifierValues>,
   into: IdentifierTable,
 ): void {
   const rows = values.length / 3;
@@ -400,20 +418,11 @@ export function catalogWriter(
     // Only the bulk path tells inserted entries from updated ones: elsewhere an unkeyed index waits too.
     const into = route === 'index' ? 'catalog_identifiers' : PENDING_IDENTIFIERS;
     const ids = await runUpsert(db, store, rows);
-    if (store.sqlite) {
-      const values: Array<string | number> = [];
-      for (const { id, entry_key } of ids) {
-        for (const [scheme, value] of identifiers.get(entry_key) ?? [])
-          values.push(scheme, value, Number(id));
-      }
-      insertSqliteIdentifiers(store.sqlite, values, into);
-      return;
-    }
-    const index: Array<readonly [string, string, number]> = [];
+    const values: IdentifierValues = [];
     for (const { id, entry_key } of ids) {
-      for (const [scheme, value] of identifiers.get(entry_key) ?? []) index.push([scheme, value, Number(id)]);
+      for (const [scheme, value] of identifiers.get(entry_key) ?? []) values.push(scheme, value, Number(id));
     }
-    await insertCatalogIdentifiers(db, store, index, into);
+    await insertIdentifierValues(db, store, values, into);
   };
   const queue = (entry: NewCatalogEntryRow, identifiers: readonly IdentifierPair[]) => {
     chunk.push(entry);
