@@ -106,7 +106,7 @@ function nodeArgs(): string[] {
 let built: Promise<void> | null = null;
 
 /** `npm run build` once per benchmark run, so the app runs from a `dist/` of this very source. */
-function buildOnce(): Promise<void> {
+export function buildOnce(): Promise<void> {
   built ??= (async () => {
     const build = spawn('npm', ['run', '--silent', 'build'], {
       cwd: ROOT,

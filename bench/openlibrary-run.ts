@@ -1,12 +1,14 @@
 /**
  * What the Open Library import benchmarks share: the synthetic dumps in .bench-tmp (generated once,
- * reused when present) and `booklink import-openlibrary` itself in a child process, so every number
- * and every kill is what an operator's command gets.
+ * reused when present) and `booklink import-openlibrary` itself in a child process, run from `dist/`
+ * as the installed command runs it (built once per benchmark run), so every number and every kill is
+ * what an operator's command gets.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeFlags } from '../bin/node-flags.js';
+import { buildOnce, ROOT } from './harness.js';
 import { generateDumps } from './openlibrary-dumps.js';
 
 export interface DumpPaths {
@@ -15,6 +17,7 @@ export interface DumpPaths {
   authors: string;
 }
 
+const BUILT_CLI = join(ROOT, 'dist', 'cli.js');
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** The three dump files in `dir`, generated (N editions, deterministic) unless the editions file exists. */
@@ -62,8 +65,11 @@ export interface ImportOptions {
 
 /** Starts `booklink import-openlibrary --editions … --works … --authors …` against a database. */
 export function startImport(databaseUrl: string, files: DumpPaths, options: ImportOptions = {}): ImportChild {
-  // The V8 flags `bin/booklink.js` gives the command, without its wrapper process (a kill must reach the import).
-  const cli = [...nodeFlags('import-openlibrary'), '--import', 'tsx', 'src/cli.ts', 'import-openlibrary'];
+  if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: await runImport or buildOnce first`);
+  // The V8 flags `bin/booklink.js` gives the command, without its wrapper process (a kill must reach the
+  // import). Built code, as `bin/booklink.js` runs it: through tsx, every named closure would also be
+  // wrapped in a `__name` call.
+  const cli = [...nodeFlags('import-openlibrary'), BUILT_CLI, 'import-openlibrary'];
   cli.push('--editions', files.editions);
   cli.push('--works', files.works, '--authors', files.authors, ...(options.extraArgs ?? []));
   const timed = options.timed === true && existsSync('/usr/bin/time');
@@ -108,6 +114,7 @@ export function startImport(databaseUrl: string, files: DumpPaths, options: Impo
 
 /** Runs the import to its end; throws with its output when it fails. */
 export async function runImport(databaseUrl: string, files: DumpPaths, options: ImportOptions = {}) {
+  await buildOnce();
   const run = await startImport(databaseUrl, files, options).exited;
   if (run.code !== 0) throw new Error(`import failed (${run.code ?? run.signal}):\n${run.output}`);
   return run;
