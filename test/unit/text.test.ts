@@ -8,6 +8,13 @@ describe('text folding', () => {
     assert.equal(foldText("Harry Potter and the Sorcerer's Stone"), 'harry potter and the sorcerers stone');
     assert.equal(foldText('Straße & Ærø'), 'strasse and aero');
   });
+  it('folds plain ASCII and other text by the same rules', () => {
+    // Plain ASCII skips the Unicode steps; a tab, a ligature or full-width letters take them.
+    assert.equal(foldText("Don't Panic: A-Z_of Things (2nd ed.)"), 'dont panic a z of things 2nd ed');
+    assert.equal(foldText("Don't\tPanic: A-Z_of Things (2nd ed.)"), 'dont panic a z of things 2nd ed');
+    assert.equal(foldText('ﬁnal Ｂｏｏｋ'), 'final book');
+    assert.equal(foldText('Tom & Jerry’s'), 'tom and jerrys');
+  });
   it('drops series notes, subtitles and a leading article from titles', () => {
     assert.equal(coreTitle('The Hunger Games (The Hunger Games, #1)'), 'hunger games');
     assert.equal(coreTitle('Sapiens: A Brief History of Humankind'), 'sapiens');

@@ -14,6 +14,12 @@ export function cleanText(value: unknown): string | null {
 /** Whitespace that collapsing would change: two in a row, or any but a plain space. */
 const RUN_OR_ODD_SPACE = /\s\s|[^\S ]/;
 
+/** An Open Library key's last segment, cleaned: "/books/OL1M" → "OL1M". */
+export function lastSegment(key: unknown): string | null {
+  const text = cleanText(key);
+  return text === null ? null : text.slice(text.lastIndexOf('/') + 1);
+}
+
 /** A positive integer from "352", 352 or "2008.0"; anything else is null. */
 export function positiveInt(value: unknown): number | null {
   const number = typeof value === 'number' ? value : Number(cleanText(value) ?? Number.NaN);

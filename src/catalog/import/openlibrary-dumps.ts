@@ -28,7 +28,7 @@ import {
 } from '../../store/openlibrary-staging.js';
 import { refreshSearchStatistics } from '../../store/search.js';
 import { type BatchSink, importRows } from './batches.js';
-import { cleanText } from './fields.js';
+import { cleanText, lastSegment } from './fields.js';
 import { openRows } from './rows.js';
 import { fileKey, freshRun, loadRun, type RunState, saveRun } from './runs.js';
 import { isGzip, peekText, readLineChunks } from './source.js';
@@ -101,7 +101,6 @@ export async function classifyDumps(files: readonly string[]): Promise<DumpFiles
 }
 
 type Json = Record<string, unknown>;
-const lastSegment = (key: unknown) => cleanText(key)?.split('/').pop() ?? null;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -353,8 +352,11 @@ function joiningSink(
       }
       state.removed += await deleteEntriesByIdentifier(trx, 'openlibrary', 'ol_edition', removes);
       removes = [];
-      // In the last batch's transaction: a killed import never leaves the sweep half done.
-      if (ended) state.removed += await deleteEntriesNotSeenSince(trx, 'openlibrary', state.startedAt);
+      // In the last batch's transaction: a killed import never leaves the sweep half done. A first import
+      // found no entry older than its start, and writes none, so its sweep (two scans of the catalog,
+      // about 0.9 s at 1M editions) would find nothing.
+      if (ended && state.reimport)
+        state.removed += await deleteEntriesNotSeenSince(trx, 'openlibrary', state.startedAt);
     },
   };
 }

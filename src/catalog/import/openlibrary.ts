@@ -1,7 +1,15 @@
 import type { Isbn } from '../../domain/isbn.js';
 import { namesFromByStatement } from './authors.js';
 import { catalogEntry } from './entry.js';
-import { bookFormat, cleanText, isbnFrom, isoDate, languageCode, positiveInt } from './fields.js';
+import {
+  bookFormat,
+  cleanText,
+  isbnFrom,
+  isoDate,
+  languageCode,
+  lastSegment,
+  positiveInt,
+} from './fields.js';
 import { accept, type EntryLinks, type ParseContext, type ParseResult, skip } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -28,8 +36,6 @@ const NOT_A_BOOK =
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-/** "/books/OL1M" → "OL1M". */
-const lastSegment = (key: unknown) => cleanText(key)?.split('/').pop() ?? null;
 
 function keyOf(value: unknown): string | null {
   return isObject(value) ? lastSegment(value.key) : null;
