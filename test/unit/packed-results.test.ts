@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { deserialize, serialize } from 'node:v8';
-import { packResults, unpackResults } from '../../src/catalog/import/packed-results.js';
+import { type PackedResults, packResult, unpackResults } from '../../src/catalog/import/packed-results.js';
 import type { ParseResult } from '../../src/catalog/import/types.js';
 import type { NewCatalogEntryRow } from '../../src/store/schema.js';
 
 /** What the worker posts, as the writing thread receives it (a structured clone). */
-const roundTrip = (results: readonly ParseResult[]) =>
-  unpackResults(deserialize(serialize(packResults(results))) as ReturnType<typeof packResults>);
+function roundTrip(results: readonly ParseResult[]): ParseResult[] {
+  const packed: PackedResults = [];
+  for (const result of results) packResult(result, packed);
+  return unpackResults(deserialize(serialize(packed)) as PackedResults);
+}
 
 // Every field holds a value no other field holds, so a field read from the wrong place shows.
 const ENTRY: Required<Omit<NewCatalogEntryRow, 'id'>> = {

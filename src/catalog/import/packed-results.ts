@@ -39,13 +39,6 @@ export function packResult(result: ParseResult, packed: PackedResults): void {
   packLinks(result.links, packed);
 }
 
-/** One chunk of results as one flat array. */
-export function packResults(results: readonly ParseResult[]): PackedResults {
-  const packed: Value[] = [];
-  for (const result of results) packResult(result, packed);
-  return packed;
-}
-
 /**
  * An object literal in `ENTRY_COLUMNS` order (the unit test round-trips every field): one allocation
  * of a fixed shape. Values keep the type they were packed with; an absent field comes back as null.

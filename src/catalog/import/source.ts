@@ -62,25 +62,25 @@ async function* lineChunks(stream: Readable): AsyncGenerator<string[]> {
   if (rest.trim() !== '') yield [rest.endsWith('\r') ? rest.slice(0, -1) : rest];
 }
 
-async function* splitLines(stream: Readable): AsyncGenerator<string> {
-  for await (const lines of lineChunks(stream)) yield* lines;
-}
-
-/** Non-empty lines of a text file (Open Library dumps, JSONL). */
-export function readLines(file: string, gzip: boolean): RecordSource<string> {
-  const text = new PassThrough({ encoding: 'utf8' });
-  const raw = openStream(file, gzip, text);
-  return { records: splitLines(text), bytesRead: () => raw.bytesRead, malformed: () => 0 };
+async function* eachLine(chunks: AsyncIterable<string[]>): AsyncGenerator<string> {
+  for await (const lines of chunks) yield* lines;
 }
 
 /**
- * `readLines` a stream chunk (up to a megabyte) at a time: a loop over a chunk's lines takes no async
- * step per line, where each step of an async generator cost its own promises.
+ * Non-empty lines of a text file (Open Library dumps, JSONL), a stream chunk (up to a megabyte) at a
+ * time: a loop over a chunk's lines takes no async step per line, where each step of an async
+ * generator cost its own promises.
  */
 export function readLineChunks(file: string, gzip: boolean): RecordSource<string[]> {
   const text = new PassThrough({ encoding: 'utf8' });
   const raw = openStream(file, gzip, text);
   return { records: lineChunks(text), bytesRead: () => raw.bytesRead, malformed: () => 0 };
+}
+
+/** `readLineChunks` a line at a time. */
+export function readLines(file: string, gzip: boolean): RecordSource<string> {
+  const source = readLineChunks(file, gzip);
+  return { ...source, records: eachLine(source.records) };
 }
 
 /** CSV records as arrays of cells, header included as the first record. */
