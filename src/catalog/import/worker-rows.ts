@@ -55,7 +55,9 @@ function rethrown(message: Extract<WorkerMessage, { kind: 'error' }>): Error {
  * latest chunk received, like the in-thread reader's, which also runs ahead of the rows taken.
  */
 export function workerRows(request: Omit<ReadRequest, 'chunkRows' | 'window'>): RowReader {
-  const worker = startWorker({ ...request, chunkRows: 1000, window: 8 });
+  // Chunks of 250 rows, up to 8,000 ahead: a 1,000-row chunk being filled outlived a young-generation
+  // collection or two in the worker, which copied and promoted it (1M editions: 5 % less CPU in all).
+  const worker = startWorker({ ...request, chunkRows: 250, window: 32 });
   const queue: WorkerMessage[] = [];
   let notify: (() => void) | null = null;
   let failure: Error | null = null;
