@@ -16,6 +16,7 @@ import { searchByPopularityMigration } from './migrations/0016-search-by-popular
 import { searchTermsPostgresMigration } from './migrations/0017-search-terms-postgres.js';
 import { searchPopularPostgresMigration } from './migrations/0018-search-popular-postgres.js';
 import { publicDomainPostgresMigration } from './migrations/0019-public-domain-postgres.js';
+import { stagingWithoutRowidMigration } from './migrations/0020-staging-without-rowid.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -37,6 +38,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0017-search-terms-postgres', searchTermsPostgresMigration],
   ['0018-search-popular-postgres', searchPopularPostgresMigration],
   ['0019-public-domain-postgres', publicDomainPostgresMigration],
+  ['0020-staging-without-rowid', stagingWithoutRowidMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { migrateToLatest } from '../../src/store/migrate.js';
+import { stagingWithoutRowidMigration } from '../../src/store/migrations/0020-staging-without-rowid.js';
 import { describeEachDialect } from '../support/databases.js';
 
 describeEachDialect('migrations', (context) => {
@@ -11,5 +12,63 @@ describeEachDialect('migrations', (context) => {
     assert.deepEqual(again, [], 'a second run applies nothing');
     const rows = await db.selectFrom('books').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
     assert.equal(Number(rows.n), 0);
+  });
+
+  it('keeps the staged Open Library rows when their tables are rebuilt keyed by their primary key alone', async () => {
+    const { db } = context.store();
+    // The staging tables as 0014 made them, holding rows an earlier import staged.
+    await db.schema.dropTable('ol_authors').execute();
+    await db.schema.dropTable('ol_works').execute();
+    await db.schema
+      .createTable('ol_authors')
+      .addColumn('author_key', 'text', (col) => col.primaryKey())
+      .addColumn('name', 'text', (col) => col.notNull())
+      .addColumn('last_modified', 'text')
+      .execute();
+    await db.schema
+      .createTable('ol_works')
+      .addColumn('work_key', 'text', (col) => col.primaryKey())
+      .addColumn('title', 'text')
+      .addColumn('first_year', 'integer')
+      .addColumn('author_keys', 'text', (col) => col.notNull().defaultTo(''))
+      .addColumn('last_modified', 'text')
+      .execute();
+    const authors = [
+      { author_key: 'OL1A', name: 'Ada Quill', last_modified: '2024-03-01' },
+      { author_key: 'OL2A', name: 'Bram Fenwick', last_modified: null },
+    ];
+    const works = [
+      {
+        work_key: 'OL10W',
+        title: 'The Lantern Keeper',
+        first_year: 1921,
+        author_keys: 'OL1A',
+        last_modified: null,
+      },
+      {
+        work_key: 'OL11W',
+        title: null,
+        first_year: null,
+        author_keys: 'OL1A,OL2A',
+        last_modified: '2024-03-01',
+      },
+    ];
+    await db.insertInto('ol_authors').values(authors).execute();
+    await db.insertInto('ol_works').values(works).execute();
+
+    await stagingWithoutRowidMigration(db as Kysely<unknown>, context.dialect);
+
+    assert.deepEqual(await db.selectFrom('ol_authors').selectAll().orderBy('author_key').execute(), authors);
+    assert.deepEqual(await db.selectFrom('ol_works').selectAll().orderBy('work_key').execute(), works);
+    if (context.dialect === 'sqlite') {
+      const tables = await sql<{ sql: string }>`select sql from sqlite_master
+        where type = 'table' and name in ('ol_authors', 'ol_works')`.execute(db);
+      assert.equal(tables.rows.length, 2);
+      for (const table of tables.rows) assert.match(table.sql, /without rowid$/i);
+    }
+    await assert.rejects(
+      db.insertInto('ol_authors').values({ author_key: 'OL1A', name: 'Again' }).execute(),
+      'the key is still unique',
+    );
   });
 });
