@@ -230,13 +230,21 @@ function copyMergeSql(db: Kysely<Database>, route: IdentifierRoute): string {
   });
 }
 
+/** The store an import's batches write to (see `openBulkSession`). */
+export type BulkStore = Store & {
+  copy?: CopyRows;
+  /**
+   * A connection beside the import's own, for reading rows committed before the import's current
+   * transaction (PostgreSQL: the pool); absent where there is only the one (SQLite).
+   */
+  committedReads?: Kysely<Database>;
+};
+
 /**
  * Bulk writes on PostgreSQL need the COPY protocol on the connection the import's transactions run
  * on: this opens one connection, a Kysely bound to it and its staging tables. Elsewhere it is the store.
  */
-export async function openBulkSession(
-  store: Store,
-): Promise<{ store: Store & { copy?: CopyRows }; close(): Promise<void> }> {
+export async function openBulkSession(store: Store): Promise<{ store: BulkStore; close(): Promise<void> }> {
   const pool = store.pgPool;
   if (store.dialect !== 'postgres' || !pool) return { store, close: async () => undefined };
   const client: pg.PoolClient = await pool.connect();
@@ -269,7 +277,8 @@ export async function openBulkSession(
     await pipeline(Readable.from(copyChunks(rows)), stream);
   };
   return {
-    store: { ...store, db, copy },
+    // Reads of what earlier transactions committed go through the pool, on connections of their own.
+    store: { ...store, db, copy, committedReads: store.db },
     close: async () => {
       await db.destroy();
       // The connection goes back to the pool: its next user commits durably again.

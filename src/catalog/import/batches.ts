@@ -1,4 +1,4 @@
-import { openBulkSession } from '../../store/catalog-import.js';
+import { type BulkStore, openBulkSession } from '../../store/catalog-import.js';
 import { nowIso, type Store } from '../../store/db.js';
 import type { ImportDb } from '../../store/import-runs.js';
 import type { RowReader } from './rows.js';
@@ -20,7 +20,7 @@ export interface Batching {
   batchSize: number;
   report: (run: RunState) => void;
   /** Default: entries upserted as they are (every single-file import). */
-  sink?: (trx: ImportDb, store: Store) => BatchSink;
+  sink?: (trx: ImportDb, store: BulkStore) => BatchSink;
 }
 
 function plainSink(trx: ImportDb, store: Store): BatchSink {
@@ -47,7 +47,7 @@ export async function importRows(store: Store, reader: RowReader, start: RunStat
   }
 }
 
-async function readAndCommit(store: Store, reader: RowReader, start: RunState, batching: Batching) {
+async function readAndCommit(store: BulkStore, reader: RowReader, start: RunState, batching: Batching) {
   const rows = reader.rows[Symbol.asyncIterator]();
   let run = start;
   let ended = false;

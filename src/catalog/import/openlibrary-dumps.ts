@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { matchKeyWithAuthors } from '../../domain/text.js';
 import {
+  type BulkStore,
   deleteEntriesByIdentifier,
   deleteEntriesNotSeenSince,
   sourceModifiedOf,
@@ -273,12 +274,25 @@ function authorKeysOf(result: Accepted, works: ReadonlyMap<string, StagedWork>):
  */
 function joiningSink(
   trx: ImportDb,
-  store: Store,
+  store: BulkStore,
   state: { reimport: boolean; startedAt: string; removed: number; identifiers: IdentifierRoute },
 ): BatchSink {
   const writer = upsertWriter(trx, store, { identifierRoute: () => state.identifiers });
+  // Staged works and authors were committed before the editions: where the store has a connection of
+  // its own for such reads (PostgreSQL), a batch is looked up there while the one before is written.
+  const reads = store.committedReads ?? trx;
   let buffer: Accepted[] = [];
   let removes: string[] = [];
+  // The batch before, still being written: on PostgreSQL the server merges it while this thread joins
+  // the next (SQLite writes synchronously, so nothing is ever in flight there).
+  let writing: Promise<void> = Promise.resolve();
+  const writeEntries = async (entries: readonly Accepted[]) => {
+    for (const result of entries) {
+      const written = writer.add(result.entry, result.links);
+      if (written) await written;
+    }
+    await writer.flush();
+  };
   const write = async () => {
     const batch = buffer;
     buffer = [];
@@ -287,7 +301,7 @@ function joiningSink(
     // the keys split twice were a good part of the writing thread's garbage.
     const workKeys = new Set<string>();
     for (const result of batch) if (result.entry.work_key) workKeys.add(result.entry.work_key);
-    const works = await olWorks(trx, store, [...workKeys]);
+    const works = await olWorks(reads, store, [...workKeys]);
     const keysOf: string[][] = [];
     const authorKeys = new Set<string>();
     for (const result of batch) {
@@ -295,7 +309,7 @@ function joiningSink(
       keysOf.push(keys);
       for (const key of keys) authorKeys.add(key);
     }
-    const names = await olAuthorNames(trx, store, [...authorKeys]);
+    const names = await olAuthorNames(reads, store, [...authorKeys]);
     let at = 0;
     for (const result of batch) {
       const entry = result.entry;
@@ -313,6 +327,7 @@ function joiningSink(
       entry.work_title = work?.title ?? null;
       entry.first_year = work?.firstYear ?? null;
     }
+    await writing;
     let changed = batch;
     if (state.reimport) {
       const stored = await sourceModifiedOf(
@@ -328,11 +343,9 @@ function joiningSink(
       );
       changed = batch.filter((r) => !same(r));
     }
-    for (const result of changed) {
-      const written = writer.add(result.entry, result.links);
-      if (written) await written;
-    }
-    await writer.flush();
+    writing = writeEntries(changed);
+    // Awaited by the next batch or by `finish`; until then a failure must not count as unhandled.
+    writing.catch(() => undefined);
   };
   return {
     add(result) {
@@ -344,9 +357,12 @@ function joiningSink(
     },
     async finish(ended) {
       await write();
+      await writing;
       // Deletes find entries through the identifier index, so a first import fills it before its first
-      // explicit delete (real editions dumps have none) and, at the latest, in its last batch.
-      if (state.identifiers !== 'index' && (removes.length > 0 || ended)) {
+      // explicit delete (real editions dumps have none) or a re-import's final sweep. Otherwise the
+      // indexes' restore merges it after the last batch (on PostgreSQL beside the index builds).
+      const sweeps = ended && state.reimport;
+      if (state.identifiers !== 'index' && (removes.length > 0 || sweeps)) {
         await mergePendingIdentifiers(trx, store.dialect);
         state.identifiers = 'index';
       }
@@ -355,8 +371,7 @@ function joiningSink(
       // In the last batch's transaction: a killed import never leaves the sweep half done. A first import
       // found no entry older than its start, and writes none, so its sweep (two scans of the catalog,
       // about 0.9 s at 1M editions) would find nothing.
-      if (ended && state.reimport)
-        state.removed += await deleteEntriesNotSeenSince(trx, 'openlibrary', state.startedAt);
+      if (sweeps) state.removed += await deleteEntriesNotSeenSince(trx, 'openlibrary', state.startedAt);
     },
   };
 }
