@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import { migrateToLatest } from '../../src/store/migrate.js';
+import { createOpenLibraryStaging } from '../../src/store/migrations/0014-identifier-index.js';
 import { stagingWithoutRowidMigration } from '../../src/store/migrations/0020-staging-without-rowid.js';
 import { describeEachDialect } from '../support/databases.js';
 
@@ -19,20 +20,7 @@ describeEachDialect('migrations', (context) => {
     // The staging tables as 0014 made them, holding rows an earlier import staged.
     await db.schema.dropTable('ol_authors').execute();
     await db.schema.dropTable('ol_works').execute();
-    await db.schema
-      .createTable('ol_authors')
-      .addColumn('author_key', 'text', (col) => col.primaryKey())
-      .addColumn('name', 'text', (col) => col.notNull())
-      .addColumn('last_modified', 'text')
-      .execute();
-    await db.schema
-      .createTable('ol_works')
-      .addColumn('work_key', 'text', (col) => col.primaryKey())
-      .addColumn('title', 'text')
-      .addColumn('first_year', 'integer')
-      .addColumn('author_keys', 'text', (col) => col.notNull().defaultTo(''))
-      .addColumn('last_modified', 'text')
-      .execute();
+    await createOpenLibraryStaging(db as Kysely<unknown>);
     const authors = [
       { author_key: 'OL1A', name: 'Ada Quill', last_modified: '2024-03-01' },
       { author_key: 'OL2A', name: 'Bram Fenwick', last_modified: null },
@@ -70,5 +58,7 @@ describeEachDialect('migrations', (context) => {
       db.insertInto('ol_authors').values({ author_key: 'OL1A', name: 'Again' }).execute(),
       'the key is still unique',
     );
+    await db.deleteFrom('ol_authors').execute();
+    await db.deleteFrom('ol_works').execute();
   });
 });

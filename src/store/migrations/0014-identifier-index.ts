@@ -53,6 +53,12 @@ export async function identifierIndexMigration(db: Kysely<unknown>, dialect: Dia
   await db.schema.alterTable('catalog_entries').addColumn('first_year', 'integer').execute();
   await db.schema.alterTable('import_runs').addColumn('started_at', 'text').execute();
 
+  await createOpenLibraryStaging(db);
+  await backfillCatalogIdentifiers(db, dialect);
+}
+
+/** The Open Library staging tables as this migration makes them (0020 rebuilds them on SQLite). */
+export async function createOpenLibraryStaging(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('ol_authors')
     .addColumn('author_key', 'text', (col) => col.primaryKey())
@@ -67,8 +73,6 @@ export async function identifierIndexMigration(db: Kysely<unknown>, dialect: Dia
     .addColumn('author_keys', 'text', (col) => col.notNull().defaultTo(''))
     .addColumn('last_modified', 'text')
     .execute();
-
-  await backfillCatalogIdentifiers(db, dialect);
 }
 
 /** Indexes every entry already imported: its ISBN columns and the identifiers in its JSON. */
