@@ -12,11 +12,11 @@ import type { Database } from './schema.js';
 // The identifier index is a table whose primary key is its only index: while the indexes are down,
 // identifiers are appended to an unindexed pending table instead, and moved into the index in one
 // sorted insert when the indexes are restored (or before the first explicit delete or a re-import's
-// sweep, which need to look identifiers up). SQLite keeps the table's key; on PostgreSQL the key is dropped as well: rows of
-// entries an import inserts go straight into the unkeyed table (they cannot be there already), only
-// rows of entries written a second time go to the pending table, and the key is built once, sorted,
-// before the pending rows are merged (200,000 editions: 5.2 s of server time for the sorted insert of
-// 850,000 rows into the keyed index, against about 1 s for the key's build).
+// sweep, which need to look identifiers up). SQLite keeps the table's key; on PostgreSQL the key is
+// dropped as well: rows of entries an import inserts go straight into the unkeyed table (they cannot
+// be there already), only rows of entries written a second time go to the pending table, and the key
+// is built once, sorted, before the pending rows are merged (200,000 editions: 5.2 s of server time
+// for the sorted insert of 850,000 rows into the keyed index, against about 1 s for the key's build).
 
 /** The `settings` key that remembers what a first import took down (read by tests too). */
 export const DEFERRED_INDEXES_MARKER = 'import.deferred_catalog_indexes';
