@@ -56,7 +56,7 @@ function rethrown(message: Extract<WorkerMessage, { kind: 'error' }>): Error {
  */
 export function workerRows(request: Omit<ReadRequest, 'chunkRows' | 'window'>): RowReader {
   // Chunks of 250 rows, up to 8,000 ahead: a 1,000-row chunk being filled outlived a young-generation
-  // collection or two in the worker, which copied and promoted it (1M editions: 5 % less CPU in all).
+  // collection or two in the worker, which copied and promoted it (1M editions: 2-5 % less CPU in all).
   const worker = startWorker({ ...request, chunkRows: 250, window: 32 });
   const queue: WorkerMessage[] = [];
   let notify: (() => void) | null = null;
