@@ -20,6 +20,7 @@ function sampleLines(): string[] {
     lines.push(`${i}\t${body}`);
   }
   lines.splice(200, 0, `long\t${'x'.repeat(200_000)}`);
+  lines.push('last\tno newline after it');
   return lines;
 }
 
@@ -31,11 +32,11 @@ async function collect(file: string, gzip: boolean): Promise<string[]> {
 
 describe('reading a text file a chunk of lines at a time', () => {
   const expected = sampleLines();
-  // CRLF and LF endings mixed, blank and whitespace-only lines between, no newline at the end.
+  // CRLF and LF endings mixed, blank and whitespace-only lines between, no newline after the last line.
   const text = expected
     .map((line, i) => (i % 3 === 0 ? `${line}\r\n` : i % 5 === 0 ? `${line}\n\n  \n` : `${line}\n`))
     .join('')
-    .replace(/\n$/, '');
+    .replace(/\r?\n$/, '');
 
   it('gives back every non-empty line whole, whatever chunk its end falls in', async () => {
     const file = join(dir, 'plain.txt');
