@@ -23,6 +23,11 @@ type IdentifierTable = 'catalog_identifiers' | typeof PENDING_IDENTIFIERS;
 // array per column, so its statements are bounded only by the batch.
 const ROWS_PER_STATEMENT: Readonly<Record<Dialect, number>> = { sqlite: 1000, postgres: 5000 };
 
+/** Catalog entries one upsert statement writes (on PostgreSQL, one COPY and merge). */
+export function catalogRowsPerStatement(dialect: Dialect): number {
+  return ROWS_PER_STATEMENT[dialect];
+}
+
 // Typed as `never` so one helper fits every column; the SQL is fixed text, never user input.
 const raw = (text: string) => sql.raw<never>(text);
 const keep = (column: string) => raw(`coalesce(excluded.${column}, catalog_entries.${column})`);

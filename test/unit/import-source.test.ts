@@ -52,7 +52,7 @@ describe('reading a text file a chunk of lines at a time', () => {
     assert.deepEqual(await collect(file, true), expected);
   });
 
-  it('reports the bytes of the file read as it goes', async () => {
+  it('counts every byte of the file as read by the end', async () => {
     const file = join(dir, 'bytes.txt');
     writeFileSync(file, text);
     const source = readLineChunks(file, false);
