@@ -23,11 +23,54 @@ const SCHEMES: Readonly<Record<string, string>> = {
 };
 
 /** Identifier lists kept at the top level of an edition record (both spellings occur in the dumps). */
-const TOP_LEVEL_SCHEMES: Readonly<Record<string, string>> = {
-  oclc_numbers: 'oclc',
-  oclc_number: 'oclc',
-  lccn: 'lccn',
-};
+const TOP_LEVEL_SCHEMES = [
+  ['oclc_numbers', 'oclc'],
+  ['oclc_number', 'oclc'],
+  ['lccn', 'lccn'],
+] as const;
+
+/** The fields of an edition record this parser reads. */
+const EDITION_FIELDS = [
+  'key',
+  'title',
+  'subtitle',
+  'isbn_13',
+  'isbn_10',
+  'identifiers',
+  'oclc_numbers',
+  'oclc_number',
+  'lccn',
+  'authors',
+  'works',
+  'ocaid',
+  'covers',
+  'physical_format',
+  'by_statement',
+  'publish_date',
+  'publishers',
+  'languages',
+  'number_of_pages',
+  'description',
+] as const;
+const WANTED: ReadonlySet<string> = new Set(EDITION_FIELDS);
+
+type Edition = Record<(typeof EDITION_FIELDS)[number], unknown>;
+const NO_FIELDS = Object.fromEntries(EDITION_FIELDS.map((name) => [name, undefined])) as Edition;
+
+/**
+ * The fields read, copied into an object of one shape. JSON.parse gives records with their keys in
+ * the order each was written, so they have as many shapes as orders (532 in the first 1,000 lines of a
+ * real editions dump), and reading a field by name from so many shapes missed V8's inline caches
+ * every time: 20 fields read by name took 5-8 µs a record (200,000 synthetic records), against
+ * 1-2 µs for this copy and the reads from it. A `for…in` loop reads each value by its known position.
+ */
+function editionFields(record: Json): Edition {
+  const edition: Edition = { ...NO_FIELDS };
+  for (const name in record) {
+    if (WANTED.has(name)) edition[name as keyof Edition] = record[name];
+  }
+  return edition;
+}
 
 // Physical formats of records that are not books: microfilm copies, maps, films, music, software.
 const NOT_A_BOOK =
@@ -46,7 +89,7 @@ function textValue(value: unknown): string | null {
 }
 
 /** Every identifier value of the record (the JSON column keeps the first of each scheme). */
-function allIdentifiers(edition: Json, isbns: readonly (Isbn | null)[]): Pair[] {
+function allIdentifiers(edition: Edition, isbns: readonly (Isbn | null)[]): Pair[] {
   const pairs: Pair[] = [];
   const add = (scheme: string, values: unknown) => {
     for (const value of list(values)) {
@@ -58,7 +101,7 @@ function allIdentifiers(edition: Json, isbns: readonly (Isbn | null)[]): Pair[] 
     for (const [scheme, values] of Object.entries(edition.identifiers))
       add(SCHEMES[scheme] ?? scheme, values);
   }
-  for (const [field, scheme] of Object.entries(TOP_LEVEL_SCHEMES)) add(scheme, edition[field]);
+  for (const [field, scheme] of TOP_LEVEL_SCHEMES) add(scheme, edition[field]);
   for (const isbn of isbns) {
     if (isbn) {
       pairs.push(['isbn13', isbn.isbn13]);
@@ -68,7 +111,7 @@ function allIdentifiers(edition: Json, isbns: readonly (Isbn | null)[]): Pair[] 
   return pairs;
 }
 
-function identifiersOf(edition: Json, pairs: readonly Pair[]): Record<string, string | null> {
+function identifiersOf(edition: Edition, pairs: readonly Pair[]): Record<string, string | null> {
   const identifiers: Record<string, string | null> = {};
   for (const [scheme, value] of pairs) {
     if (scheme !== 'isbn13' && scheme !== 'isbn10') identifiers[scheme] ??= value;
@@ -81,14 +124,15 @@ function identifiersOf(edition: Json, pairs: readonly Pair[]): Record<string, st
   return identifiers;
 }
 
-function coverOf(edition: Json, context: ParseContext): string | null {
+function coverOf(edition: Edition, context: ParseContext): string | null {
   // Open Library marks a removed cover with -1; only positive ids have an image.
   const id = list(edition.covers).find((cover) => typeof cover === 'number' && cover > 0);
   return id ? `${context.coversBaseUrl}/b/id/${id}-L.jpg` : null;
 }
 
 /** An edition record (the JSON column of the dump) → catalog entry. */
-export function parseOpenLibraryEdition(edition: Json, context: ParseContext): ParseResult {
+export function parseOpenLibraryEdition(record: Json, context: ParseContext): ParseResult {
+  const edition = editionFields(record);
   // Each ISBN is parsed once: the first valid one keys the entry, all of them go to the index.
   const isbns = [...list(edition.isbn_13), ...list(edition.isbn_10)].map(isbnFrom);
   const isbn = isbns.find((parsed) => parsed !== null) ?? null;
