@@ -360,33 +360,52 @@ async function insertIdentifierValues(
   await db.executeQuery(CompiledQuery.raw(text, [JSON.stringify(rows)]));
 }
 
-/** Identifier rows per SQLite statement, largest first: a batch is written with at most 9 of each smaller size. */
-const IDENTIFIER_STATEMENT_ROWS = [1000, 100, 10, 1] as const;
+/** Rows per SQLite statement of bound values, largest first: a batch takes at most 9 of each smaller size. */
+const BOUND_STATEMENT_ROWS = [1000, 100, 10, 1] as const;
 
 /**
- * Bound parameters, three a row, in statements of fixed sizes (so four prepared statements serve every
- * batch): reading the rows back out of one JSON parameter cost three JSON parses a row.
+ * Writes rows given as one flat list of values, `width` a row, as bound parameters in statements of
+ * fixed sizes, so four prepared statements serve every batch (1,000 rows of up to 32 values stay under
+ * SQLite's 32,766). `statement` gives the SQL around a `values` list; `name` keys its prepared forms.
+ * Reading rows back out of one JSON parameter instead cost a JSON parse per column of every row.
  */
+export function writeSqliteRows(
+  sqlite: SQLite.Database,
+  name: string,
+  width: number,
+  values: readonly unknown[],
+  statement: (list: string) => string,
+): void {
+  const rows = values.length / width;
+  const row = `(${Array.from({ length: width }, () => '?').join(', ')})`;
+  let at = 0;
+  for (const size of BOUND_STATEMENT_ROWS) {
+    if (rows - at < size) continue;
+    const prepared = sqliteStatement(sqlite, `${name}:${size}`, () =>
+      statement(Array.from({ length: size }, () => row).join(', ')),
+    );
+    const end = at + Math.floor((rows - at) / size) * size;
+    const parameters: unknown[] = new Array(size * width);
+    for (; at < end; at += size) {
+      for (let i = 0; i < parameters.length; i++) parameters[i] = values[at * width + i];
+      prepared.run(parameters);
+    }
+  }
+}
+
+/** Identifier rows as bound parameters (`writeSqliteRows`): three JSON parses a row cost more. */
 function insertSqliteIdentifiers(
   sqlite: SQLite.Database,
   values: Readonly<IdentifierValues>,
   into: IdentifierTable,
 ): void {
-  const rows = values.length / 3;
-  let at = 0;
-  for (const size of IDENTIFIER_STATEMENT_ROWS) {
-    if (rows - at < size) continue;
-    const statement = sqliteStatement(sqlite, `${into}:${size}`, () => {
-      const list = Array.from({ length: size }, () => '(?, ?, ?)').join(', ');
-      return `insert or ignore into ${into} (scheme, value, entry_id) values ${list}`;
-    });
-    const end = at + Math.floor((rows - at) / size) * size;
-    const parameters: unknown[] = new Array(size * 3);
-    for (; at < end; at += size) {
-      for (let i = 0; i < parameters.length; i++) parameters[i] = values[at * 3 + i];
-      statement.run(parameters);
-    }
-  }
+  writeSqliteRows(
+    sqlite,
+    into,
+    3,
+    values,
+    (list) => `insert or ignore into ${into} (scheme, value, entry_id) values ${list}`,
+  );
 }
 
 export interface WriterOptions {

@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { writeSqliteRows } from './catalog-import.js';
 import type { Store } from './db.js';
 import type { Database } from './schema.js';
 
@@ -24,8 +25,9 @@ export interface StagedWork {
 type StoreLike = Pick<Store, 'dialect' | 'sqlite'>;
 
 /**
- * One statement per batch whatever its size: SQLite reads the rows from one JSON parameter, PostgreSQL
- * from one array per column. A later dump's record replaces the staged one.
+ * A later dump's record replaces the staged one. PostgreSQL reads a batch from one array per column in
+ * one statement; SQLite binds the rows (`writeSqliteRows`), or, with no raw connection at hand, reads
+ * them from one JSON parameter.
  */
 async function upsertRows(
   db: Kysely<Database>,
@@ -53,13 +55,19 @@ async function upsertRows(
     );
     return;
   }
+  const head = `insert into ${table} (${columns.join(', ')})`;
+  const tail = `on conflict (${key}) do update set ${updates}`;
+  if (store.sqlite) {
+    // Bound parameters: read back out of one JSON parameter, a row cost a JSON parse per column.
+    const values: Array<string | number | null> = [];
+    for (const row of rows) for (let i = 0; i < columns.length; i++) values.push(row[i] ?? null);
+    writeSqliteRows(store.sqlite, table, columns.length, values, (list) => `${head} values ${list} ${tail}`);
+    return;
+  }
   const picks = columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(', ');
   // "where true" lets SQLite tell the upsert clause from a join's ON.
-  const text = `insert into ${table} (${columns.join(', ')}) select ${picks} from json_each(?) where true
-    on conflict (${key}) do update set ${updates}`;
-  const json = JSON.stringify(rows);
-  if (store.sqlite) store.sqlite.prepare(text).run(json);
-  else await db.executeQuery(CompiledQuery.raw(text, [json]));
+  const text = `${head} select ${picks} from json_each(?) where true ${tail}`;
+  await db.executeQuery(CompiledQuery.raw(text, [JSON.stringify(rows)]));
 }
 
 export function stageOlAuthors(db: Kysely<Database>, store: StoreLike, authors: readonly StagedAuthor[]) {
