@@ -44,13 +44,18 @@ async function upsertRows(
     .map((column) => `${column} = excluded.${column}`)
     .join(', ');
   if (store.dialect === 'postgres') {
+    // PostgreSQL refuses to update one row twice in a statement: a key given twice in a batch keeps
+    // its last record, as it does on SQLite, where the statement's rows upsert one after another.
+    const last = new Map<unknown, (typeof rows)[number]>();
+    for (const row of rows) last.set(row[0], row);
+    const unique = last.size === rows.length ? rows : [...last.values()];
     const arrays = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
     const text = `insert into ${table} (${columns.join(', ')}) select * from unnest(${arrays})
       on conflict (${key}) do update set ${updates}`;
     await db.executeQuery(
       CompiledQuery.raw(
         text,
-        columns.map((_, i) => rows.map((row) => row[i] ?? null)),
+        columns.map((_, i) => unique.map((row) => row[i] ?? null)),
       ),
     );
     return;

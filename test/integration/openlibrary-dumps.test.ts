@@ -18,6 +18,7 @@ import {
   restoreCatalogIndexes,
 } from '../../src/store/deferred-indexes.js';
 import { backfillCatalogIdentifiers } from '../../src/store/migrations/0014-identifier-index.js';
+import { olAuthorNames, olWorks, stageOlAuthors, stageOlWorks } from '../../src/store/openlibrary-staging.js';
 import { retrieveCandidates } from '../../src/store/search.js';
 import { createTestDatabase, describeEachDialect } from '../support/databases.js';
 
@@ -211,6 +212,51 @@ describeEachDialect('Open Library dumps import', (context) => {
         'ol_work=OL10W',
       ],
     );
+  });
+
+  it('stages authors and works of any batch size, a key given twice keeping its last record', async () => {
+    // 1,234 rows take statements of every size SQLite binds (1,000, 100, 10 and 1 rows).
+    const authors = Array.from({ length: 1234 }, (_, i) => ({
+      key: `OL${i}A`,
+      name: `Author ${i}`,
+      modified: i % 2 === 0 ? MODIFIED : null,
+    }));
+    authors.push({ key: 'OL7A', name: 'Author Seven, renamed', modified: null });
+    const works = [
+      { key: 'OL1W', title: null, firstYear: null, authorKeys: '', modified: null },
+      {
+        key: 'OL2W',
+        title: 'Tabs\tand "quotes"',
+        firstYear: 1901,
+        authorKeys: 'OL1A,OL2A',
+        modified: MODIFIED,
+      },
+    ];
+    await store()
+      .db.transaction()
+      .execute(async (trx) => {
+        await stageOlAuthors(trx, store(), authors);
+        await stageOlWorks(trx, store(), works);
+      });
+    const keys = authors.map((a) => a.key);
+    const names = await olAuthorNames(store().db, store(), keys);
+    assert.equal(names.size, 1234);
+    assert.equal(names.get('OL7A'), 'Author Seven, renamed');
+    assert.equal(names.get('OL1233A'), 'Author 1233');
+    const staged = await olWorks(store().db, store(), ['OL1W', 'OL2W', 'OL3W']);
+    assert.deepEqual(staged.get('OL1W'), works[0]);
+    assert.deepEqual(staged.get('OL2W'), works[1]);
+    assert.equal(staged.has('OL3W'), false);
+    const modified = await store()
+      .db.selectFrom('ol_authors')
+      .select(['author_key', 'last_modified'])
+      .where('author_key', 'in', ['OL0A', 'OL1A'])
+      .orderBy('author_key')
+      .execute();
+    assert.deepEqual(modified, [
+      { author_key: 'OL0A', last_modified: MODIFIED },
+      { author_key: 'OL1A', last_modified: null },
+    ]);
   });
 
   it('finds entries by any identifier through the index', async () => {
