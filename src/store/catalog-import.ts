@@ -109,10 +109,13 @@ function postgresUpsertSql(db: Kysely<Database>): string {
   });
 }
 
-// Prepared statements per connection and row count. Full-size statements are the common case; the
-// few short ones that end a batch are kept too, up to a bound, as their sizes repeat little.
+// Prepared statements per connection: catalog upserts by row count, and named ones (`writeSqliteRows`:
+// four sizes a name). Full-size upserts are the common case; the few short ones that end a batch are
+// kept too, up to a bound on upserts alone, as their sizes repeat little. Named statements are never
+// dropped: counted against the bound, the staging tables' and identifier tables' forms would leave room
+// for only one upsert, and the full-size one would be prepared again after every short one.
 const prepared = new WeakMap<SQLite.Database, Map<number | string, SQLite.Statement>>();
-const MAX_PREPARED = 16;
+const MAX_PREPARED_UPSERTS = 16;
 
 function sqliteStatement(sqlite: SQLite.Database, key: number | string, text: () => string) {
   let cache = prepared.get(sqlite);
@@ -123,9 +126,9 @@ function sqliteStatement(sqlite: SQLite.Database, key: number | string, text: ()
   const cached = cache.get(key);
   if (cached) return cached;
   const statement = sqlite.prepare(text());
-  if (cache.size >= MAX_PREPARED) {
-    const shortest = [...cache.keys()].filter((k) => typeof k === 'number').sort((a, b) => a - b)[0];
-    if (shortest !== undefined) cache.delete(shortest);
+  if (typeof key === 'number') {
+    const upserts = [...cache.keys()].filter((k) => typeof k === 'number').sort((a, b) => a - b);
+    if (upserts.length >= MAX_PREPARED_UPSERTS && upserts[0] !== undefined) cache.delete(upserts[0]);
   }
   cache.set(key, statement);
   return statement;
