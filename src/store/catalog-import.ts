@@ -5,7 +5,7 @@ import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { compiledOnce } from './compiled.js';
-import type { Dialect, Store } from './db.js';
+import { type Dialect, type Store, sqliteSettings } from './db.js';
 import { type IdentifierRoute, PENDING_IDENTIFIERS } from './deferred-indexes.js';
 import { type Database, ENTRY_COLUMNS, type NewCatalogEntryRow } from './schema.js';
 
@@ -483,17 +483,8 @@ export function catalogWriter(
  * Durability is untouched: every batch still commits with the configured `synchronous` level.
  */
 export function tuneForImport(store: Pick<Store, 'sqlite'>): () => void {
-  const sqlite = store.sqlite;
-  if (!sqlite) return () => undefined;
-  const previous = {
-    cache_size: sqlite.pragma('cache_size', { simple: true }),
-    wal_autocheckpoint: sqlite.pragma('wal_autocheckpoint', { simple: true }),
-  };
-  sqlite.pragma('cache_size = -65536');
-  sqlite.pragma('wal_autocheckpoint = 16384');
-  return () => {
-    for (const [name, value] of Object.entries(previous)) sqlite.pragma(`${name} = ${Number(value)}`);
-  };
+  if (!store.sqlite) return () => undefined;
+  return sqliteSettings(store.sqlite, { cache_size: -65536, wal_autocheckpoint: 16384 });
 }
 
 /** The stored `source_modified` of the entries among `keys` that exist. */

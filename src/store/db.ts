@@ -41,6 +41,24 @@ function openSqlite(path: string): SQLite.Database {
   return sqlite;
 }
 
+/**
+ * Sets numeric connection settings (pragmas) for a phase of work on SQLite; returns the function that
+ * puts back the values they had. The connection is the store's own, so a phase never leaks its
+ * settings into what runs after it.
+ */
+export function sqliteSettings(
+  sqlite: SQLite.Database,
+  settings: Readonly<Record<string, number>>,
+): () => void {
+  const previous = Object.keys(settings).map(
+    (name) => [name, Number(sqlite.pragma(name, { simple: true }))] as const,
+  );
+  for (const [name, value] of Object.entries(settings)) sqlite.pragma(`${name} = ${value}`);
+  return () => {
+    for (const [name, value] of previous) sqlite.pragma(`${name} = ${value}`);
+  };
+}
+
 /** Distinct SQL texts whose statements are kept (query shapes; an `in (…)` list of each length is one). */
 const STATEMENTS_KEPT = 500;
 /**

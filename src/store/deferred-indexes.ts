@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { type Kysely, sql } from 'kysely';
 import { PROVIDER_SOURCE } from './catalog-identifiers.js';
-import type { Dialect } from './db.js';
+import { type Dialect, type Store, sqliteSettings } from './db.js';
 import type { Database } from './schema.js';
 
 // A first full import into an empty catalog runs faster without the secondary and full-text indexes
@@ -203,22 +203,25 @@ export async function deferCatalogIndexes(db: Kysely<Database>, dialect: Dialect
 /**
  * SQLite's sorter threads for the restore: the identifier merge and the index builds sort tens of
  * millions of keys, and helper threads sort and merge the sorter's runs side by side. At 10M editions
- * the identifier-by-entry index took 15.6 s with none, 13.5 s with one and 11.8 s with two, for 4-8 MB
- * more memory, and the whole restore 87 s against 114 (bench/README); at 1M the sorts are too small to
- * tell. The connection gets its own setting back afterwards.
+ * the restore took 87 s against 114, peak RSS unchanged (bench/README): with the connection's 16 MB
+ * page cache the threads' runs hold about 33 MB more, below the peak of the rows before. At 1M the
+ * sorts are too small to tell. The connection gets its own setting back afterwards.
  */
 const SORTER_THREADS = Math.min(availableParallelism(), 4);
 
 /** Recreates what `deferCatalogIndexes` dropped and refills the full-text tables; nothing if none is down. */
-export async function restoreCatalogIndexes(db: Kysely<Database>, dialect: Dialect): Promise<boolean> {
-  if (dialect === 'postgres') return restorePostgresIndexes(db);
-  const { rows } = await sql<{ threads: number }>`pragma threads`.execute(db);
-  await sql.raw(`pragma threads = ${SORTER_THREADS}`).execute(db);
+export async function restoreCatalogIndexes(
+  store: Pick<Store, 'db' | 'dialect' | 'sqlite'>,
+): Promise<boolean> {
+  if (store.dialect === 'postgres') return restorePostgresIndexes(store.db);
+  const restoreSettings = store.sqlite
+    ? sqliteSettings(store.sqlite, { threads: SORTER_THREADS })
+    : () => undefined;
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await store.db.transaction().execute(async (trx) => {
       const deferred = await readDeferred(trx);
       if (!deferred) return false;
-      await mergePendingIdentifiers(trx, dialect);
+      await mergePendingIdentifiers(trx, store.dialect);
       for (const statement of deferred.create) await sql.raw(ifNotExists(statement)).execute(trx);
       for (const table of deferred.rebuild) {
         if (/^\w+$/.test(table))
@@ -228,7 +231,7 @@ export async function restoreCatalogIndexes(db: Kysely<Database>, dialect: Diale
       return true;
     });
   } finally {
-    await sql.raw(`pragma threads = ${Number(rows[0]?.threads ?? 0)}`).execute(db);
+    restoreSettings();
   }
 }
 

@@ -438,7 +438,7 @@ describeEachDialect('Open Library dumps import', (context) => {
     const pairs = [['isbn13', '9780141439518'] as const, ['goodreads', '77'] as const];
     const id = await saveProviderEntry(store().db, answer, pairs);
     await saveProviderEntry(store().db, answer, pairs);
-    assert.equal(await restoreCatalogIndexes(store().db, context.dialect), true);
+    assert.equal(await restoreCatalogIndexes(store()), true);
     const rows = await store()
       .db.selectFrom('catalog_identifiers')
       .select(['scheme', 'value', 'entry_id'])
@@ -471,7 +471,7 @@ describeEachDialect('Open Library dumps import', (context) => {
     );
     assert.ok(built);
     await sql.raw(built).execute(store().db);
-    assert.equal(await restoreCatalogIndexes(store().db, context.dialect), true);
+    assert.equal(await restoreCatalogIndexes(store()), true);
     assert.deepEqual(await catalogIndexNames(store()), before);
     assert.equal(await catalogIndexesDeferred(store().db), false);
     if (context.dialect === 'sqlite') {
@@ -479,7 +479,7 @@ describeEachDialect('Open Library dumps import', (context) => {
       const { rows } = await sql<{ threads: number }>`pragma threads`.execute(store().db);
       assert.equal(rows[0]?.threads, 0);
     }
-    assert.equal(await restoreCatalogIndexes(store().db, context.dialect), false, 'nothing left to restore');
+    assert.equal(await restoreCatalogIndexes(store()), false, 'nothing left to restore');
   });
 
   it('resumes after kill -9 to exactly the catalog of an uninterrupted import', async () => {

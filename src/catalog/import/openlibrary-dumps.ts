@@ -388,7 +388,7 @@ async function importEditions(
 ) {
   if (file.run.finished) {
     // Killed after the last batch but before the indexes were rebuilt: rebuild them now.
-    await restoreCatalogIndexes(store.db, store.dialect);
+    await restoreCatalogIndexes(store);
     await refreshSearchStatistics(store);
     return summarise(file.path, file.run, 'already_finished', 0, 0);
   }
@@ -429,7 +429,7 @@ async function importEditions(
     sink: (trx, bulk) => joiningSink(trx, bulk, state),
   });
   if (final.finished) {
-    await restoreCatalogIndexes(store.db, store.dialect);
+    await restoreCatalogIndexes(store);
     await refreshSearchStatistics(store);
   }
   removedBefore.removed += state.removed;
