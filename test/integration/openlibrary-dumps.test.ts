@@ -6,7 +6,13 @@ import { join } from 'node:path';
 import { after, beforeEach, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { type Kysely, sql } from 'kysely';
-import { classifyDumps, type DumpFiles, importOpenLibraryDumps } from '../../src/catalog/import/index.js';
+import {
+  classifyDumps,
+  type DumpFiles,
+  type DumpsSummary,
+  importOpenLibraryDumps,
+} from '../../src/catalog/import/index.js';
+import { workerStagedLines } from '../../src/catalog/import/worker-rows.js';
 import { findCatalogEntryByIdentifier } from '../../src/services/resolve/catalog-identifiers.js';
 import { catalogChecksum } from '../../src/store/catalog-checksum.js';
 import { PROVIDER_SOURCE, saveProviderEntry } from '../../src/store/catalog-identifiers.js';
@@ -148,7 +154,7 @@ const checksum = (store: Store) => catalogChecksum(store.db);
 describeEachDialect('Open Library dumps import', (context) => {
   const store = () => context.store();
 
-  beforeEach(async () => {
+  const clear = async () => {
     for (const table of [
       'catalog_identifiers',
       'catalog_entries',
@@ -158,7 +164,8 @@ describeEachDialect('Open Library dumps import', (context) => {
     ] as const) {
       await store().db.deleteFrom(table).execute();
     }
-  });
+  };
+  beforeEach(clear);
 
   it('joins author names and works into each edition, keeps every identifier and counts skips', async () => {
     const summary = await importOpenLibraryDumps(store(), dumps(), options);
@@ -257,6 +264,54 @@ describeEachDialect('Open Library dumps import', (context) => {
       { author_key: 'OL0A', last_modified: MODIFIED },
       { author_key: 'OL1A', last_modified: null },
     ]);
+  });
+
+  it('parses the authors and works dumps in a worker thread to what this thread makes of them', async () => {
+    const files = {
+      ...dumps(),
+      authors: write('authors.txt', [
+        ...AUTHORS,
+        '/type/author\t/authors/OL8A\t1\t2024-01-01T00:00:00\t{not json',
+        line('/type/author', '/authors/OL9A', MODIFIED, {}),
+        'a line that is not a dump record',
+      ]),
+      works: write('works.txt', [...WORKS, line('/type/edition', '/books/OL1M', MODIFIED, {})], true),
+    };
+    // The worker's own answer: every line after the resume point, parsed as here.
+    const staged = workerStagedLines({ file: files.authors, gzip: false, skip: 1, staged: 'authors' });
+    const lines: unknown[] = [];
+    for await (const chunk of staged.chunks) lines.push(...chunk);
+    assert.deepEqual(lines, [
+      { ok: true, row: { key: 'OL2A', name: 'Bram Fenwick', modified: MODIFIED } },
+      { ok: true, row: { key: 'OL3A', name: 'Cora Lindqvist', modified: MODIFIED } },
+      { ok: false, reason: 'invalid_json' },
+      { ok: false, reason: 'missing_name' },
+      { ok: false, reason: 'malformed_row' },
+    ]);
+    assert.ok(staged.bytesRead() > 0);
+
+    const stagedTables = async () => ({
+      authors: await store().db.selectFrom('ol_authors').selectAll().orderBy('author_key').execute(),
+      works: await store().db.selectFrom('ol_works').selectAll().orderBy('work_key').execute(),
+    });
+    const counts = (summary: DumpsSummary) =>
+      summary.files.map(({ rowsRead, imported, skipped }) => ({ rowsRead, imported, skipped }));
+    const here = await importOpenLibraryDumps(store(), files, { ...options, parseInWorker: false });
+    const expected = { counts: counts(here), tables: await stagedTables(), catalog: await checksum(store()) };
+    assert.deepEqual(expected.counts.slice(0, 2), [
+      { rowsRead: 6, imported: 3, skipped: { invalid_json: 1, missing_name: 1, malformed_row: 1 } },
+      { rowsRead: 3, imported: 2, skipped: { unexpected_type: 1 } },
+    ]);
+    await clear();
+    // Two lines a transaction: the worker's chunks are taken across many commits.
+    const there = await importOpenLibraryDumps(store(), files, {
+      ...options,
+      parseInWorker: true,
+      batchSize: 2,
+    });
+    assert.deepEqual(counts(there), expected.counts);
+    assert.deepEqual(await stagedTables(), expected.tables);
+    assert.deepEqual(await checksum(store()), expected.catalog);
   });
 
   it('finds entries by any identifier through the index', async () => {

@@ -23,20 +23,19 @@ import {
   hasEntriesBefore,
   olAuthorNames,
   olWorks,
-  type StagedAuthor,
   type StagedWork,
   stageOlAuthors,
   stageOlWorks,
 } from '../../store/openlibrary-staging.js';
 import { refreshSearchStatistics } from '../../store/search.js';
 import { type BatchSink, importRows } from './batches.js';
-import { cleanText, lastSegment } from './fields.js';
+import { type StagedKind, type StagedLine, type StagedRow, stagedLineParser } from './openlibrary-staged.js';
 import { openRows } from './rows.js';
 import { fileKey, freshRun, loadRun, type RunState, saveRun } from './runs.js';
 import { isGzip, peekText, readLineChunks } from './source.js';
 import { type ImportProgress, type ImportStart, type ImportSummary, summarise } from './summary.js';
-import { ImportError, type ParseResult, type SkipReason } from './types.js';
-import { workerRows } from './worker-rows.js';
+import { ImportError, type ParseResult } from './types.js';
+import { workerRows, workerStagedLines } from './worker-rows.js';
 import { upsertWriter } from './writer.js';
 
 export type DumpKind = 'authors' | 'works' | 'editions';
@@ -50,7 +49,7 @@ export interface DumpsOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Lines per transaction (default 20,000). */
   batchSize?: number;
-  /** Parse editions in a worker thread (default: when a core is free; see importCatalogFile). */
+  /** Parse each dump in a worker thread (default: a dump of a megabyte or more). */
   parseInWorker?: boolean;
 }
 
@@ -99,69 +98,15 @@ export async function classifyDumps(files: readonly string[]): Promise<DumpFiles
   return dumps;
 }
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-type StagedLine<T> = { ok: true; row: T } | { ok: false; reason: SkipReason };
-
-function parseJsonColumn(columns: readonly string[]): Json | SkipReason {
-  try {
-    const value: unknown = JSON.parse(columns[4] ?? '');
-    return isObject(value) ? value : 'invalid_json';
-  } catch {
-    return 'invalid_json';
-  }
-}
-
-export function parseAuthorLine(line: string): StagedLine<StagedAuthor> {
-  const columns = line.split('\t');
-  if (columns.length !== 5) return { ok: false, reason: 'malformed_row' };
-  if (columns[0] !== '/type/author') return { ok: false, reason: 'unexpected_type' };
-  const record = parseJsonColumn(columns);
-  if (typeof record === 'string') return { ok: false, reason: record };
-  const key = lastSegment(columns[1]);
-  const name = cleanText(record.name) ?? cleanText(record.personal_name);
-  if (!key || !name) return { ok: false, reason: 'missing_name' };
-  return { ok: true, row: { key, name, modified: cleanText(columns[3]) } };
-}
-
-/** "1869", "March 1869", "c1869" → 1869; a work's first publication year. */
-function yearOf(value: unknown): number | null {
-  const match = /(?:^|\D)(\d{4})(?:\D|$)/.exec(cleanText(value) ?? '');
-  return match ? Number(match[1]) : null;
-}
-
-export function parseWorkLine(line: string): StagedLine<StagedWork> {
-  const columns = line.split('\t');
-  if (columns.length !== 5) return { ok: false, reason: 'malformed_row' };
-  if (columns[0] !== '/type/work') return { ok: false, reason: 'unexpected_type' };
-  const record = parseJsonColumn(columns);
-  if (typeof record === 'string') return { ok: false, reason: record };
-  const key = lastSegment(columns[1]);
-  if (!key) return { ok: false, reason: 'malformed_row' };
-  // Work authors are role objects: {"type": {"key": "/type/author_role"}, "author": {"key": "/authors/OL1A"}}.
-  const authors = (Array.isArray(record.authors) ? record.authors : [])
-    .map((role) => (isObject(role) && isObject(role.author) ? lastSegment(role.author.key) : null))
-    .filter((author): author is string => !!author);
-  return {
-    ok: true,
-    row: {
-      key,
-      title: cleanText(record.title),
-      firstYear: yearOf(record.first_publish_date),
-      authorKeys: authors.join(','),
-      modified: cleanText(columns[3]),
-    },
-  };
-}
-
 interface FileRun {
   path: string;
   gzip: boolean;
   totalBytes: number;
   run: RunState;
 }
+
+const inWorker = (options: DumpsOptions, file: FileRun) =>
+  options.parseInWorker ?? file.totalBytes >= 1 << 20;
 
 async function openRun(store: Store, file: string, restart: boolean): Promise<FileRun> {
   const path = resolve(file);
@@ -195,12 +140,37 @@ function progressOf(file: FileRun, run: RunState, started: number): ImportProgre
   };
 }
 
-/** Streams an authors or works dump into its staging table, a batch per transaction, resumably. */
-async function stageDump<T>(
+/** A staged dump's lines after the resume point, parsed, a chunk at a time. */
+interface StagedLines<K extends StagedKind> {
+  chunks: AsyncGenerator<Array<StagedLine<StagedRow<K>>>>;
+  bytesRead(): number;
+}
+
+/** `StagedLines` parsed in this thread, a stream chunk's lines at a time. */
+function stagedLinesHere<K extends StagedKind>(file: FileRun, kind: K): StagedLines<K> {
+  const source = readLineChunks(file.path, file.gzip);
+  const parse = stagedLineParser(kind);
+  async function* chunks() {
+    let index = 0;
+    for await (const lines of source.records) {
+      const parsed: Array<StagedLine<StagedRow<K>>> = [];
+      // Lines an earlier run committed are passed over unparsed.
+      for (const line of lines) if (index++ >= file.run.rowsDone) parsed.push(parse(line));
+      yield parsed;
+    }
+  }
+  return { chunks: chunks(), bytesRead: source.bytesRead };
+}
+
+/**
+ * Streams an authors or works dump into its staging table, a batch per transaction, resumably. A
+ * dump of a megabyte or more is parsed in a worker thread while this one writes (see `DumpsOptions`).
+ */
+async function stageDump<K extends StagedKind>(
   store: Store,
   file: FileRun,
-  parse: (line: string) => StagedLine<T>,
-  write: (trx: ImportDb, rows: T[]) => Promise<void>,
+  kind: K,
+  write: (trx: ImportDb, rows: Array<StagedRow<K>>) => Promise<void>,
   options: DumpsOptions,
 ): Promise<ImportSummary> {
   if (file.run.finished) return summarise(file.path, file.run, 'already_finished', 0, 0);
@@ -213,10 +183,11 @@ async function stageDump<T>(
     totalBytes: file.totalBytes,
     resumedFromRow: file.run.rowsDone,
   });
-  const source = readLineChunks(file.path, file.gzip);
+  const source: StagedLines<K> = inWorker(options, file)
+    ? workerStagedLines({ file: file.path, gzip: file.gzip, skip: file.run.rowsDone, staged: kind })
+    : stagedLinesHere(file, kind);
   let run = file.run;
-  let index = 0;
-  let rows: T[] = [];
+  let rows: Array<StagedRow<K>> = [];
   let read = 0;
   let skipped: Record<string, number> = {};
   const commit = async (ended: boolean) => {
@@ -240,12 +211,10 @@ async function stageDump<T>(
     run = next;
     options.onProgress?.(progressOf(file, run, started));
   };
-  // A stream chunk's lines at a time: no async generator step per line.
-  for await (const lines of source.records) {
-    for (const line of lines) {
-      if (index++ < file.run.rowsDone) continue;
+  // Returning early (a failed write) ends the generator, which stops the stream or the worker.
+  for await (const lines of source.chunks) {
+    for (const parsed of lines) {
       read++;
-      const parsed = parse(line);
       if (parsed.ok) rows.push(parsed.row);
       else skipped[parsed.reason] = (skipped[parsed.reason] ?? 0) + 1;
       if (read === batchSize) await commit(false);
@@ -419,10 +388,9 @@ async function importEditions(
   if (run.rowsDone === 0 && (await catalogIsEmpty(store.db)))
     await deferCatalogIndexes(store.db, store.dialect);
   state.identifiers = await identifierRoute(store.db);
-  const reader =
-    (options.parseInWorker ?? file.totalBytes >= 1 << 20)
-      ? workerRows({ file: file.path, gzip: file.gzip, detected, context, skip: run.rowsDone })
-      : openRows(file.path, file.gzip, detected, context, run.rowsDone);
+  const reader = inWorker(options, file)
+    ? workerRows({ file: file.path, gzip: file.gzip, detected, context, skip: run.rowsDone })
+    : openRows(file.path, file.gzip, detected, context, run.rowsDone);
   const final = await importRows(store, reader, run, {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     report: (state) => options.onProgress?.(progressOf(file, state, started)),
@@ -453,14 +421,12 @@ export async function importOpenLibraryDumps(
   if (dumps.authors) {
     const file = await openRun(store, dumps.authors, restart);
     files.push(
-      await stageDump(store, file, parseAuthorLine, (trx, rows) => stageOlAuthors(trx, store, rows), options),
+      await stageDump(store, file, 'authors', (trx, rows) => stageOlAuthors(trx, store, rows), options),
     );
   }
   if (dumps.works) {
     const file = await openRun(store, dumps.works, restart);
-    files.push(
-      await stageDump(store, file, parseWorkLine, (trx, rows) => stageOlWorks(trx, store, rows), options),
-    );
+    files.push(await stageDump(store, file, 'works', (trx, rows) => stageOlWorks(trx, store, rows), options));
   }
   if (dumps.editions) {
     const file = await openRun(store, dumps.editions, restart);

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { type StagedKind, type StagedLine, type StagedRow, stagedLineParser } from './openlibrary-staged.js';
 import { type PackedResults, packResult } from './packed-results.js';
 import { lineParser, openRows, type RowReader } from './rows.js';
 import { readLineChunks } from './source.js';
@@ -24,19 +25,30 @@ const post = (message: WorkerMessage) => port.postMessage(message);
 type Progress = Pick<RowReader, 'bytesRead' | 'malformed'>;
 
 async function run(): Promise<void> {
-  const { file, gzip, detected, context, skip } = request;
-  // Each row is packed as soon as it is parsed: holding a chunk's parsed objects until it was posted
-  // kept them alive across young-generation collections, which copied and promoted them.
+  const { file, gzip, parse, skip } = request;
+  // Each catalog row is packed as soon as it is parsed: holding a chunk's parsed objects until it was
+  // posted kept them alive across young-generation collections, which copied and promoted them. A
+  // staged dump's lines are few fields each and cross as they are.
   let packed: PackedResults = [];
+  let staged: Array<StagedLine<StagedRow<StagedKind>>> = [];
   let rows = 0;
   const send = async (progress: Progress) => {
     while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
     credits--;
-    post({ kind: 'rows', packed, bytesRead: progress.bytesRead(), malformed: progress.malformed() });
+    const chunk = 'staged' in parse ? staged : packed;
+    post({ kind: 'rows', chunk, bytesRead: progress.bytesRead(), malformed: progress.malformed() });
     packed = [];
+    staged = [];
     rows = 0;
   };
-  const parseLine = lineParser(detected);
+  let parseLine: ((line: string) => void) | null = null;
+  if ('staged' in parse) {
+    const parseStaged = stagedLineParser(parse.staged);
+    parseLine = (line) => void staged.push(parseStaged(line));
+  } else {
+    const parseRow = lineParser(parse.detected);
+    if (parseRow) parseLine = (line) => packResult(parseRow(line, parse.context), packed);
+  }
   let progress: Progress;
   if (parseLine) {
     // Line formats: each stream chunk's lines are parsed in a plain loop, with no async generator
@@ -48,15 +60,17 @@ async function run(): Promise<void> {
       for (const line of lines) {
         // Rows an earlier run committed are passed over unparsed.
         if (index++ < skip) continue;
-        packResult(parseLine(line, context), packed);
+        parseLine(line);
         if (++rows === request.chunkRows) await send(source);
       }
     }
   } else {
-    const reader = openRows(file, gzip, detected, context, skip);
+    // Only a catalog CSV has no line parser: its records span lines.
+    if (!('detected' in parse)) throw new Error('a staged dump is read by lines');
+    const reader = openRows(file, gzip, parse.detected, parse.context, skip);
     progress = reader;
-    for await (const parse of reader.rows) {
-      packResult(parse(), packed);
+    for await (const parseRow of reader.rows) {
+      packResult(parseRow(), packed);
       if (++rows === request.chunkRows) await send(reader);
     }
   }

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { DetectedFormat } from './detect.js';
+import type { StagedKind, StagedLine, StagedRow } from './openlibrary-staged.js';
 import { type PackedResults, unpackResults } from './packed-results.js';
 import type { RowReader } from './rows.js';
 import { ImportError, type ParseContext, type ParseResult } from './types.js';
@@ -8,8 +9,8 @@ import { ImportError, type ParseContext, type ParseResult } from './types.js';
 export interface ReadRequest {
   file: string;
   gzip: boolean;
-  detected: DetectedFormat;
-  context: ParseContext;
+  /** What the lines are: catalog rows of a detected format, or an Open Library dump to stage. */
+  parse: { detected: DetectedFormat; context: ParseContext } | { staged: StagedKind };
   /** Data rows an earlier run committed, passed over unparsed. */
   skip: number;
   chunkRows: number;
@@ -17,8 +18,11 @@ export interface ReadRequest {
   window: number;
 }
 
+/** A chunk the worker posts: catalog rows packed flat, or a staged dump's parsed lines. */
+export type WorkerChunk = PackedResults | Array<StagedLine<StagedRow<StagedKind>>>;
+
 export type WorkerMessage =
-  | { kind: 'rows'; packed: PackedResults; bytesRead: number; malformed: number }
+  | { kind: 'rows'; chunk: WorkerChunk; bytesRead: number; malformed: number }
   | { kind: 'end'; bytesRead: number; malformed: number }
   | { kind: 'error'; name: string; message: string; code: string | undefined };
 
@@ -49,18 +53,25 @@ function rethrown(message: Extract<WorkerMessage, { kind: 'error' }>): Error {
   return Object.assign(new Error(message.message), { name: message.name });
 }
 
+/** The chunks a worker posts, taken one at a time; the worker stays a window ahead. */
+interface WorkerChunks {
+  /** The next chunk, or null at the end of the file. */
+  next(): Promise<WorkerChunk | null>;
+  bytesRead(): number;
+  malformed(): number;
+  close(): Promise<void>;
+}
+
 /**
- * The rows of a file parsed in a worker thread: the same rows, results and counts as `openRows`, but
- * parsing runs on the second core while this thread writes. `bytesRead` and `malformed` are as of the
- * latest chunk received, like the in-thread reader's, which also runs ahead of the rows taken.
+ * Starts a parse worker. `bytesRead` and `malformed` are as of the latest chunk received, like the
+ * in-thread readers', which also run ahead of the rows taken.
  */
-export function workerRows(request: Omit<ReadRequest, 'chunkRows' | 'window'>): RowReader {
-  // Chunks of 250 rows, up to 8,000 ahead: a 1,000-row chunk being filled outlived a young-generation
-  // collection or two in the worker, which copied and promoted it (1M editions: 2-5 % less CPU in all).
-  const worker = startWorker({ ...request, chunkRows: 250, window: 32 });
+function workerChunks(request: ReadRequest): WorkerChunks {
+  const worker = startWorker(request);
   const queue: WorkerMessage[] = [];
   let notify: (() => void) | null = null;
   let failure: Error | null = null;
+  let ended = false;
   worker.on('message', (message: WorkerMessage) => {
     queue.push(message);
     notify?.();
@@ -76,6 +87,40 @@ export function workerRows(request: Omit<ReadRequest, 'chunkRows' | 'window'>): 
   });
   let bytesRead = 0;
   let malformed = 0;
+  return {
+    async next() {
+      if (ended) return null;
+      while (queue.length === 0 && !failure) await new Promise<void>((resolve) => (notify = resolve));
+      notify = null;
+      const message = queue.shift();
+      if (!message) throw failure ?? new Error('parse worker stopped');
+      if (message.kind === 'error') throw rethrown(message);
+      bytesRead = message.bytesRead;
+      malformed = message.malformed;
+      if (message.kind === 'end') {
+        ended = true;
+        return null;
+      }
+      worker.postMessage('more');
+      return message.chunk;
+    },
+    bytesRead: () => bytesRead,
+    malformed: () => malformed,
+    close: async () => void (await worker.terminate()),
+  };
+}
+
+/**
+ * The rows of a file parsed in a worker thread: the same rows, results and counts as `openRows`, but
+ * parsing runs on the second core while this thread writes.
+ */
+export function workerRows(
+  request: Pick<ReadRequest, 'file' | 'gzip' | 'skip'> & { detected: DetectedFormat; context: ParseContext },
+): RowReader {
+  const { detected, context, ...read } = request;
+  // Chunks of 250 rows, up to 8,000 ahead: a 1,000-row chunk being filled outlived a young-generation
+  // collection or two in the worker, which copied and promoted it (1M editions: 2-5 % less CPU in all).
+  const chunks = workerChunks({ ...read, parse: { detected, context }, chunkRows: 250, window: 32 });
   // The chunk being taken: `take` hands its rows out synchronously, so the writing thread does not pay
   // an async generator step and its promises for every row (it waits only once a chunk).
   let chunk: ParseResult[] = [];
@@ -89,27 +134,47 @@ export function workerRows(request: Omit<ReadRequest, 'chunkRows' | 'window'>): 
           yield () => result;
           continue;
         }
-        while (queue.length === 0 && !failure) await new Promise<void>((resolve) => (notify = resolve));
-        notify = null;
-        const message = queue.shift();
-        if (!message) throw failure ?? new Error('parse worker stopped');
-        if (message.kind === 'error') throw rethrown(message);
-        bytesRead = message.bytesRead;
-        malformed = message.malformed;
-        if (message.kind === 'end') return;
-        worker.postMessage('more');
-        chunk = unpackResults(message.packed);
+        const packed = await chunks.next();
+        if (packed === null) return;
+        // Catalog requests are answered with packed rows.
+        chunk = unpackResults(packed as PackedResults);
         taken = 0;
       }
     } finally {
-      await worker.terminate();
+      await chunks.close();
     }
   }
   return {
     rows: rows(),
     take,
-    bytesRead: () => bytesRead,
-    malformed: () => malformed,
-    close: async () => void (await worker.terminate()),
+    bytesRead: chunks.bytesRead,
+    malformed: chunks.malformed,
+    close: chunks.close,
   };
+}
+
+/**
+ * An Open Library authors or works dump's lines (after `skip`), parsed in a worker thread a chunk at
+ * a time, while this thread writes the chunks before to the staging table.
+ */
+export function workerStagedLines<K extends StagedKind>(
+  request: Pick<ReadRequest, 'file' | 'gzip' | 'skip'> & { staged: K },
+): { chunks: AsyncGenerator<Array<StagedLine<StagedRow<K>>>>; bytesRead(): number; close(): Promise<void> } {
+  const { staged, ...read } = request;
+  // Up to 32,000 lines ahead: more than a batch (20,000 lines by default), so the next batch is parsed
+  // while this thread writes the one before (PostgreSQL's server upserts it meanwhile).
+  const chunks = workerChunks({ ...read, parse: { staged }, chunkRows: 1000, window: 32 });
+  async function* lines() {
+    try {
+      for (;;) {
+        const chunk = await chunks.next();
+        if (chunk === null) return;
+        // Staged requests are answered with the lines their kind's parser made.
+        yield chunk as Array<StagedLine<StagedRow<K>>>;
+      }
+    } finally {
+      await chunks.close();
+    }
+  }
+  return { chunks: lines(), bytesRead: chunks.bytesRead, close: chunks.close };
 }

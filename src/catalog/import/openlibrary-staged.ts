@@ -1,0 +1,71 @@
+import type { StagedAuthor, StagedWork } from '../../store/openlibrary-staging.js';
+import { cleanText, lastSegment } from './fields.js';
+import type { SkipReason } from './types.js';
+
+// The lines of Open Library's authors and works dumps, parsed into the rows their staging tables keep
+// (see store/openlibrary-staging): in the import's own thread, or in the parse worker for large dumps.
+
+export type StagedKind = 'authors' | 'works';
+export type StagedRow<K extends StagedKind> = K extends 'authors' ? StagedAuthor : StagedWork;
+export type StagedLine<T> = { ok: true; row: T } | { ok: false; reason: SkipReason };
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function parseJsonColumn(columns: readonly string[]): Json | SkipReason {
+  try {
+    const value: unknown = JSON.parse(columns[4] ?? '');
+    return isObject(value) ? value : 'invalid_json';
+  } catch {
+    return 'invalid_json';
+  }
+}
+
+export function parseAuthorLine(line: string): StagedLine<StagedAuthor> {
+  const columns = line.split('\t');
+  if (columns.length !== 5) return { ok: false, reason: 'malformed_row' };
+  if (columns[0] !== '/type/author') return { ok: false, reason: 'unexpected_type' };
+  const record = parseJsonColumn(columns);
+  if (typeof record === 'string') return { ok: false, reason: record };
+  const key = lastSegment(columns[1]);
+  const name = cleanText(record.name) ?? cleanText(record.personal_name);
+  if (!key || !name) return { ok: false, reason: 'missing_name' };
+  return { ok: true, row: { key, name, modified: cleanText(columns[3]) } };
+}
+
+/** "1869", "March 1869", "c1869" → 1869; a work's first publication year. */
+function yearOf(value: unknown): number | null {
+  const match = /(?:^|\D)(\d{4})(?:\D|$)/.exec(cleanText(value) ?? '');
+  return match ? Number(match[1]) : null;
+}
+
+export function parseWorkLine(line: string): StagedLine<StagedWork> {
+  const columns = line.split('\t');
+  if (columns.length !== 5) return { ok: false, reason: 'malformed_row' };
+  if (columns[0] !== '/type/work') return { ok: false, reason: 'unexpected_type' };
+  const record = parseJsonColumn(columns);
+  if (typeof record === 'string') return { ok: false, reason: record };
+  const key = lastSegment(columns[1]);
+  if (!key) return { ok: false, reason: 'malformed_row' };
+  // Work authors are role objects: {"type": {"key": "/type/author_role"}, "author": {"key": "/authors/OL1A"}}.
+  const authors = (Array.isArray(record.authors) ? record.authors : [])
+    .map((role) => (isObject(role) && isObject(role.author) ? lastSegment(role.author.key) : null))
+    .filter((author): author is string => !!author);
+  return {
+    ok: true,
+    row: {
+      key,
+      title: cleanText(record.title),
+      firstYear: yearOf(record.first_publish_date),
+      authorKeys: authors.join(','),
+      modified: cleanText(columns[3]),
+    },
+  };
+}
+
+/** How each staged dump's lines parse. */
+export function stagedLineParser<K extends StagedKind>(kind: K): (line: string) => StagedLine<StagedRow<K>> {
+  // The conditional type cannot be narrowed by `kind`; each parser returns its kind's row.
+  return (kind === 'authors' ? parseAuthorLine : parseWorkLine) as (line: string) => StagedLine<StagedRow<K>>;
+}
