@@ -29,7 +29,13 @@ import {
 } from '../../store/openlibrary-staging.js';
 import { refreshSearchStatistics } from '../../store/search.js';
 import { type BatchSink, importRows } from './batches.js';
-import { type StagedKind, type StagedLine, type StagedRow, stagedLineParser } from './openlibrary-staged.js';
+import {
+  type StagedKind,
+  type StagedLine,
+  type StagedLines,
+  type StagedRow,
+  stagedLineParser,
+} from './openlibrary-staged.js';
 import { openRows } from './rows.js';
 import { fileKey, freshRun, loadRun, type RunState, saveRun } from './runs.js';
 import { isGzip, peekText, readLineChunks } from './source.js';
@@ -138,12 +144,6 @@ function progressOf(file: FileRun, run: RunState, started: number): ImportProgre
     elapsedMs,
     etaSeconds: bytesPerMs > 0 ? Math.max(0, file.totalBytes - run.bytesDone) / bytesPerMs / 1000 : null,
   };
-}
-
-/** A staged dump's lines after the resume point, parsed, a chunk at a time. */
-interface StagedLines<K extends StagedKind> {
-  chunks: AsyncGenerator<Array<StagedLine<StagedRow<K>>>>;
-  bytesRead(): number;
 }
 
 /** `StagedLines` parsed in this thread, a stream chunk's lines at a time. */

@@ -9,6 +9,12 @@ export type StagedKind = 'authors' | 'works';
 export type StagedRow<K extends StagedKind> = K extends 'authors' ? StagedAuthor : StagedWork;
 export type StagedLine<T> = { ok: true; row: T } | { ok: false; reason: SkipReason };
 
+/** A staged dump's lines after the resume point, parsed, a chunk at a time. */
+export interface StagedLines<K extends StagedKind> {
+  chunks: AsyncGenerator<Array<StagedLine<StagedRow<K>>>>;
+  bytesRead(): number;
+}
+
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { DetectedFormat } from './detect.js';
-import type { StagedKind, StagedLine, StagedRow } from './openlibrary-staged.js';
+import type { StagedKind, StagedLine, StagedLines, StagedRow } from './openlibrary-staged.js';
 import { type PackedResults, unpackResults } from './packed-results.js';
 import type { RowReader } from './rows.js';
 import { ImportError, type ParseContext, type ParseResult } from './types.js';
@@ -159,7 +159,7 @@ export function workerRows(
  */
 export function workerStagedLines<K extends StagedKind>(
   request: Pick<ReadRequest, 'file' | 'gzip' | 'skip'> & { staged: K },
-): { chunks: AsyncGenerator<Array<StagedLine<StagedRow<K>>>>; bytesRead(): number; close(): Promise<void> } {
+): StagedLines<K> {
   const { staged, ...read } = request;
   // Up to 32,000 lines ahead: more than a batch (20,000 lines by default), so the next batch is parsed
   // while this thread writes the one before (PostgreSQL's server upserts it meanwhile).
@@ -176,5 +176,5 @@ export function workerStagedLines<K extends StagedKind>(
       await chunks.close();
     }
   }
-  return { chunks: lines(), bytesRead: chunks.bytesRead, close: chunks.close };
+  return { chunks: lines(), bytesRead: chunks.bytesRead };
 }
