@@ -168,6 +168,37 @@ describeEachDialect('catalog import', (context) => {
     });
   }
 
+  it('writes a batch longer than one statement, and its remainder, with every identifier on its own entry', async () => {
+    // 1,234 rows in one batch: on SQLite an upsert of 1,000 rows, then the remainder in statements of
+    // 100, 10 and 1 (2 + 3 + 4 of them); each returns ids the identifier rows must be filed under.
+    const count = 1234;
+    const isbn13 = (n: number) => {
+      const body = `978${String(n).padStart(9, '0')}`;
+      let sum = 0;
+      for (let i = 0; i < 12; i++) sum += Number(body[i]) * (i % 2 === 0 ? 1 : 3);
+      return `${body}${(10 - (sum % 10)) % 10}`;
+    };
+    const lines = ['isbn13,title,authors,goodreads_book_id'];
+    for (let n = 1; n <= count; n++) lines.push(`${isbn13(n)},Book Number ${n},Author ${n},${700000 + n}`);
+    const file = join(scratch, `${++copies}-many.csv`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const summary = await importCatalogFile(context.store(), file, { ...options, batchSize: 5000 });
+    assert.equal(summary.imported, count);
+    const rows = await context
+      .store()
+      .db.selectFrom('catalog_identifiers as i')
+      .innerJoin('catalog_entries as e', 'e.id', 'i.entry_id')
+      .select(['i.value', 'e.title', 'e.isbn13'])
+      .where('i.scheme', '=', 'goodreads')
+      .execute();
+    assert.equal(rows.length, count);
+    for (const row of rows) {
+      const n = Number(row.value) - 700000;
+      assert.equal(row.title, `Book Number ${n}`);
+      assert.equal(row.isbn13, isbn13(n));
+    }
+  });
+
   it('keeps the search index in step across batches and re-imports', async () => {
     const file = copy('derived-books.csv');
     const summary = await importCatalogFile(context.store(), file, { ...options, batchSize: 2 });
