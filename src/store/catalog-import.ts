@@ -131,10 +131,14 @@ function sqliteStatement(sqlite: SQLite.Database, key: string, text: () => strin
   return statement;
 }
 
-function rowParameters(rows: readonly NewCatalogEntryRow[]): unknown[] {
-  const parameters: unknown[] = new Array(rows.length * ENTRY_COLUMNS.length);
+/** The bound values of rows `from` to `to` (exclusive), column after column. */
+function rowParameters(rows: readonly NewCatalogEntryRow[], from = 0, to = rows.length): unknown[] {
+  const parameters: unknown[] = new Array((to - from) * ENTRY_COLUMNS.length);
   let i = 0;
-  for (const row of rows) for (const column of ENTRY_COLUMNS) parameters[i++] = row[column] ?? null;
+  for (let r = from; r < to; r++) {
+    const row = rows[r] as NewCatalogEntryRow;
+    for (const column of ENTRY_COLUMNS) parameters[i++] = row[column] ?? null;
+  }
   return parameters;
 }
 
@@ -303,14 +307,11 @@ async function runUpsert(db: Kysely<Database>, store: StoreLike, rows: readonly 
   if (store.sqlite) {
     const sqlite = store.sqlite;
     const ids: IdRow[] = [];
-    let at = 0;
-    for (const size of BOUND_STATEMENT_ROWS) {
-      const key = `catalog_entries:${size}`;
-      for (; rows.length - at >= size; at += size) {
-        const statement = sqliteStatement(sqlite, key, () => upsertSql(db, 'sqlite', size));
-        const part = size === rows.length ? rows : rows.slice(at, at + size);
-        for (const row of statement.all(rowParameters(part)) as IdRow[]) ids.push(row);
-      }
+    for (const { at, size } of boundStatements(rows.length)) {
+      const statement = sqliteStatement(sqlite, `catalog_entries:${size}`, () =>
+        upsertSql(db, 'sqlite', size),
+      );
+      for (const row of statement.all(rowParameters(rows, at, at + size)) as IdRow[]) ids.push(row);
     }
     return ids;
   }
@@ -373,6 +374,12 @@ async function insertIdentifierValues(
 /** Rows per SQLite statement of bound values, largest first: a batch takes at most 9 of each smaller size. */
 const BOUND_STATEMENT_ROWS = [1000, 100, 10, 1] as const;
 
+/** The statements that write `rows` rows in the sizes of `BOUND_STATEMENT_ROWS`: each one's first row and size. */
+function* boundStatements(rows: number): Generator<{ at: number; size: number }> {
+  let at = 0;
+  for (const size of BOUND_STATEMENT_ROWS) for (; rows - at >= size; at += size) yield { at, size };
+}
+
 /**
  * Writes rows given as one flat list of values, `width` a row, as bound parameters in statements of
  * fixed sizes, so four prepared statements serve every batch (1,000 rows of up to 32 values stay under
@@ -386,20 +393,16 @@ export function writeSqliteRows(
   values: readonly unknown[],
   statement: (list: string) => string,
 ): void {
-  const rows = values.length / width;
   const row = `(${Array.from({ length: width }, () => '?').join(', ')})`;
-  let at = 0;
-  for (const size of BOUND_STATEMENT_ROWS) {
-    if (rows - at < size) continue;
+  // One parameter array per size, refilled for each statement of that size.
+  let parameters: unknown[] = [];
+  for (const { at, size } of boundStatements(values.length / width)) {
     const prepared = sqliteStatement(sqlite, `${name}:${size}`, () =>
       statement(Array.from({ length: size }, () => row).join(', ')),
     );
-    const end = at + Math.floor((rows - at) / size) * size;
-    const parameters: unknown[] = new Array(size * width);
-    for (; at < end; at += size) {
-      for (let i = 0; i < parameters.length; i++) parameters[i] = values[at * width + i];
-      prepared.run(parameters);
-    }
+    if (parameters.length !== size * width) parameters = new Array(size * width);
+    for (let i = 0; i < parameters.length; i++) parameters[i] = values[at * width + i];
+    prepared.run(parameters);
   }
 }
 
