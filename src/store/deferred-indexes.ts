@@ -209,27 +209,37 @@ export async function deferCatalogIndexes(db: Kysely<Database>, dialect: Dialect
  */
 const SORTER_THREADS = Math.min(availableParallelism(), 4);
 
-/** Recreates what `deferCatalogIndexes` dropped and refills the full-text tables; nothing if none is down. */
+/**
+ * Recreates what `deferCatalogIndexes` dropped and refills the full-text tables; nothing if none is down.
+ * On SQLite each step (the identifier merge, each index or trigger, each full-text rebuild) commits on
+ * its own, and the commit's automatic checkpoint empties the write-ahead log. In one transaction the log
+ * grew to gigabytes (3.7 GB at 10M editions), and every page SQLite read, in the tables the builds scan,
+ * was first looked for in that log, through one hash table per 4,096 frames: at 10M those lookups were a
+ * tenth of the restore's time (three runs in one transaction: 154-181 s; two in steps: 122 and 146 s;
+ * bench/README, sixteenth run). A kill keeps the steps already committed, and the rerun skips them
+ * (`if not exists`; a finished merge leaves nothing pending; a rebuild is done again whole); the marker
+ * goes last.
+ */
 export async function restoreCatalogIndexes(
   store: Pick<Store, 'db' | 'dialect' | 'sqlite'>,
 ): Promise<boolean> {
   if (store.dialect === 'postgres') return restorePostgresIndexes(store.db);
+  const deferred = await readDeferred(store.db);
+  if (!deferred) return false;
   const restoreSettings = store.sqlite
     ? sqliteSettings(store.sqlite, { threads: SORTER_THREADS })
     : () => undefined;
+  const step = (work: (trx: Kysely<Database>) => Promise<unknown>) => store.db.transaction().execute(work);
   try {
-    return await store.db.transaction().execute(async (trx) => {
-      const deferred = await readDeferred(trx);
-      if (!deferred) return false;
-      await mergePendingIdentifiers(trx, store.dialect);
-      for (const statement of deferred.create) await sql.raw(ifNotExists(statement)).execute(trx);
-      for (const table of deferred.rebuild) {
-        if (/^\w+$/.test(table))
-          await sql.raw(`insert into ${table}(${table}) values ('rebuild')`).execute(trx);
-      }
-      await trx.deleteFrom('settings').where('key', '=', DEFERRED_INDEXES_MARKER).execute();
-      return true;
-    });
+    await step((trx) => mergePendingIdentifiers(trx, store.dialect));
+    for (const statement of deferred.create)
+      await step((trx) => sql.raw(ifNotExists(statement)).execute(trx));
+    for (const table of deferred.rebuild) {
+      if (/^\w+$/.test(table))
+        await step((trx) => sql.raw(`insert into ${table}(${table}) values ('rebuild')`).execute(trx));
+    }
+    await store.db.deleteFrom('settings').where('key', '=', DEFERRED_INDEXES_MARKER).execute();
+    return true;
   } finally {
     restoreSettings();
   }
@@ -274,10 +284,10 @@ async function restorePostgresIndexes(db: Kysely<Database>): Promise<boolean> {
   return true;
 }
 
-/** An index definition as read from the database, made to skip an index that already exists. */
+/** An index or trigger definition as read from the database, made to skip one that already exists. */
 function ifNotExists(statement: string): string {
   return statement.replace(
-    /^\s*create\s+(unique\s+)?index\s+(?!if\s+not\s+exists\b)/i,
+    /^\s*create\s+(unique\s+)?(index|trigger)\s+(?!if\s+not\s+exists\b)/i,
     (head) => `${head}if not exists `,
   );
 }
