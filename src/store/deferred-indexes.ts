@@ -212,13 +212,14 @@ const SORTER_THREADS = Math.min(availableParallelism(), 4);
 /**
  * Recreates what `deferCatalogIndexes` dropped and refills the full-text tables; nothing if none is down.
  * On SQLite each step (the identifier merge, each index or trigger, each full-text rebuild) commits on
- * its own, and the commit's automatic checkpoint empties the write-ahead log. In one transaction the log
- * grew to gigabytes (3.7 GB at 10M editions), and every page SQLite read, in the tables the builds scan,
- * was first looked for in that log, through one hash table per 4,096 frames: at 10M those lookups were a
- * tenth of the restore's time (three runs in one transaction: 154-181 s; two in steps: 122 and 146 s;
- * bench/README, sixteenth run). A kill keeps the steps already committed, and the rerun skips them
- * (`if not exists`; a finished merge leaves nothing pending; a rebuild is done again whole); the marker
- * goes last.
+ * its own, and the commit's automatic (passive) checkpoint copies the write-ahead log back into the
+ * database, so the next step starts on a short log unless a reader still holds it. In one transaction
+ * the log grew to gigabytes (3.7 GB at 10M editions), and every page SQLite read, in the tables the
+ * builds scan, was first looked for in that log, through one hash table per 4,096 frames: at 10M those
+ * lookups were a tenth of the restore's time (three runs in one transaction: 154-181 s; two in steps:
+ * 122 and 146 s; bench/README, sixteenth run). A kill keeps the steps already committed, and the rerun
+ * skips them (`if not exists`; a finished merge leaves nothing pending; a rebuild is done again whole);
+ * the marker goes last.
  */
 export async function restoreCatalogIndexes(
   store: Pick<Store, 'db' | 'dialect' | 'sqlite'>,
