@@ -23,11 +23,6 @@ type IdentifierTable = 'catalog_identifiers' | typeof PENDING_IDENTIFIERS;
 // array per column, so its statements are bounded only by the batch.
 const ROWS_PER_STATEMENT: Readonly<Record<Dialect, number>> = { sqlite: 1000, postgres: 5000 };
 
-/** Catalog entries one upsert statement writes (on PostgreSQL, one COPY and merge). */
-export function catalogRowsPerStatement(dialect: Dialect): number {
-  return ROWS_PER_STATEMENT[dialect];
-}
-
 // Typed as `never` so one helper fits every column; the SQL is fixed text, never user input.
 const raw = (text: string) => sql.raw<never>(text);
 const keep = (column: string) => raw(`coalesce(excluded.${column}, catalog_entries.${column})`);
@@ -147,12 +142,8 @@ interface IdRow {
   entry_key: string;
 }
 
-/** COPY rows into a table of the bulk session's connection; the rows are read once, as they are sent. */
-export type CopyRows = (
-  table: string,
-  columns: readonly string[],
-  rows: Iterable<ReadonlyArray<unknown>>,
-) => Promise<void>;
+/** COPY rows into a table of the bulk session's connection, given as chunks of COPY text in UTF-8. */
+export type CopyRows = (table: string, columns: readonly string[], text: readonly Buffer[]) => Promise<void>;
 
 type StoreLike = Pick<Store, 'dialect' | 'sqlite'> & { copy?: CopyRows };
 
@@ -165,35 +156,46 @@ function copyText(value: unknown): string {
     : text;
 }
 
-/** COPY text is built and sent this many rows at a time: a 5,000-row batch is never one string. */
+/** COPY text is kept and sent this many rows to a chunk: a 5,000-row statement is never one string. */
 const COPY_CHUNK_ROWS = 250;
 
-/** Each row's columns in COPY text, a few hundred rows to a chunk. */
-function* copyChunks(rows: Iterable<ReadonlyArray<unknown>>): Generator<string> {
+/**
+ * COPY text appended a line at a time and kept as UTF-8 chunks of `COPY_CHUNK_ROWS` lines: encoded
+ * as each chunk fills (as sending it would), the text waits for its statement outside the JavaScript
+ * heap, not as strings and row objects that outlive young-generation collections.
+ */
+function copyTextBuffer() {
+  let chunks: Buffer[] = [];
   let text = '';
-  let count = 0;
-  for (const row of rows) {
-    for (let i = 0; i < row.length; i++) text += (i === 0 ? '' : '\t') + copyText(row[i]);
-    text += '\n';
-    if (++count === COPY_CHUNK_ROWS) {
-      yield text;
+  let lines = 0;
+  return {
+    line(line: string) {
+      text += line;
+      if (++lines === COPY_CHUNK_ROWS) {
+        chunks.push(Buffer.from(text));
+        text = '';
+        lines = 0;
+      }
+    },
+    take(): Buffer[] {
+      if (text) chunks.push(Buffer.from(text));
+      const taken = chunks;
+      chunks = [];
       text = '';
-      count = 0;
-    }
-  }
-  if (text) yield text;
+      lines = 0;
+      return taken;
+    },
+  };
 }
 
-function* entryValues(rows: readonly NewCatalogEntryRow[]): Generator<unknown[]> {
-  for (const row of rows) yield ENTRY_COLUMNS.map((column) => row[column] ?? null);
-}
-
-function* keyedIdentifiers(
-  identifiers: ReadonlyMap<string, readonly IdentifierPair[]>,
-): Generator<readonly [string, string, string]> {
-  for (const [entryKey, pairs] of identifiers) {
-    for (const [scheme, value] of pairs) yield [scheme, value, entryKey];
+/** An entry's line of COPY text, its columns in `ENTRY_COLUMNS` order. */
+function entryLine(entry: NewCatalogEntryRow): string {
+  let line = '';
+  for (const column of ENTRY_COLUMNS) {
+    if (column !== 'entry_key') line += '\t';
+    line += copyText(entry[column]);
   }
+  return `${line}\n`;
 }
 
 const ENTRIES_LOAD = 'catalog_entries_load';
@@ -207,12 +209,11 @@ const IDENTIFIERS_LOAD = 'catalog_identifiers_keyed_load';
 async function copyMerge(
   db: Kysely<Database>,
   copy: CopyRows,
-  rows: readonly NewCatalogEntryRow[],
-  identifiers: ReadonlyMap<string, readonly IdentifierPair[]>,
+  loads: { entries: readonly Buffer[]; identifiers: readonly Buffer[] },
   route: IdentifierRoute,
 ) {
-  await copy(ENTRIES_LOAD, ENTRY_COLUMNS, entryValues(rows));
-  await copy(IDENTIFIERS_LOAD, ['scheme', 'value', 'entry_key'], keyedIdentifiers(identifiers));
+  await copy(ENTRIES_LOAD, ENTRY_COLUMNS, loads.entries);
+  await copy(IDENTIFIERS_LOAD, ['scheme', 'value', 'entry_key'], loads.identifiers);
   await db.executeQuery(CompiledQuery.raw(copyMergeSql(db, route), []));
   await db.executeQuery(CompiledQuery.raw(`truncate ${ENTRIES_LOAD}, ${IDENTIFIERS_LOAD}`, []));
 }
@@ -278,12 +279,12 @@ export async function openBulkSession(store: Store): Promise<{ store: BulkStore;
   await client.query(
     `create temporary table if not exists ${IDENTIFIERS_LOAD} (scheme text, value text, entry_key text)`,
   );
-  const copy: CopyRows = async (table, names, rows) => {
+  const copy: CopyRows = async (table, names, text) => {
     const stream = client.query(
       copyFrom(`copy ${table} (${names.map((n) => `"${n}"`).join(', ')}) from stdin`),
     );
-    // Sent as it is built, a chunk at a time, with the stream's backpressure.
-    await pipeline(Readable.from(copyChunks(rows)), stream);
+    // A chunk at a time, with the stream's backpressure.
+    await pipeline(Readable.from(text), stream);
   };
   return {
     // Reads of what earlier transactions committed go through the pool, on connections of their own.
@@ -432,21 +433,23 @@ export interface CatalogWriter {
    * promise only when it writes, so the rows it only queues cost no await.
    */
   add(entry: NewCatalogEntryRow, identifiers: readonly IdentifierPair[]): Promise<void> | undefined;
-  /** Writes what is queued. */
+  /** Writes what is queued, and waits for every write. */
   flush(): Promise<void>;
 }
 
 /**
- * Upserts entries in file order, a statement at a time, so a batch never holds all its rows in memory,
- * then indexes their identifiers. A statement never holds one key twice (PostgreSQL refuses to update
- * a row twice in one statement), so a repeated key starts the next statement and merges like a
- * re-import. Identifiers are only ever added, like the JSON merge above keeps earlier sources' ones.
+ * Upserts entries in file order, a statement at a time as soon as it is full, so a batch never holds
+ * all its rows in memory, then indexes their identifiers. A statement never holds one key twice
+ * (PostgreSQL refuses to update a row twice in one statement), so a repeated key starts the next
+ * statement and merges like a re-import. Identifiers are only ever added, like the JSON merge above
+ * keeps earlier sources' ones.
  */
 export function catalogWriter(
   db: Kysely<Database>,
   store: StoreLike,
   options: WriterOptions = {},
 ): CatalogWriter {
+  if (store.dialect === 'postgres' && store.copy) return copyWriter(db, store.copy, options);
   const limit = ROWS_PER_STATEMENT[store.dialect];
   let chunk: NewCatalogEntryRow[] = [];
   let pairs = new Map<string, readonly IdentifierPair[]>();
@@ -457,10 +460,6 @@ export function catalogWriter(
     chunk = [];
     pairs = new Map();
     const route = options.identifierRoute?.() ?? 'index';
-    if (store.dialect === 'postgres' && store.copy) {
-      await copyMerge(db, store.copy, rows, identifiers, route);
-      return;
-    }
     // Only the bulk path tells inserted entries from updated ones: elsewhere an unkeyed index waits too.
     const into = route === 'index' ? 'catalog_identifiers' : PENDING_IDENTIFIERS;
     const ids = await runUpsert(db, store, rows);
@@ -470,18 +469,60 @@ export function catalogWriter(
     }
     await insertIdentifierValues(db, store, values, into);
   };
-  const queue = (entry: NewCatalogEntryRow, identifiers: readonly IdentifierPair[]) => {
-    chunk.push(entry);
-    pairs.set(entry.entry_key, identifiers);
-  };
   return {
     add(entry, identifiers) {
-      if (chunk.length === limit || pairs.has(entry.entry_key))
-        return flush().then(() => queue(entry, identifiers));
-      queue(entry, identifiers);
-      return undefined;
+      const repeated = pairs.has(entry.entry_key);
+      const queue = () => {
+        chunk.push(entry);
+        pairs.set(entry.entry_key, identifiers);
+        return chunk.length === limit ? flush() : undefined;
+      };
+      return repeated ? flush().then(queue) : queue();
     },
     flush,
+  };
+}
+
+/**
+ * PostgreSQL's bulk writer: each entry and its identifiers become COPY text as they are queued, and a
+ * full statement's worth (5,000 entries) is loaded and merged (`copyMerge`) while the next one is
+ * queued; a statement waits only for the one before it. Entries used to wait as objects until their
+ * statement was written: across young-generation collections, which copied and promoted them, so
+ * that the import's collector threads cost 44 s of CPU each at 10M editions (bench/README).
+ */
+function copyWriter(db: Kysely<Database>, copy: CopyRows, options: WriterOptions): CatalogWriter {
+  const limit = ROWS_PER_STATEMENT.postgres;
+  const entries = copyTextBuffer();
+  const identifiers = copyTextBuffer();
+  let keys = new Set<string>();
+  // The statements sent, in order; a failure rejects every later one and reaches the caller.
+  let writing: Promise<void> = Promise.resolve();
+  const send = (): Promise<void> => {
+    const before = writing;
+    if (keys.size === 0) return before;
+    const loads = { entries: entries.take(), identifiers: identifiers.take() };
+    const route = options.identifierRoute?.() ?? 'index';
+    keys = new Set();
+    writing = before.then(() => copyMerge(db, copy, loads, route));
+    // Awaited by the next statement or by `flush`; until then a failure must not count as unhandled.
+    writing.catch(() => undefined);
+    return before;
+  };
+  return {
+    add(entry, pairs) {
+      // A repeated key goes to the next statement, which the server runs after this one.
+      const sent = keys.has(entry.entry_key) ? send() : undefined;
+      keys.add(entry.entry_key);
+      entries.line(entryLine(entry));
+      const key = copyText(entry.entry_key);
+      for (const [scheme, value] of pairs)
+        identifiers.line(`${copyText(scheme)}\t${copyText(value)}\t${key}\n`);
+      return keys.size === limit ? send() : sent;
+    },
+    async flush() {
+      send();
+      await writing;
+    },
   };
 }
 

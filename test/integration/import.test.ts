@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, beforeEach, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { sql } from 'kysely';
 import {
   formatImportSummary,
   type ImportOptions,
@@ -197,6 +198,47 @@ describeEachDialect('catalog import', (context) => {
       assert.equal(row.title, `Book Number ${n}`);
       assert.equal(row.isbn13, isbn13(n));
     }
+  });
+
+  it('fails a batch whose statement the database refuses while the next is queued, losing nothing', async () => {
+    // 12,000 rows in one batch: on PostgreSQL three COPY statements of up to 5,000, each sent while
+    // the next is queued; the row that the trigger refuses is in the second.
+    const store = context.store();
+    const refuse =
+      store.dialect === 'sqlite'
+        ? [
+            `create trigger refuse_boom before insert on catalog_entries when new.title = 'Boom'
+             begin select raise(abort, 'boom refused'); end`,
+          ]
+        : [
+            `create function refuse_boom() returns trigger language plpgsql as $$
+             begin if new.title = 'Boom' then raise exception 'boom refused'; end if; return new; end $$`,
+            `create trigger refuse_boom before insert on catalog_entries for each row execute function refuse_boom()`,
+          ];
+    const allow =
+      store.dialect === 'sqlite'
+        ? ['drop trigger refuse_boom']
+        : ['drop trigger refuse_boom on catalog_entries', 'drop function refuse_boom()'];
+    const lines = ['isbn13,title,authors'];
+    for (let n = 1; n <= 12000; n++) {
+      const body = `979${String(n).padStart(9, '0')}`;
+      let sum = 0;
+      for (let i = 0; i < 12; i++) sum += Number(body[i]) * (i % 2 === 0 ? 1 : 3);
+      lines.push(`${body}${(10 - (sum % 10)) % 10},${n === 7500 ? 'Boom' : `Title ${n}`},Author ${n}`);
+    }
+    const file = join(scratch, `${++copies}-refused.csv`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    for (const statement of refuse) await sql.raw(statement).execute(store.db);
+    try {
+      await assert.rejects(importCatalogFile(store, file, { ...options, batchSize: 20000 }), /boom refused/);
+    } finally {
+      for (const statement of allow) await sql.raw(statement).execute(store.db);
+    }
+    assert.deepEqual(await keys(store), []);
+    const summary = await importCatalogFile(store, file, { ...options, batchSize: 20000 });
+    assert.equal(summary.imported, 12000);
+    assert.equal((await keys(store)).length, 12000);
+    assert.equal((await entry(store, `isbn:${lines[7500]?.split(',')[0]}`)).title, 'Boom');
   });
 
   it('keeps the search index in step across batches and re-imports', async () => {
