@@ -183,6 +183,7 @@ describeEachDialect('Open Library dumps import', (context) => {
     assert.equal(lantern.work_title, 'The Lantern Keeper');
     assert.equal(lantern.first_year, 1921);
     assert.equal(lantern.source_modified, MODIFIED);
+    assert.equal(lantern.match_key, 'lantern keeper|quill');
     const second = await entry(store(), 'isbn:9781861972712');
     assert.deepEqual(JSON.parse(second?.authors ?? '[]'), ['Ada Quill'], 'authors from the work');
     assert.equal(second?.work_key, 'OL10W', 'grouped with the other edition');
@@ -191,6 +192,7 @@ describeEachDialect('Open Library dumps import', (context) => {
     assert.deepEqual(JSON.parse(salt?.authors ?? '[]'), ['Bram Fenwick', 'Cora Lindqvist']);
     assert.equal(salt?.isbn13, null);
     assert.equal(salt?.first_year, 1955);
+    assert.equal(salt?.match_key, 'salt and iron|fenwick');
 
     // A first import builds the search index at the end: it is complete and nothing is left deferred.
     const found = await retrieveCandidates(store(), ['lantern', 'keeper']);
@@ -219,6 +221,42 @@ describeEachDialect('Open Library dumps import', (context) => {
         'ol_work=OL10W',
       ],
     );
+  });
+
+  it("joins names in the edition's order, once each, and keys the title with the first one's surname", async () => {
+    const files = {
+      authors: write('authors.txt', [
+        ...AUTHORS,
+        author('OL4A', 'Tolkien, J. R. R.'),
+        // Another author record of a name already given: the name is listed once.
+        author('OL5A', 'Ada Quill'),
+        author('OL6A', 'Zoë "Zed" Ørsted\\'),
+      ]),
+      works: write('works.txt', WORKS),
+      editions: write('editions.txt', [
+        // OL9A is not in the authors dump: passed over.
+        edition({
+          id: 'OL110M',
+          title: 'The Quiet Tower: A Novel',
+          isbn13: ['9780000000019'],
+          authors: ['OL9A', 'OL4A', 'OL1A', 'OL5A', 'OL6A'],
+        }),
+        edition({ id: 'OL111M', title: 'Anonymous Verses', isbn13: ['9780000000026'], authors: ['OL9A'] }),
+      ]),
+    };
+    await importOpenLibraryDumps(store(), files, options);
+    const tower = await entry(store(), 'isbn:9780000000019');
+    assert.deepEqual(JSON.parse(tower?.authors ?? '[]'), [
+      'Tolkien, J. R. R.',
+      'Ada Quill',
+      'Zoë "Zed" Ørsted\\',
+    ]);
+    assert.equal(tower?.match_key, 'quiet tower|tolkien');
+    assert.equal(tower?.work_title, null);
+    // No name found: the entry keeps what its own record gave (no by-statement here, so none).
+    const verses = await entry(store(), 'isbn:9780000000026');
+    assert.deepEqual(JSON.parse(verses?.authors ?? 'null'), []);
+    assert.equal(verses?.match_key, 'anonymous verses|');
   });
 
   it('stages authors and works of any batch size, a key given twice keeping its last record', async () => {
