@@ -241,7 +241,13 @@ describeEachDialect('Open Library dumps import', (context) => {
           isbn13: ['9780000000019'],
           authors: ['OL9A', 'OL4A', 'OL1A', 'OL5A', 'OL6A'],
         }),
-        edition({ id: 'OL111M', title: 'Anonymous Verses', isbn13: ['9780000000026'], authors: ['OL9A'] }),
+        edition({
+          id: 'OL111M',
+          title: 'Anonymous Verses',
+          isbn13: ['9780000000026'],
+          authors: ['OL9A'],
+          extra: { by_statement: 'by Mara Holt' },
+        }),
       ]),
     };
     await importOpenLibraryDumps(store(), files, options);
@@ -253,10 +259,10 @@ describeEachDialect('Open Library dumps import', (context) => {
     ]);
     assert.equal(tower?.match_key, 'quiet tower|tolkien');
     assert.equal(tower?.work_title, null);
-    // No name found: the entry keeps what its own record gave (no by-statement here, so none).
+    // No name found: the entry keeps the names its own by-statement gave, and the key made with them.
     const verses = await entry(store(), 'isbn:9780000000026');
-    assert.deepEqual(JSON.parse(verses?.authors ?? 'null'), []);
-    assert.equal(verses?.match_key, 'anonymous verses|');
+    assert.deepEqual(JSON.parse(verses?.authors ?? 'null'), ['Mara Holt']);
+    assert.equal(verses?.match_key, 'anonymous verses|holt');
   });
 
   it('stages authors and works of any batch size, a key given twice keeping its last record', async () => {
