@@ -17,6 +17,7 @@ import { searchTermsPostgresMigration } from './migrations/0017-search-terms-pos
 import { searchPopularPostgresMigration } from './migrations/0018-search-popular-postgres.js';
 import { publicDomainPostgresMigration } from './migrations/0019-public-domain-postgres.js';
 import { stagingWithoutRowidMigration } from './migrations/0020-staging-without-rowid.js';
+import { cheaperFoldPostgresMigration } from './migrations/0021-cheaper-fold-postgres.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -39,6 +40,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0018-search-popular-postgres', searchPopularPostgresMigration],
   ['0019-public-domain-postgres', publicDomainPostgresMigration],
   ['0020-staging-without-rowid', stagingWithoutRowidMigration],
+  ['0021-cheaper-fold-postgres', cheaperFoldPostgresMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

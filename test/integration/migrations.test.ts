@@ -61,4 +61,42 @@ describeEachDialect('migrations', (context) => {
     await db.deleteFrom('ol_authors').execute();
     await db.deleteFrom('ol_works').execute();
   });
+
+  if (context.dialect === 'postgres') {
+    it('folds text into the same search words and trigrams as the fold 0003 made, whatever the characters', async () => {
+      const { db } = context.store();
+      const schemaOf = async (name: string) =>
+        (
+          await sql<{ schema: string }>`select extnamespace::regnamespace::text as schema
+            from pg_extension where extname = ${name}`.execute(db)
+        ).rows[0]?.schema;
+      const unaccent = await schemaOf('unaccent');
+      const trigrams = await schemaOf('pg_trgm');
+      const unaccented = unaccent ? `${unaccent}.unaccent('${unaccent}.unaccent'::regdictionary, t)` : 't';
+      // 0003's fold: every run of characters other than letters and digits became one space.
+      const before = `btrim(regexp_replace(lower(${unaccented}), '[^[:alnum:]]+', ' ', 'g'))`;
+      const trigramsOf = (text: string) => (trigrams ? `${trigrams}.show_trgm(${text})` : `'{}'::text[]`);
+      // Every code point below U+3000 between words, beside digits and inside runs.
+      const result = await sql<{ total: string; differ: string; text_differs: string }>`
+        with s as (
+          select 'Zoë' || chr(cp) || 'Abc déf 12' || chr(cp) || chr(cp) || '3.5 x-y ' || chr(cp) as t
+            from generate_series(1, 12288) cp
+          union all select 'Wren' || chr(cp) || ' ' || chr(cp) || 'Ös-' || chr(cp) || '  O''Hara 1/2' as t
+            from generate_series(1, 12288) cp
+        ), f as (select ${sql.raw(before)} as a, booklink_fold(t) as b from s)
+        select count(*) as total,
+          count(*) filter (where to_tsvector('simple'::regconfig, a) <> to_tsvector('simple'::regconfig, b)
+            or ${sql.raw(trigramsOf('a'))} <> ${sql.raw(trigramsOf('b'))}) as differ,
+          count(*) filter (where a <> b) as text_differs
+        from f`.execute(db);
+      const counts = result.rows[0];
+      assert.ok(counts);
+      assert.equal(Number(counts.total), 2 * 12288);
+      assert.equal(Number(counts.differ), 0, 'no text is searched for other words or trigrams');
+      assert.ok(
+        Number(counts.text_differs) > 0,
+        'the folds do differ in blanks, so the comparison is a real one',
+      );
+    });
+  }
 });
