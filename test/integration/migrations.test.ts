@@ -76,7 +76,7 @@ describeEachDialect('migrations', (context) => {
       // 0003's fold: every run of characters other than letters and digits became one space.
       const before = `btrim(regexp_replace(lower(${unaccented}), '[^[:alnum:]]+', ' ', 'g'))`;
       const trigramsOf = (text: string) => (trigrams ? `${trigrams}.show_trgm(${text})` : `'{}'::text[]`);
-      // Every code point below U+3000 between words, beside digits and inside runs.
+      // Every code point up to U+3000 between words, beside digits and inside runs of blanks.
       const result = await sql<{ total: string; differ: string; text_differs: string }>`
         with s as (
           select 'Zoë' || chr(cp) || 'Abc déf 12' || chr(cp) || chr(cp) || '3.5 x-y ' || chr(cp) as t
