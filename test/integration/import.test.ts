@@ -29,6 +29,16 @@ function copy(name: string, as = name): string {
 
 const options: ImportOptions = { coversBaseUrl: 'https://covers.test/' };
 
+/** PostgreSQL's `enable_mergejoin` on four connections of the pool at once. */
+async function mergeJoins(store: Store): Promise<string[]> {
+  const settings = await Promise.all(
+    Array.from({ length: 4 }, () =>
+      sql<{ enable_mergejoin: string }>`show enable_mergejoin`.execute(store.db),
+    ),
+  );
+  return settings.map((result) => result.rows[0]?.enable_mergejoin ?? '');
+}
+
 async function keys(store: Store): Promise<string[]> {
   const rows = await store.db
     .selectFrom('catalog_entries')
@@ -235,10 +245,15 @@ describeEachDialect('catalog import', (context) => {
       for (const statement of allow) await sql.raw(statement).execute(store.db);
     }
     assert.deepEqual(await keys(store), []);
+    if (store.dialect === 'postgres')
+      assert.deepEqual(await mergeJoins(store), ['on', 'on', 'on', 'on'], 'after the refused statement');
     const summary = await importCatalogFile(store, file, { ...options, batchSize: 20000 });
     assert.equal(summary.imported, 12000);
     assert.equal((await keys(store)).length, 12000);
     assert.equal((await entry(store, `isbn:${lines[7500]?.split(',')[0]}`)).title, 'Boom');
+    // PostgreSQL's merge turns merge joins off for its own statement; the pool's connections keep them.
+    if (store.dialect === 'postgres')
+      assert.deepEqual(await mergeJoins(store), ['on', 'on', 'on', 'on'], 'after the import');
   });
 
   it('keeps the search index in step across batches and re-imports', async () => {
