@@ -1,12 +1,9 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type SQLite from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
-import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { compiledOnce } from './compiled.js';
 import { type Dialect, type Store, sqliteSettings } from './db.js';
 import { type IdentifierRoute, PENDING_IDENTIFIERS } from './deferred-indexes.js';
+import type { KeyFilter } from './key-filter.js';
 import { type Database, ENTRY_COLUMNS, type NewCatalogEntryRow } from './schema.js';
 
 // Bulk writes of the catalog importers: every SQL statement and every SQLite/PostgreSQL difference of
@@ -21,7 +18,7 @@ type IdentifierTable = 'catalog_identifiers' | typeof PENDING_IDENTIFIERS;
 // 22 parameters a row: 1,000 rows stay below SQLite's 32,766 bound values, and fewer, larger
 // statements measured faster than 500 or 50 (one-row statements: half the speed). PostgreSQL binds one
 // array per column, so its statements are bounded only by the batch.
-const ROWS_PER_STATEMENT: Readonly<Record<Dialect, number>> = { sqlite: 1000, postgres: 5000 };
+export const ROWS_PER_STATEMENT: Readonly<Record<Dialect, number>> = { sqlite: 1000, postgres: 5000 };
 
 // Typed as `never` so one helper fits every column; the SQL is fixed text, never user input.
 const raw = (text: string) => sql.raw<never>(text);
@@ -65,13 +62,13 @@ function updateSet(dialect: Dialect) {
   };
 }
 
-const RETURNING = ' returning "id", "entry_key"';
+export const RETURNING = ' returning "id", "entry_key"';
 
 /**
  * The SQL of an upsert of `rows` rows, compiled once per size and dialect (`compiledOnce`). It
  * returns each row's id, which the identifier index needs.
  */
-function upsertSql(db: Kysely<Database>, dialect: Dialect, rows: number): string {
+export function upsertSql(db: Kysely<Database>, dialect: Dialect, rows: number): string {
   return compiledOnce(db, `catalog_entries:${rows}`, () => {
     const blank = Object.fromEntries(
       ENTRY_COLUMNS.map((column) => [column, '']),
@@ -142,170 +139,7 @@ interface IdRow {
   entry_key: string;
 }
 
-/** COPY rows into a table of the bulk session's connection, given as chunks of COPY text in UTF-8. */
-export type CopyRows = (table: string, columns: readonly string[], text: readonly Buffer[]) => Promise<void>;
-
-type StoreLike = Pick<Store, 'dialect' | 'sqlite'> & { copy?: CopyRows };
-
-/** A value in COPY's text format: \N is null; backslash, tab, newline and return are escaped. */
-function copyText(value: unknown): string {
-  if (value === null || value === undefined) return '\\N';
-  const text = String(value);
-  return /[\\\t\n\r]/.test(text)
-    ? text.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c] ?? c)
-    : text;
-}
-
-/** COPY text is kept and sent this many rows to a chunk: a 5,000-row statement is never one string. */
-const COPY_CHUNK_ROWS = 250;
-
-/**
- * COPY text appended a line at a time and kept as UTF-8 chunks of `COPY_CHUNK_ROWS` lines: encoded
- * as each chunk fills (as sending it would), the text waits for its statement outside the JavaScript
- * heap, not as strings and row objects that outlive young-generation collections.
- */
-function copyTextBuffer() {
-  let chunks: Buffer[] = [];
-  let text = '';
-  let lines = 0;
-  return {
-    line(line: string) {
-      text += line;
-      if (++lines === COPY_CHUNK_ROWS) {
-        chunks.push(Buffer.from(text));
-        text = '';
-        lines = 0;
-      }
-    },
-    take(): Buffer[] {
-      if (text) chunks.push(Buffer.from(text));
-      const taken = chunks;
-      chunks = [];
-      text = '';
-      lines = 0;
-      return taken;
-    },
-  };
-}
-
-/** An entry's line of COPY text, its columns in `ENTRY_COLUMNS` order. */
-function entryLine(entry: NewCatalogEntryRow): string {
-  let line = '';
-  for (const column of ENTRY_COLUMNS) {
-    if (column !== 'entry_key') line += '\t';
-    line += copyText(entry[column]);
-  }
-  return `${line}\n`;
-}
-
-const ENTRIES_LOAD = 'catalog_entries_load';
-const IDENTIFIERS_LOAD = 'catalog_identifiers_keyed_load';
-
-/**
- * PostgreSQL's bulk path: COPY the rows and their identifiers (keyed by entry key) into session-private
- * staging tables (temporary tables: never in the WAL), then one statement upserts the entries and
- * indexes their identifiers by the ids the upsert returns, without a round trip of ids to the client.
- */
-async function copyMerge(
-  db: Kysely<Database>,
-  copy: CopyRows,
-  loads: { entries: readonly Buffer[]; identifiers: readonly Buffer[] },
-  route: IdentifierRoute,
-) {
-  await copy(ENTRIES_LOAD, ENTRY_COLUMNS, loads.entries);
-  await copy(IDENTIFIERS_LOAD, ['scheme', 'value', 'entry_key'], loads.identifiers);
-  // The planner, blind to the sizes of the upsert's output and of the load tables, joins them by sorting
-  // both on the text key; hashing the entries instead took 127-135 ms a statement against 146-152 ms
-  // (1M editions' first 50 s, bench/README). Only for this statement: the connection's others keep it.
-  await db.executeQuery(CompiledQuery.raw('set enable_mergejoin = off', []));
-  try {
-    await db.executeQuery(CompiledQuery.raw(copyMergeSql(db, route), []));
-  } finally {
-    // After a failure inside a transaction the reset fails as well, and the rollback restores the setting.
-    await db.executeQuery(CompiledQuery.raw('reset enable_mergejoin', [])).catch(() => undefined);
-  }
-  await db.executeQuery(CompiledQuery.raw(`truncate ${ENTRIES_LOAD}, ${IDENTIFIERS_LOAD}`, []));
-}
-
-/**
- * The statement that upserts the loaded entries and indexes their loaded identifiers. While the
- * identifier key is down (`unkeyed`), an entry the upsert inserted (`xmax = 0`) has no identifier row
- * yet, so its rows are appended to the unkeyed index as they are; an entry it updated may have them
- * already, so its rows go to the pending table, merged without repeats when the key is back.
- */
-function copyMergeSql(db: Kysely<Database>, route: IdentifierRoute): string {
-  return compiledOnce(db, `catalog_entries:copy:${route}`, () => {
-    const single = upsertSql(db, 'postgres', 1);
-    const list = ENTRY_COLUMNS.map((column) => `"${column}"`).join(', ');
-    const upsert = `insert into "catalog_entries" (${list}) select ${list} from ${ENTRIES_LOAD}${single.slice(single.indexOf(' on conflict'))}`;
-    const keyed = `select l.scheme, l.value, u.id from ${IDENTIFIERS_LOAD} l join upserted u on u.entry_key = l.entry_key`;
-    if (route !== 'unkeyed') {
-      const into = route === 'pending' ? PENDING_IDENTIFIERS : 'catalog_identifiers';
-      return `with upserted as (${upsert}) insert into ${into} (scheme, value, entry_id) ${keyed} on conflict do nothing`;
-    }
-    return `with upserted as (${upsert.replace(RETURNING, `${RETURNING}, xmax = 0 as fresh`)}),
-      fresh as (insert into catalog_identifiers (scheme, value, entry_id) ${keyed} where u.fresh)
-      insert into ${PENDING_IDENTIFIERS} (scheme, value, entry_id) ${keyed} where not u.fresh`;
-  });
-}
-
-/** The store an import's batches write to (see `openBulkSession`). */
-export type BulkStore = Store & {
-  copy?: CopyRows;
-  /**
-   * A connection beside the import's own, for reading rows committed before the import's current
-   * transaction (PostgreSQL: the pool); absent where there is only the one (SQLite).
-   */
-  committedReads?: Kysely<Database>;
-};
-
-/**
- * Bulk writes on PostgreSQL need the COPY protocol on the connection the import's transactions run
- * on: this opens one connection, a Kysely bound to it and its staging tables. Elsewhere it is the store.
- */
-export async function openBulkSession(store: Store): Promise<{ store: BulkStore; close(): Promise<void> }> {
-  const pool = store.pgPool;
-  if (store.dialect !== 'postgres' || !pool) return { store, close: async () => undefined };
-  const client: pg.PoolClient = await pool.connect();
-  const db = new Kysely<Database>({
-    dialect: new PostgresDialect({
-      pool: {
-        connect: async () => ({
-          query: ((text: string, parameters: unknown[]) => client.query(text, parameters)) as never,
-          release: () => undefined,
-        }),
-        end: async () => undefined,
-      },
-    }),
-  });
-  // Each batch commits its rows and its progress together, so a commit lost to a server crash loses
-  // both and the import resumes from the batch before: durability of each commit buys nothing here.
-  await client.query('set synchronous_commit = off');
-  const columns = ENTRY_COLUMNS.map((column) => `"${column}"`).join(', ');
-  await client.query(
-    `create temporary table if not exists ${ENTRIES_LOAD} as select ${columns} from catalog_entries with no data`,
-  );
-  await client.query(
-    `create temporary table if not exists ${IDENTIFIERS_LOAD} (scheme text, value text, entry_key text)`,
-  );
-  const copy: CopyRows = async (table, names, text) => {
-    const stream = client.query(
-      copyFrom(`copy ${table} (${names.map((n) => `"${n}"`).join(', ')}) from stdin`),
-    );
-    // A chunk at a time, with the stream's backpressure.
-    await pipeline(Readable.from(text), stream);
-  };
-  return {
-    // Reads of what earlier transactions committed go through the pool, on connections of their own.
-    store: { ...store, db, copy, committedReads: store.db },
-    close: async () => {
-      await db.destroy();
-      // The connection goes back to the pool: its next user commits durably again.
-      const reset = await client.query('reset synchronous_commit').catch((error: unknown) => error);
-      client.release(reset instanceof Error ? reset : undefined);
-    },
-  };
-}
+type StoreLike = Pick<Store, 'dialect' | 'sqlite'>;
 
 async function runUpsert(db: Kysely<Database>, store: StoreLike, rows: readonly NewCatalogEntryRow[]) {
   if (store.dialect === 'postgres') {
@@ -434,6 +268,11 @@ function insertSqliteIdentifiers(
 export interface WriterOptions {
   /** Where identifier rows go for now (a first import's indexes are down: see store/deferred-indexes). */
   identifierRoute?: () => IdentifierRoute;
+  /**
+   * The keys a first import has written so far (PostgreSQL: while the identifier key is down, rows of
+   * keys certainly not written yet are copied straight into the catalog; see store/catalog-copy).
+   */
+  written?: KeyFilter;
 }
 
 export interface CatalogWriter {
@@ -458,7 +297,6 @@ export function catalogWriter(
   store: StoreLike,
   options: WriterOptions = {},
 ): CatalogWriter {
-  if (store.dialect === 'postgres' && store.copy) return copyWriter(db, store.copy, options);
   const limit = ROWS_PER_STATEMENT[store.dialect];
   let chunk: NewCatalogEntryRow[] = [];
   let pairs = new Map<string, readonly IdentifierPair[]>();
@@ -489,49 +327,6 @@ export function catalogWriter(
       return repeated ? flush().then(queue) : queue();
     },
     flush,
-  };
-}
-
-/**
- * PostgreSQL's bulk writer: each entry and its identifiers become COPY text as they are queued, and a
- * full statement's worth (5,000 entries) is loaded and merged (`copyMerge`) while the next one is
- * queued; a statement waits only for the one before it. Entries used to wait as objects until their
- * statement was written: across young-generation collections, which copied and promoted them, so
- * that the import's collector threads cost 44 s of CPU each at 10M editions (bench/README).
- */
-function copyWriter(db: Kysely<Database>, copy: CopyRows, options: WriterOptions): CatalogWriter {
-  const limit = ROWS_PER_STATEMENT.postgres;
-  const entries = copyTextBuffer();
-  const identifiers = copyTextBuffer();
-  let keys = new Set<string>();
-  // The statements sent, in order; a failure rejects every later one and reaches the caller.
-  let writing: Promise<void> = Promise.resolve();
-  const send = (): Promise<void> => {
-    const before = writing;
-    if (keys.size === 0) return before;
-    const loads = { entries: entries.take(), identifiers: identifiers.take() };
-    const route = options.identifierRoute?.() ?? 'index';
-    keys = new Set();
-    writing = before.then(() => copyMerge(db, copy, loads, route));
-    // Awaited by the next statement or by `flush`; until then a failure must not count as unhandled.
-    writing.catch(() => undefined);
-    return before;
-  };
-  return {
-    add(entry, pairs) {
-      // A repeated key goes to the next statement, which the server runs after this one.
-      const sent = keys.has(entry.entry_key) ? send() : undefined;
-      keys.add(entry.entry_key);
-      entries.line(entryLine(entry));
-      const key = copyText(entry.entry_key);
-      for (const [scheme, value] of pairs)
-        identifiers.line(`${copyText(scheme)}\t${copyText(value)}\t${key}\n`);
-      return keys.size === limit ? send() : sent;
-    },
-    async flush() {
-      send();
-      await writing;
-    },
   };
 }
 

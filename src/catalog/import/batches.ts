@@ -1,4 +1,4 @@
-import { type BulkStore, openBulkSession } from '../../store/catalog-import.js';
+import { type BulkStore, openBulkSession } from '../../store/catalog-copy.js';
 import { nowIso, type Store } from '../../store/db.js';
 import type { ImportDb } from '../../store/import-runs.js';
 import type { RowReader } from './rows.js';

@@ -1,5 +1,5 @@
-import { catalogWriter, type IdentifierPair, type WriterOptions } from '../../store/catalog-import.js';
-import type { Store } from '../../store/db.js';
+import { type BulkStore, bulkCatalogWriter } from '../../store/catalog-copy.js';
+import type { IdentifierPair, WriterOptions } from '../../store/catalog-import.js';
 import type { ImportDb } from '../../store/import-runs.js';
 import type { NewCatalogEntryRow } from '../../store/schema.js';
 import type { EntryLinks } from './types.js';
@@ -68,10 +68,10 @@ export interface UpsertWriter {
 /** The importers' writer: entries upserted in file order and their identifiers indexed (see store). */
 export function upsertWriter(
   db: ImportDb,
-  store: Pick<Store, 'dialect' | 'sqlite'>,
+  store: Pick<BulkStore, 'dialect' | 'sqlite' | 'copy' | 'committedReads'>,
   options?: WriterOptions,
 ): UpsertWriter {
-  const writer = catalogWriter(db, store, options);
+  const writer = bulkCatalogWriter(db, store, options);
   return {
     add: (entry, links) => writer.add(entry, identifierPairs(entry, links)),
     flush: () => writer.flush(),
