@@ -262,7 +262,9 @@ export async function openBulkSession(store: Store): Promise<{ store: BulkStore;
  * full statement's worth (5,000 entries) is loaded and merged (`copyMerge`) while the next one is
  * queued; a statement waits only for the one before it. Entries used to wait as objects until their
  * statement was written: across young-generation collections, which copied and promoted them, so
- * that the import's collector threads cost 44 s of CPU each at 10M editions (bench/README).
+ * that the import's collector threads cost 44 s of CPU each at 10M editions (bench/README). In a first
+ * import (`WriterOptions.written`, with `reads` to draw ids on), a statement's entries of new keys are
+ * copied straight in (`copyDirect`) and the rest merged.
  */
 function copyWriter(
   db: Kysely<Database>,

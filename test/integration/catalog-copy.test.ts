@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { beforeEach, it } from 'node:test';
-import type { Kysely } from 'kysely';
 import { findCatalogEntryByIdentifier } from '../../src/services/resolve/catalog-identifiers.js';
 import { bulkCatalogWriter, openBulkSession } from '../../src/store/catalog-copy.js';
 import { PROVIDER_SOURCE, saveProviderEntry } from '../../src/store/catalog-identifiers.js';
@@ -11,8 +10,9 @@ import {
   restoreCatalogIndexes,
 } from '../../src/store/deferred-indexes.js';
 import { KeyFilter } from '../../src/store/key-filter.js';
-import type { Database, NewCatalogEntryRow } from '../../src/store/schema.js';
+import type { NewCatalogEntryRow } from '../../src/store/schema.js';
 import { describeEachDialect } from '../support/databases.js';
+import { indexedIdentifiers } from '../support/factories.js';
 
 const NOW = '2024-03-01T10:00:00.000Z';
 
@@ -34,18 +34,6 @@ const pairs = (isbn13: string, goodreads: string): IdentifierPair[] => [
   ['isbn13', isbn13],
   ['goodreads', goodreads],
 ];
-
-async function identifiersOf(db: Kysely<Database>): Promise<string[]> {
-  const rows = await db
-    .selectFrom('catalog_identifiers as i')
-    .innerJoin('catalog_entries as e', 'e.id', 'i.entry_id')
-    .select(['e.entry_key', 'i.scheme', 'i.value'])
-    .orderBy('e.entry_key')
-    .orderBy('i.scheme')
-    .orderBy('i.value')
-    .execute();
-  return rows.map((r) => `${r.entry_key} ${r.scheme}=${r.value}`);
-}
 
 describeEachDialect('bulk catalog writer, a first import', (context) => {
   beforeEach(async () => {
@@ -125,7 +113,7 @@ describeEachDialect('bulk catalog writer, a first import', (context) => {
         'isbn:9781861972712 Salt openlibrary',
       ],
     );
-    assert.deepEqual(await identifiersOf(store.db), [
+    assert.deepEqual(await indexedIdentifiers(store), [
       'isbn:9780000000002 goodreads=3',
       'isbn:9780000000002 isbn13=9780000000002',
       'isbn:9780000000002 oclc=41333709',

@@ -27,6 +27,7 @@ import { backfillCatalogIdentifiers } from '../../src/store/migrations/0014-iden
 import { olAuthorNames, olWorks, stageOlAuthors, stageOlWorks } from '../../src/store/openlibrary-staging.js';
 import { retrieveCandidates } from '../../src/store/search.js';
 import { createTestDatabase, describeEachDialect } from '../support/databases.js';
+import { indexedIdentifiers } from '../support/factories.js';
 
 // Small invented dumps in Open Library's format: type, key, revision, last_modified, JSON.
 const scratch = mkdtempSync(join(tmpdir(), 'booklink-ol-dumps-'));
@@ -496,28 +497,17 @@ describeEachDialect('Open Library dumps import', (context) => {
       options,
     );
     assert.equal(summary.files[2]?.imported, 3);
-    const rows = await store()
-      .db.selectFrom('catalog_identifiers as i')
-      .innerJoin('catalog_entries as e', 'e.id', 'i.entry_id')
-      .select(['e.entry_key', 'i.scheme', 'i.value'])
-      .orderBy('e.entry_key')
-      .orderBy('i.scheme')
-      .orderBy('i.value')
-      .execute();
-    assert.deepEqual(
-      rows.map((row) => `${row.entry_key} ${row.scheme}=${row.value}`),
-      [
-        'isbn:9780306406157 goodreads=1',
-        'isbn:9780306406157 goodreads=2',
-        'isbn:9780306406157 isbn10=0306406152',
-        'isbn:9780306406157 isbn13=9780306406157',
-        'isbn:9780306406157 ol_edition=OL300M',
-        'isbn:9780306406157 ol_edition=OL302M',
-        'isbn:9781861972712 isbn10=1861972717',
-        'isbn:9781861972712 isbn13=9781861972712',
-        'isbn:9781861972712 ol_edition=OL301M',
-      ],
-    );
+    assert.deepEqual(await indexedIdentifiers(store()), [
+      'isbn:9780306406157 goodreads=1',
+      'isbn:9780306406157 goodreads=2',
+      'isbn:9780306406157 isbn10=0306406152',
+      'isbn:9780306406157 isbn13=9780306406157',
+      'isbn:9780306406157 ol_edition=OL300M',
+      'isbn:9780306406157 ol_edition=OL302M',
+      'isbn:9781861972712 isbn10=1861972717',
+      'isbn:9781861972712 isbn13=9781861972712',
+      'isbn:9781861972712 ol_edition=OL301M',
+    ]);
   });
 
   it('brings the identifier index back whole when a provider filed identifiers while it was down', async () => {

@@ -93,3 +93,16 @@ export function inventedIsbn(n: number): string {
   const sum = [...stem].reduce((total, digit, i) => total + Number(digit) * (i % 2 === 0 ? 1 : 3), 0);
   return `${stem}${(10 - (sum % 10)) % 10}`;
 }
+
+/** Every row of the identifier index as `entry_key scheme=value`, sorted. */
+export async function indexedIdentifiers(store: Pick<Store, 'db'>): Promise<string[]> {
+  const rows = await store.db
+    .selectFrom('catalog_identifiers as i')
+    .innerJoin('catalog_entries as e', 'e.id', 'i.entry_id')
+    .select(['e.entry_key', 'i.scheme', 'i.value'])
+    .orderBy('e.entry_key')
+    .orderBy('i.scheme')
+    .orderBy('i.value')
+    .execute();
+  return rows.map((row) => `${row.entry_key} ${row.scheme}=${row.value}`);
+}
