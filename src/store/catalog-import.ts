@@ -7,7 +7,8 @@ import type { KeyFilter } from './key-filter.js';
 import { type Database, ENTRY_COLUMNS, type NewCatalogEntryRow } from './schema.js';
 
 // Bulk writes of the catalog importers: every SQL statement and every SQLite/PostgreSQL difference of
-// an import lives here, so the importers in src/catalog/import only parse and batch.
+// an import lives here or, for PostgreSQL's COPY path, in catalog-copy.ts, so the importers in
+// src/catalog/import only parse and batch.
 
 /** One identifier an entry carries, for the identifier index (`['oclc', '41333709']`). */
 export type IdentifierPair = readonly [scheme: string, value: string];
