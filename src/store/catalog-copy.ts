@@ -74,6 +74,15 @@ function entryLine(entry: NewCatalogEntryRow): string {
   return `${line}\n`;
 }
 
+/** An entry's identifiers as lines of COPY text, each ending in `entry` (its key or its id). */
+function identifierLines(
+  buffer: ReturnType<typeof copyTextBuffer>,
+  pairs: readonly IdentifierPair[],
+  entry: string,
+) {
+  for (const [scheme, value] of pairs) buffer.line(`${copyText(scheme)}\t${copyText(value)}\t${entry}\n`);
+}
+
 const ENTRIES_LOAD = 'catalog_entries_load';
 const IDENTIFIERS_LOAD = 'catalog_identifiers_keyed_load';
 
@@ -103,6 +112,13 @@ async function copyMerge(
   await db.executeQuery(CompiledQuery.raw(`truncate ${ENTRIES_LOAD}, ${IDENTIFIERS_LOAD}`, []));
 }
 
+/** The upsert of `columns` of the loaded entries into the catalog, returning ids and keys. */
+function loadUpsertSql(db: Kysely<Database>, columns: readonly string[]): string {
+  const single = upsertSql(db, 'postgres', 1);
+  const list = columns.map((column) => `"${column}"`).join(', ');
+  return `insert into "catalog_entries" (${list}) select ${list} from ${ENTRIES_LOAD}${single.slice(single.indexOf(' on conflict'))}`;
+}
+
 /**
  * The statement that upserts the loaded entries and indexes their loaded identifiers. While the
  * identifier key is down (`unkeyed`), an entry the upsert inserted (`xmax = 0`) has no identifier row
@@ -111,9 +127,7 @@ async function copyMerge(
  */
 function copyMergeSql(db: Kysely<Database>, route: IdentifierRoute): string {
   return compiledOnce(db, `catalog_entries:copy:${route}`, () => {
-    const single = upsertSql(db, 'postgres', 1);
-    const list = ENTRY_COLUMNS.map((column) => `"${column}"`).join(', ');
-    const upsert = `insert into "catalog_entries" (${list}) select ${list} from ${ENTRIES_LOAD}${single.slice(single.indexOf(' on conflict'))}`;
+    const upsert = loadUpsertSql(db, ENTRY_COLUMNS);
     const keyed = `select l.scheme, l.value, u.id from ${IDENTIFIERS_LOAD} l join upserted u on u.entry_key = l.entry_key`;
     if (route !== 'unkeyed') {
       const into = route === 'pending' ? PENDING_IDENTIFIERS : 'catalog_identifiers';
@@ -137,7 +151,7 @@ const DIRECT_IDENTIFIER_COLUMNS = ['scheme', 'value', 'entry_id'] as const;
  * A first import's rows of keys it has certainly not written yet (`WriterOptions.written`) are copied
  * straight into the catalog with ids drawn ahead from its sequence, and their identifiers straight into
  * the unkeyed index: no load tables, no upsert and no join, about a third of the import backend's
- * time (100,000 editions: 2.1-2.3 s against 3.2-3.5 s, bench/README). A key the catalog holds all the
+ * time (100,000 editions: 2.1-2.5 s against 3.2-4.2 s, bench/README). A key the catalog holds all the
  * same (a provider's answer filed before the import, or a row a killed run committed) fails the copy
  * on the key's unique index: then the statement is undone to its savepoint and merged instead.
  */
@@ -176,24 +190,33 @@ const UNIQUE_VIOLATION = '23505';
  */
 function directMergeSql(db: Kysely<Database>, route: IdentifierRoute): string {
   return compiledOnce(db, `catalog_entries:direct:${route === 'index' ? 'index' : 'pending'}`, () => {
-    const single = upsertSql(db, 'postgres', 1);
-    const list = DIRECT_COLUMNS.map((column) => `"${column}"`).join(', ');
     const into = route === 'index' ? 'catalog_identifiers' : PENDING_IDENTIFIERS;
-    return `with upserted as (insert into "catalog_entries" (${list}) select ${list} from ${ENTRIES_LOAD}${single.slice(single.indexOf(' on conflict'))}),
+    return `with upserted as (${loadUpsertSql(db, DIRECT_COLUMNS)}),
       stored as (select l.id as given, u.id from ${ENTRIES_LOAD} l join upserted u on u.entry_key = l.entry_key)
       insert into ${into} (scheme, value, entry_id)
       select i.scheme, i.value, s.id from ${IDENTIFIERS_LOAD} i join stored s on s.given = i.entry_id on conflict do nothing`;
   });
 }
 
-/** `count` ids drawn from the catalog's sequence, as the text COPY takes. */
-async function drawIds(reads: Kysely<Database>, count: number): Promise<string[]> {
+/** The name of the catalog's id sequence, for `drawIds`. */
+async function idSequence(reads: Kysely<Database>): Promise<string> {
+  const result = await reads.executeQuery<{ name: string }>(
+    CompiledQuery.raw(`select pg_get_serial_sequence('catalog_entries', 'id') as name`, []),
+  );
+  return result.rows[0]?.name ?? 'catalog_entries_id_seq';
+}
+
+/**
+ * `count` ids drawn from the catalog's sequence, as the text COPY takes. The sequence comes as a
+ * parameter: named by `pg_get_serial_sequence` inside the statement, it was looked up for every id
+ * (5,000 ids: 20.8-21.7 ms a draw against 4.5-6.6 ms, bench/README).
+ */
+async function drawIds(reads: Kysely<Database>, sequence: string, count: number): Promise<string[]> {
   const result = await reads.executeQuery<{ ids: string[] }>(
-    CompiledQuery.raw(
-      `select array(select nextval(pg_get_serial_sequence('catalog_entries', 'id'))::text
-        from generate_series(1, $1)) as ids`,
-      [count],
-    ),
+    CompiledQuery.raw('select array(select nextval($2::regclass)::text from generate_series(1, $1)) as ids', [
+      count,
+      sequence,
+    ]),
   );
   return result.rows[0]?.ids ?? [];
 }
@@ -274,8 +297,10 @@ function copyWriter(
 ): CatalogWriter {
   const limit = ROWS_PER_STATEMENT.postgres;
   const merged = { entries: copyTextBuffer(), identifiers: copyTextBuffer() };
-  const direct = { entries: copyTextBuffer(), identifiers: copyTextBuffer() };
-  const written = reads ? options.written : undefined;
+  const straight = { entries: copyTextBuffer(), identifiers: copyTextBuffer() };
+  // Rows are copied straight in only with a key filter and a connection to draw their ids on.
+  const direct = reads && options.written ? { reads, written: options.written } : undefined;
+  let sequence: Promise<string> | undefined;
   // Ids drawn for this statement's direct rows, used in order.
   let ids: string[] = [];
   let nextId = 0;
@@ -285,7 +310,7 @@ function copyWriter(
   const send = (): Promise<void> => {
     const before = writing;
     if (keys.size === 0) return before;
-    const straight = { entries: direct.entries.take(), identifiers: direct.identifiers.take() };
+    const copied = { entries: straight.entries.take(), identifiers: straight.identifiers.take() };
     const loads = { entries: merged.entries.take(), identifiers: merged.identifiers.take() };
     const route = options.identifierRoute?.() ?? 'index';
     keys = new Set();
@@ -293,7 +318,7 @@ function copyWriter(
     nextId = 0;
     writing = before.then(async () => {
       // One statement never holds a key twice, so the two halves cannot touch one row.
-      if (straight.entries.length > 0) await copyDirect(db, copy, straight, route);
+      if (copied.entries.length > 0) await copyDirect(db, copy, copied, route);
       if (loads.entries.length > 0) await copyMerge(db, copy, loads, route);
     });
     // Awaited by the next statement or by `flush`; until then a failure must not count as unhandled.
@@ -301,9 +326,8 @@ function copyWriter(
     return before;
   };
   const queueDirect = (entry: NewCatalogEntryRow, pairs: readonly IdentifierPair[], id: string) => {
-    direct.entries.line(directLine(id, entry));
-    for (const [scheme, value] of pairs)
-      direct.identifiers.line(`${copyText(scheme)}\t${copyText(value)}\t${id}\n`);
+    straight.entries.line(directLine(id, entry));
+    identifierLines(straight.identifiers, pairs, id);
   };
   return {
     add(entry, pairs) {
@@ -311,14 +335,16 @@ function copyWriter(
       const sent = keys.has(entry.entry_key) ? send() : undefined;
       keys.add(entry.entry_key);
       const full = () => (keys.size === limit ? send() : sent);
-      if (reads && written && options.identifierRoute?.() === 'unkeyed' && !written.add(entry.entry_key)) {
+      if (direct && options.identifierRoute?.() === 'unkeyed' && !direct.written.add(entry.entry_key)) {
         const id = ids[nextId++];
         if (id !== undefined) {
           queueDirect(entry, pairs, id);
           return full();
         }
         // Ids for the rest of this statement, drawn while the one before is merged.
-        return Promise.all([sent, drawIds(reads, limit - keys.size + 1)]).then(([, drawn]) => {
+        sequence ??= idSequence(direct.reads);
+        const drawing = sequence.then((name) => drawIds(direct.reads, name, limit - keys.size + 1));
+        return Promise.all([sent, drawing]).then(([, drawn]) => {
           ids = drawn;
           nextId = 1;
           queueDirect(entry, pairs, drawn[0] ?? '');
@@ -326,9 +352,7 @@ function copyWriter(
         });
       }
       merged.entries.line(entryLine(entry));
-      const key = copyText(entry.entry_key);
-      for (const [scheme, value] of pairs)
-        merged.identifiers.line(`${copyText(scheme)}\t${copyText(value)}\t${key}\n`);
+      identifierLines(merged.identifiers, pairs, copyText(entry.entry_key));
       return full();
     },
     async flush() {
