@@ -1,4 +1,4 @@
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { writeSqliteRows } from './catalog-import.js';
 import type { Store } from './db.js';
@@ -164,56 +164,14 @@ const stagedWork = (row: WorkRow): StagedWork => ({
   modified: row.last_modified,
 });
 
-/** Author key → name, for the keys staged, read through a raw SQLite connection. */
-export function sqliteAuthorNames(sqlite: SQLite.Database, keys: readonly string[]): Map<string, string> {
-  const names = new Map<string, string>();
-  const rows = sqliteLookups(sqlite).author.all(JSON.stringify(keys)) as Array<[string, string]>;
-  for (const [key, name] of rows) names.set(key, name);
-  return names;
-}
-
-/** Work key → staged work, for the keys staged, read through a raw SQLite connection. */
-export function sqliteWorks(sqlite: SQLite.Database, keys: readonly string[]): Map<string, StagedWork> {
-  const works = new Map<string, StagedWork>();
-  // Rows as arrays, each made a staged work at once: an object per row in between was garbage.
-  const rows = sqliteLookups(sqlite).work.all(JSON.stringify(keys)) as Array<
-    [string, string | null, number | null, string, string | null]
-  >;
-  for (const [key, title, firstYear, authorKeys, modified] of rows)
-    works.set(key, { key, title, firstYear, authorKeys, modified });
-  return works;
-}
-
-/** Staged works and author names, read from another thread on a connection of its own. */
-export interface StagedReader {
-  works(keys: readonly string[]): Map<string, StagedWork>;
-  authorNames(keys: readonly string[]): Map<string, string>;
-  close(): void;
-}
-
-/**
- * The parse worker's connection to a SQLite catalog's staging tables, which an import's authors and
- * works phases committed before its editions: it only reads (WAL lets it beside the writing thread),
- * with a page cache of its own (`READER_CACHE_KIB`) for the tables' upper pages.
- */
-export function openStagedReader(file: string): StagedReader {
-  const sqlite = new SQLite(file, { fileMustExist: true });
-  sqlite.pragma('query_only = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma(`cache_size = -${READER_CACHE_KIB}`);
-  return {
-    works: (keys) => sqliteWorks(sqlite, keys),
-    authorNames: (keys) => sqliteAuthorNames(sqlite, keys),
-    close: () => sqlite.close(),
-  };
-}
-
-const READER_CACHE_KIB = 32 * 1024;
-
 /** Author key → name, for the keys staged. */
 export async function olAuthorNames(db: Kysely<Database>, store: StoreLike, keys: readonly string[]) {
-  if (store.sqlite) return sqliteAuthorNames(store.sqlite, keys);
   const names = new Map<string, string>();
+  if (store.sqlite) {
+    const rows = sqliteLookups(store.sqlite).author.all(JSON.stringify(keys)) as Array<[string, string]>;
+    for (const [key, name] of rows) names.set(key, name);
+    return names;
+  }
   const rows = await stagedRows<{ author_key: string; name: string }>(
     db,
     store,
@@ -228,8 +186,16 @@ export async function olAuthorNames(db: Kysely<Database>, store: StoreLike, keys
 
 /** Work key → staged work, for the keys staged. */
 export async function olWorks(db: Kysely<Database>, store: StoreLike, keys: readonly string[]) {
-  if (store.sqlite) return sqliteWorks(store.sqlite, keys);
   const works = new Map<string, StagedWork>();
+  if (store.sqlite) {
+    // Rows as arrays, each made a staged work at once: an object per row in between was garbage.
+    const rows = sqliteLookups(store.sqlite).work.all(JSON.stringify(keys)) as Array<
+      [string, string | null, number | null, string, string | null]
+    >;
+    for (const [key, title, firstYear, authorKeys, modified] of rows)
+      works.set(key, { key, title, firstYear, authorKeys, modified });
+    return works;
+  }
   const rows = await stagedRows<WorkRow>(
     db,
     store,

@@ -12,8 +12,7 @@ import {
   type DumpsSummary,
   importOpenLibraryDumps,
 } from '../../src/catalog/import/index.js';
-import { joinResults } from '../../src/catalog/import/openlibrary-join.js';
-import { workerRows, workerStagedLines } from '../../src/catalog/import/worker-rows.js';
+import { workerStagedLines } from '../../src/catalog/import/worker-rows.js';
 import { findCatalogEntryByIdentifier } from '../../src/services/resolve/catalog-identifiers.js';
 import { catalogChecksum } from '../../src/store/catalog-checksum.js';
 import { PROVIDER_SOURCE, saveProviderEntry } from '../../src/store/catalog-identifiers.js';
@@ -312,7 +311,7 @@ describeEachDialect('Open Library dumps import', (context) => {
     ]);
   });
 
-  it('parses the dumps in a worker thread (on SQLite joining the editions there) to what this thread makes of them', async () => {
+  it('parses the authors and works dumps in a worker thread to what this thread makes of them', async () => {
     const files = {
       ...dumps(),
       authors: write('authors.txt', [
@@ -358,61 +357,6 @@ describeEachDialect('Open Library dumps import', (context) => {
     assert.deepEqual(counts(there), expected.counts);
     assert.deepEqual(await stagedTables(), expected.tables);
     assert.deepEqual(await checksum(store()), expected.catalog);
-
-    if (context.dialect === 'sqlite') {
-      // The worker's own rows, read while the staged tables are there, joined by the worker or, for a
-      // chunk it leaves unjoined (the reader here keeps up, so it is never behind), by `here`.
-      const sqliteFile = store().sqlite?.name ?? '';
-      const editions = files.editions;
-      assert.ok(editions);
-      const joinedRows = async (always: boolean) => {
-        let joinedHere = 0;
-        const rows = workerRows({
-          file: editions,
-          gzip: false,
-          skip: 0,
-          detected: { format: 'openlibrary', delimiter: '\t' },
-          context: { coversBaseUrl: options.coversBaseUrl, now: MODIFIED, keepWithoutIsbn: true },
-          join: {
-            sqliteFile,
-            always,
-            here: (results) => {
-              joinedHere += results.length;
-              return joinResults(results, {
-                works: (keys) => olWorks(store().db, store(), keys),
-                authorNames: (keys) => olAuthorNames(store().db, store(), keys),
-              });
-            },
-          },
-        });
-        const joined = new Map<string, unknown>();
-        for await (const row of rows.rows) {
-          const result = row();
-          if (!result.ok) continue;
-          const { authors, work_title, first_year, match_key } = result.entry;
-          joined.set(result.entry.entry_key, { authors, work_title, first_year, match_key });
-        }
-        return { joined, joinedHere };
-      };
-      const there = await joinedRows(true);
-      assert.equal(there.joinedHere, 0);
-      // No author of its own: the work's.
-      assert.deepEqual(there.joined.get('isbn:9781861972712'), {
-        authors: '["Ada Quill"]',
-        work_title: 'The Lantern Keeper',
-        first_year: 1921,
-        match_key: 'lantern keeper|quill',
-      });
-      assert.deepEqual(there.joined.get('openlibrary:OL102M'), {
-        authors: '["Bram Fenwick","Cora Lindqvist"]',
-        work_title: 'Salt and Iron',
-        first_year: 1955,
-        match_key: 'salt and iron|fenwick',
-      });
-      const here = await joinedRows(false);
-      assert.ok(here.joinedHere > 0);
-      assert.deepEqual(here.joined, there.joined);
-    }
   });
 
   it('finds entries by any identifier through the index', async () => {

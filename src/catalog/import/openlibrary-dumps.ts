@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { matchKeyWithAuthors } from '../../domain/text.js';
 import type { BulkStore } from '../../store/catalog-copy.js';
 import {
   deleteEntriesByIdentifier,
@@ -22,19 +23,12 @@ import {
   hasEntriesBefore,
   olAuthorNames,
   olWorks,
+  type StagedWork,
   stageOlAuthors,
   stageOlWorks,
 } from '../../store/openlibrary-staging.js';
 import { refreshSearchStatistics } from '../../store/search.js';
 import { type BatchSink, importRows } from './batches.js';
-import {
-  type Accepted,
-  applyJoin,
-  type Joined,
-  joinResults,
-  lookUpJoin,
-  type StagedSource,
-} from './openlibrary-join.js';
 import {
   type StagedKind,
   type StagedLine,
@@ -42,11 +36,11 @@ import {
   type StagedRow,
   stagedLineParser,
 } from './openlibrary-staged.js';
-import { openRows, type RowReader } from './rows.js';
+import { openRows } from './rows.js';
 import { fileKey, freshRun, loadRun, type RunState, saveRun } from './runs.js';
 import { isGzip, peekText, readLineChunks } from './source.js';
 import { type ImportProgress, type ImportStart, type ImportSummary, summarise } from './summary.js';
-import { ImportError } from './types.js';
+import { ImportError, type ParseResult } from './types.js';
 import { workerRows, workerStagedLines } from './worker-rows.js';
 import { upsertWriter } from './writer.js';
 
@@ -230,6 +224,8 @@ async function stageDump<K extends StagedKind>(
   return summarise(file.path, run, 'completed', file.run.rowsDone, performance.now() - started);
 }
 
+type Accepted = Extract<ParseResult, { ok: true }>;
+
 /**
  * Editions joined to their works and authors at a time (a key lookup per staging table each). Joins of
  * 5,000 kept the waiting editions alive across young-generation collections, which copied and promoted
@@ -237,6 +233,21 @@ async function stageDump<K extends StagedKind>(
  * fifth fewer page faults with 1,000; PostgreSQL: see `copyWriter`).
  */
 const ROWS_PER_JOIN = 1000;
+
+/** An edition's own author keys, else its work's. */
+function authorKeysOf(result: Accepted, works: ReadonlyMap<string, StagedWork>): string[] {
+  const own = result.links?.authorKeys;
+  if (own && own.length > 0) return own;
+  const work = result.entry.work_key ? works.get(result.entry.work_key) : undefined;
+  return work?.authorKeys ? work.authorKeys.split(',') : [];
+}
+
+/** A batch's staged works and author names, and each edition's author keys in batch order. */
+interface Joined {
+  works: ReadonlyMap<string, StagedWork>;
+  keysOf: string[][];
+  names: ReadonlyMap<string, string>;
+}
 
 /** What the editions' batches share: the run, what was removed, where identifiers go. */
 interface EditionsState {
@@ -246,13 +257,11 @@ interface EditionsState {
   identifiers: IdentifierRoute;
   /** PostgreSQL, a first import: the keys written so far (see `WriterOptions.written`). */
   written?: KeyFilter;
-  /** The editions arrive joined to their works and authors (SQLite's parse worker, see `WorkerJoin`). */
-  joined: boolean;
 }
 
 /**
- * The editions' sink: buffers parsed editions, joins a thousand at a time to their staged works and
- * authors (unless they arrive joined), skips the ones a re-import finds unchanged (same `last_modified`) and upserts the rest.
+ * The editions' sink: buffers parsed editions, joins a few thousand at a time to their staged works
+ * and authors, skips the ones a re-import finds unchanged (same `last_modified`) and upserts the rest.
  * On the file's last batch it removes the entries this dump no longer holds.
  */
 function joiningSink(trx: ImportDb, store: BulkStore, state: EditionsState): BatchSink {
@@ -265,13 +274,42 @@ function joiningSink(trx: ImportDb, store: BulkStore, state: EditionsState): Bat
   const reads = store.committedReads ?? trx;
   let buffer: Accepted[] = [];
   let removes: string[] = [];
-  const staged: StagedSource = {
-    works: (keys) => olWorks(reads, store, keys),
-    authorNames: (keys) => olAuthorNames(reads, store, keys),
+  /** A batch's works and author names, from the staging tables. */
+  const lookUp = async (batch: readonly Accepted[]): Promise<Joined> => {
+    // Plain loops and one list of author keys per edition: the per-edition arrays of `flatMap` and
+    // the keys split twice were a good part of the writing thread's garbage.
+    const workKeys = new Set<string>();
+    for (const result of batch) if (result.entry.work_key) workKeys.add(result.entry.work_key);
+    const works = await olWorks(reads, store, [...workKeys]);
+    const keysOf: string[][] = [];
+    const authorKeys = new Set<string>();
+    for (const result of batch) {
+      const keys = authorKeysOf(result, works);
+      keysOf.push(keys);
+      for (const key of keys) authorKeys.add(key);
+    }
+    const names = await olAuthorNames(reads, store, [...authorKeys]);
+    return { works, keysOf, names };
   };
-  /** Joins a looked-up batch (unless it arrived joined) and writes it. */
-  const emit = async (batch: Accepted[], joined: Joined | null) => {
-    if (joined) applyJoin(batch, joined);
+  /** Joins a looked-up batch and writes it. */
+  const emit = async (batch: Accepted[], { works, keysOf, names }: Joined) => {
+    let at = 0;
+    for (const result of batch) {
+      const entry = result.entry;
+      const authors: string[] = [];
+      for (const key of keysOf[at++] ?? []) {
+        const name = names.get(key);
+        if (name !== undefined && !authors.includes(name)) authors.push(name);
+      }
+      if (authors.length > 0) {
+        entry.authors = JSON.stringify(authors);
+        // The parser keyed the title with the by-statement's names.
+        entry.match_key = matchKeyWithAuthors(entry.match_key ?? null, authors);
+      }
+      const work = entry.work_key ? works.get(entry.work_key) : undefined;
+      entry.work_title = work?.title ?? null;
+      entry.first_year = work?.firstYear ?? null;
+    }
     let changed = batch;
     if (state.reimport) {
       // What the statements before wrote is read back below.
@@ -303,18 +341,14 @@ function joiningSink(trx: ImportDb, store: BulkStore, state: EditionsState): Bat
   const write = async () => {
     const batch = buffer;
     buffer = [];
-    if (state.joined) {
-      if (batch.length > 0) await emit(batch, null);
-      return;
-    }
     if (!store.committedReads) {
-      if (batch.length > 0) await emit(batch, await lookUpJoin(batch, staged));
+      if (batch.length > 0) await emit(batch, await lookUp(batch));
       return;
     }
     const previous = ahead;
     ahead = undefined;
     if (batch.length > 0) {
-      const joined = lookUpJoin(batch, staged);
+      const joined = lookUp(batch);
       // Awaited when the batch is written; a failure until then must not count as unhandled.
       joined.catch(() => undefined);
       ahead = { batch, joined };
@@ -397,7 +431,6 @@ async function importEditions(
     startedAt: run.startedAt,
     removed: 0,
     identifiers: 'index',
-    joined: false,
   };
   // A first import into an empty catalog builds the secondary and full-text indexes once, at the end.
   if (run.rowsDone === 0 && (await catalogIsEmpty(store.db)))
@@ -405,20 +438,9 @@ async function importEditions(
   state.identifiers = await identifierRoute(store.db);
   if (store.dialect === 'postgres' && state.identifiers === 'unkeyed')
     state.written = new KeyFilter(expectedEditions(file));
-  // On SQLite the parse worker joins the editions on a connection of its own while the writing thread
-  // is behind, and leaves the join to it otherwise (see `WorkerJoin`, bench/README).
-  const sqliteFile = store.sqlite && !store.sqlite.memory ? store.sqlite.name : null;
-  const read = { file: file.path, gzip: file.gzip, detected, context, skip: run.rowsDone };
-  let reader: RowReader;
-  if (!inWorker(options, file)) reader = openRows(read.file, read.gzip, detected, context, read.skip);
-  else if (sqliteFile) {
-    const staged: StagedSource = {
-      works: (keys) => olWorks(store.db, store, keys),
-      authorNames: (keys) => olAuthorNames(store.db, store, keys),
-    };
-    reader = workerRows({ ...read, join: { sqliteFile, here: (results) => joinResults(results, staged) } });
-    state.joined = true;
-  } else reader = workerRows(read);
+  const reader = inWorker(options, file)
+    ? workerRows({ file: file.path, gzip: file.gzip, detected, context, skip: run.rowsDone })
+    : openRows(file.path, file.gzip, detected, context, run.rowsDone);
   const final = await importRows(store, reader, run, {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     report: (state) => options.onProgress?.(progressOf(file, state, started)),

@@ -1,11 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { openStagedReader } from '../../store/openlibrary-staging.js';
-import { joinResults } from './openlibrary-join.js';
 import { type StagedKind, type StagedLine, type StagedRow, stagedLineParser } from './openlibrary-staged.js';
 import { type PackedResults, packResult } from './packed-results.js';
 import { lineParser, openRows, type RowReader } from './rows.js';
 import { readLineChunks } from './source.js';
-import type { ParseResult } from './types.js';
 import type { ReadRequest, WorkerMessage } from './worker-rows.js';
 
 /**
@@ -35,26 +32,11 @@ async function run(): Promise<void> {
   let packed: PackedResults = [];
   let staged: Array<StagedLine<StagedRow<StagedKind>>> = [];
   let rows = 0;
-  // Open Library editions to join: a chunk's rows wait for one lookup of works and names, here while
-  // the writing thread is behind (it has taken fewer than half the chunks this worker may post ahead),
-  // else there (see `WorkerJoin`), so neither thread idles while the other has the join's work.
-  const join = 'detected' in parse ? parse.join : undefined;
-  const reader = join ? openStagedReader(join.sqliteFile) : null;
-  const joinEvery = join?.always ?? false;
-  let unjoined: ParseResult[] = [];
   const send = async (progress: Progress) => {
-    let joined = false;
-    if (reader) {
-      joined = joinEvery || credits <= request.window / 2;
-      if (joined) await joinResults(unjoined, reader);
-      for (const result of unjoined) packResult(result, packed);
-      unjoined = [];
-    }
     while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
     credits--;
     const chunk = 'staged' in parse ? staged : packed;
-    const { bytesRead, malformed } = progress;
-    post({ kind: 'rows', chunk, joined, bytesRead: bytesRead(), malformed: malformed() });
+    post({ kind: 'rows', chunk, bytesRead: progress.bytesRead(), malformed: progress.malformed() });
     packed = [];
     staged = [];
     rows = 0;
@@ -65,10 +47,7 @@ async function run(): Promise<void> {
     parseLine = (line) => void staged.push(parseStaged(line));
   } else {
     const parseRow = lineParser(parse.detected);
-    if (parseRow)
-      parseLine = reader
-        ? (line) => void unjoined.push(parseRow(line, parse.context))
-        : (line) => packResult(parseRow(line, parse.context), packed);
+    if (parseRow) parseLine = (line) => packResult(parseRow(line, parse.context), packed);
   }
   let progress: Progress;
   if (parseLine) {
@@ -96,7 +75,6 @@ async function run(): Promise<void> {
     }
   }
   if (rows > 0) await send(progress);
-  reader?.close();
   post({ kind: 'end', bytesRead: progress.bytesRead(), malformed: progress.malformed() });
 }
 

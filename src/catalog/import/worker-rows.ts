@@ -10,9 +10,7 @@ export interface ReadRequest {
   file: string;
   gzip: boolean;
   /** What the lines are: catalog rows of a detected format, or an Open Library dump to stage. */
-  parse:
-    | { detected: DetectedFormat; context: ParseContext; join?: Omit<WorkerJoin, 'here'> }
-    | { staged: StagedKind };
+  parse: { detected: DetectedFormat; context: ParseContext } | { staged: StagedKind };
   /** Data rows an earlier run committed, passed over unparsed. */
   skip: number;
   chunkRows: number;
@@ -20,23 +18,11 @@ export interface ReadRequest {
   window: number;
 }
 
-/**
- * Open Library editions joined to the works and authors staged in a SQLite file by whichever thread has
- * time for it: the worker, on a connection of its own (`openStagedReader`), joins a chunk while the
- * writing thread is behind; a chunk it posts unjoined, the writing thread joins with `here`.
- */
-export interface WorkerJoin {
-  sqliteFile: string;
-  here: (results: readonly ParseResult[]) => Promise<void>;
-  /** The worker joins every chunk, behind or not (tests). */
-  always?: boolean;
-}
-
 /** A chunk the worker posts: catalog rows packed flat, or a staged dump's parsed lines. */
 export type WorkerChunk = PackedResults | Array<StagedLine<StagedRow<StagedKind>>>;
 
 export type WorkerMessage =
-  | { kind: 'rows'; chunk: WorkerChunk; joined: boolean; bytesRead: number; malformed: number }
+  | { kind: 'rows'; chunk: WorkerChunk; bytesRead: number; malformed: number }
   | { kind: 'end'; bytesRead: number; malformed: number }
   | { kind: 'error'; name: string; message: string; code: string | undefined };
 
@@ -70,7 +56,7 @@ function rethrown(message: Extract<WorkerMessage, { kind: 'error' }>): Error {
 /** The chunks a worker posts, taken one at a time; the worker stays a window ahead. */
 interface WorkerChunks {
   /** The next chunk, or null at the end of the file. */
-  next(): Promise<Extract<WorkerMessage, { kind: 'rows' }> | null>;
+  next(): Promise<WorkerChunk | null>;
   bytesRead(): number;
   malformed(): number;
   close(): Promise<void>;
@@ -116,7 +102,7 @@ function workerChunks(request: ReadRequest): WorkerChunks {
         return null;
       }
       worker.postMessage('more');
-      return message;
+      return message.chunk;
     },
     bytesRead: () => bytesRead,
     malformed: () => malformed,
@@ -129,19 +115,12 @@ function workerChunks(request: ReadRequest): WorkerChunks {
  * parsing runs on the second core while this thread writes.
  */
 export function workerRows(
-  request: Pick<ReadRequest, 'file' | 'gzip' | 'skip'> & {
-    detected: DetectedFormat;
-    context: ParseContext;
-    join?: WorkerJoin;
-  },
+  request: Pick<ReadRequest, 'file' | 'gzip' | 'skip'> & { detected: DetectedFormat; context: ParseContext },
 ): RowReader {
-  const { detected, context, join, ...read } = request;
+  const { detected, context, ...read } = request;
   // Chunks of 250 rows, up to 8,000 ahead: a 1,000-row chunk being filled outlived a young-generation
   // collection or two in the worker, which copied and promoted it (1M editions: 2-5 % less CPU in all).
-  const parse = join
-    ? { detected, context, join: { sqliteFile: join.sqliteFile, always: join.always ?? false } }
-    : { detected, context };
-  const chunks = workerChunks({ ...read, parse, chunkRows: 250, window: 32 });
+  const chunks = workerChunks({ ...read, parse: { detected, context }, chunkRows: 250, window: 32 });
   // The chunk being taken: `take` hands its rows out synchronously, so the writing thread does not pay
   // an async generator step and its promises for every row (it waits only once a chunk).
   let chunk: ParseResult[] = [];
@@ -155,12 +134,10 @@ export function workerRows(
           yield () => result;
           continue;
         }
-        const message = await chunks.next();
-        if (message === null) return;
-        // Catalog requests are answered with packed rows, handed out once joined.
-        const results = unpackResults(message.chunk as PackedResults);
-        if (join && !message.joined) await join.here(results);
-        chunk = results;
+        const packed = await chunks.next();
+        if (packed === null) return;
+        // Catalog requests are answered with packed rows.
+        chunk = unpackResults(packed as PackedResults);
         taken = 0;
       }
     } finally {
@@ -190,10 +167,10 @@ export function workerStagedLines<K extends StagedKind>(
   async function* lines() {
     try {
       for (;;) {
-        const message = await chunks.next();
-        if (message === null) return;
+        const chunk = await chunks.next();
+        if (chunk === null) return;
         // Staged requests are answered with the lines their kind's parser made.
-        yield message.chunk as Array<StagedLine<StagedRow<K>>>;
+        yield chunk as Array<StagedLine<StagedRow<K>>>;
       }
     } finally {
       await chunks.close();
