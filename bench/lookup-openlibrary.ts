@@ -92,39 +92,31 @@ for (const { scheme, value } of idRows) {
 }
 console.log(`identifier lookup (index, in process): ${stats(lookups)}`);
 
-/** The highest book and work ids, so what this run creates can be told apart and removed at its end. */
-async function lastIds() {
-  const [book, work] = await Promise.all([
-    store.db
-      .selectFrom('books')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .executeTakeFirstOrThrow(),
-    store.db
-      .selectFrom('works')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { book: Number(book.id ?? 0), work: Number(work.id ?? 0) };
+/** The highest id in `table`, so what this run creates can be told apart and removed at its end. */
+async function maxId(table: 'books' | 'works'): Promise<number> {
+  const row = await store.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirstOrThrow();
+  return Number(row.id ?? 0);
 }
 
 // Only ISBNs without a book are timed: a visit to an existing book is a redirect, not a creation.
 const withIsbn = entries.flatMap((row) => (row.isbn13 ? [{ ...row, isbn13: row.isbn13 }] : []));
-const existing = new Set(
+const booksMade =
   withIsbn.length === 0
     ? []
-    : (
-        await store.db
-          .selectFrom('books')
-          .select('isbn13')
-          .where(
-            'isbn13',
-            'in',
-            withIsbn.map((row) => row.isbn13),
-          )
-          .execute()
-      ).map((row) => row.isbn13),
-);
-const before = await lastIds();
+    : await store.db
+        .selectFrom('books')
+        .select('isbn13')
+        .where(
+          'isbn13',
+          'in',
+          withIsbn.map((row) => row.isbn13),
+        )
+        .execute();
+const existing = new Set(booksMade.map((row) => row.isbn13));
+const before = { book: await maxId('books'), work: await maxId('works') };
 const server = await startApp(databaseUrl);
 try {
   const isbnTimes: number[] = [];
