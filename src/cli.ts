@@ -174,6 +174,7 @@ async function importDumps(
         progress.onStart(start);
       },
       onProgress: progress.onProgress,
+      onFinishing: progress.onFinishing,
     });
     progress.done();
     console.log(formatDumpsSummary(summary));

@@ -21,6 +21,18 @@ import type { Database } from './schema.js';
 
 /** The `settings` key that remembers what a first import took down (read by tests too). */
 export const DEFERRED_INDEXES_MARKER = 'import.deferred_catalog_indexes';
+/**
+ * What the restore of the deferred indexes tells as it goes (minutes at millions of entries): how
+ * many steps it has, then each step's name and time as it ends. On PostgreSQL two steps run side by
+ * side, so they may end in another order than they began.
+ */
+export interface RestoreProgress {
+  begin(steps: number): void;
+  step(name: string, elapsedMs: number): void;
+}
+
+const SILENT: RestoreProgress = { begin: () => undefined, step: () => undefined };
+
 /** PostgreSQL's memory for building the deferred indexes (the server's, not the importer's). */
 const BUILD_MEMORY = '512MB';
 
@@ -223,21 +235,26 @@ const SORTER_THREADS = Math.min(availableParallelism(), 4);
  */
 export async function restoreCatalogIndexes(
   store: Pick<Store, 'db' | 'dialect' | 'sqlite'>,
+  progress: RestoreProgress = SILENT,
 ): Promise<boolean> {
-  if (store.dialect === 'postgres') return restorePostgresIndexes(store.db);
+  if (store.dialect === 'postgres') return restorePostgresIndexes(store.db, progress);
   const deferred = await readDeferred(store.db);
   if (!deferred) return false;
+  const rebuilds = deferred.rebuild.filter((table) => /^\w+$/.test(table));
+  progress.begin(1 + deferred.create.length + rebuilds.length);
   const restoreSettings = store.sqlite
     ? sqliteSettings(store.sqlite, { threads: SORTER_THREADS })
     : () => undefined;
-  const step = (work: (trx: Kysely<Database>) => Promise<unknown>) => store.db.transaction().execute(work);
+  const step = (name: string, work: (trx: Kysely<Database>) => Promise<unknown>) =>
+    timed(progress, name, () => store.db.transaction().execute(work));
   try {
-    await step((trx) => mergePendingIdentifiers(trx, store.dialect));
+    await step(IDENTIFIER_MERGE, (trx) => mergePendingIdentifiers(trx, store.dialect));
     for (const statement of deferred.create)
-      await step((trx) => sql.raw(ifNotExists(statement)).execute(trx));
-    for (const table of deferred.rebuild) {
-      if (/^\w+$/.test(table))
-        await step((trx) => sql.raw(`insert into ${table}(${table}) values ('rebuild')`).execute(trx));
+      await step(objectName(statement), (trx) => sql.raw(ifNotExists(statement)).execute(trx));
+    for (const table of rebuilds) {
+      await step(`full-text table ${table}`, (trx) =>
+        sql.raw(`insert into ${table}(${table}) values ('rebuild')`).execute(trx),
+      );
     }
     await store.db.deleteFrom('settings').where('key', '=', DEFERRED_INDEXES_MARKER).execute();
     return true;
@@ -258,31 +275,53 @@ const PARALLEL_BUILD_MEMORY = '256MB';
  * kill rolls back the builds it interrupts and keeps the finished ones, which the rerun skips (`if not
  * exists`; a finished merge leaves nothing pending); the marker goes once every build has committed.
  */
-async function restorePostgresIndexes(db: Kysely<Database>): Promise<boolean> {
+async function restorePostgresIndexes(db: Kysely<Database>, progress: RestoreProgress): Promise<boolean> {
   const deferred = await readDeferred(db);
   if (!deferred) return false;
   const rank = (statement: string) =>
     /\bgin_trgm_ops\b/i.test(statement) ? 0 : /\busing gin\b/i.test(statement) ? 1 : 2;
-  const builds: Array<(trx: Kysely<Database>) => Promise<void>> = deferred.create
+  const builds: Array<{ name: string; build: (trx: Kysely<Database>) => Promise<void> }> = deferred.create
     .map(ifNotExists)
     .sort((a, b) => rank(a) - rank(b))
-    .map((statement) => async (trx) => {
-      await sql.raw(`set local maintenance_work_mem = '${PARALLEL_BUILD_MEMORY}'`).execute(trx);
-      await sql.raw(statement).execute(trx);
-    });
+    .map((statement) => ({
+      name: objectName(statement),
+      build: async (trx) => {
+        await sql.raw(`set local maintenance_work_mem = '${PARALLEL_BUILD_MEMORY}'`).execute(trx);
+        await sql.raw(statement).execute(trx);
+      },
+    }));
   // An index of the identifiers' table built before the merge would wait for it: the merge holds the table.
-  builds.splice(1, 0, (trx) => mergePendingIdentifiers(trx, 'postgres'));
+  builds.splice(1, 0, { name: IDENTIFIER_MERGE, build: (trx) => mergePendingIdentifiers(trx, 'postgres') });
+  progress.begin(builds.length);
   const builder = async () => {
     for (;;) {
-      const build = builds.shift();
-      if (build === undefined) return;
-      await db.transaction().execute(build);
+      const next = builds.shift();
+      if (next === undefined) return;
+      await timed(progress, next.name, () => db.transaction().execute(next.build));
     }
   };
   const results = await Promise.allSettled(Array.from({ length: PARALLEL_BUILDS }, builder));
   for (const result of results) if (result.status === 'rejected') throw result.reason;
   await db.deleteFrom('settings').where('key', '=', DEFERRED_INDEXES_MARKER).execute();
   return true;
+}
+
+/** The identifier merge's name in progress reports. */
+const IDENTIFIER_MERGE = 'identifier index';
+
+/** "index catalog_entries_isbn13" from the statement that creates it (the statement itself if it is no index or trigger). */
+function objectName(statement: string): string {
+  const match = /^\s*create\s+(?:unique\s+)?(index|trigger)\s+(?:if\s+not\s+exists\s+)?"?([\w.]+)/i.exec(
+    statement,
+  );
+  return match ? `${match[1]?.toLowerCase()} ${match[2]}` : statement.slice(0, 60);
+}
+
+async function timed<T>(progress: RestoreProgress, name: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await work();
+  progress.step(name, performance.now() - started);
+  return result;
 }
 
 /** An index or trigger definition as read from the database, made to skip one that already exists. */

@@ -26,6 +26,7 @@ describeEachDialect('the booklink command', (context) => {
     const imported = run(['import', join('test', 'fixtures', 'import', 'ol-editions.txt')]);
     assert.equal(imported.status, 0, imported.stderr);
     assert.match(imported.stdout, /Imported ol-editions\.txt/);
+    assert.match(imported.stderr, /^Refreshing the search statistics \(1 step\)\n {2}search statistics: /m);
     const entries = await context
       .store()
       .db.selectFrom('catalog_entries')

@@ -10,6 +10,7 @@ import {
   classifyDumps,
   type DumpFiles,
   type DumpsSummary,
+  type FinishingEvent,
   importOpenLibraryDumps,
 } from '../../src/catalog/import/index.js';
 import { workerStagedLines } from '../../src/catalog/import/worker-rows.js';
@@ -544,6 +545,64 @@ describeEachDialect('Open Library dumps import', (context) => {
     assert.equal(await catalogIndexesDeferred(store().db), false);
   });
 
+  it('tells each step of the work after the last row: the deferred indexes of a first import, then the statistics', async () => {
+    const events: FinishingEvent[] = [];
+    await importOpenLibraryDumps(store(), dumps(), {
+      ...options,
+      onFinishing: (event) => events.push(event),
+    });
+    const [indexes] = events;
+    assert.ok(indexes?.kind === 'phase');
+    assert.match(indexes.title, /indexes this first import deferred/);
+    const steps = events.slice(1, 1 + indexes.steps);
+    assert.deepEqual(
+      steps.map((step) => step.kind === 'step' && step.done),
+      steps.map((_, i) => i + 1),
+    );
+    const names = steps.map((step) => (step.kind === 'step' ? step.name : ''));
+    assert.ok(names.includes('identifier index'), names.join(', '));
+    assert.ok(names.filter((name) => name.startsWith('index ')).length >= 3, names.join(', '));
+    assert.deepEqual(
+      events.slice(1 + indexes.steps).map((event) => (event.kind === 'phase' ? event.title : event.name)),
+      ['Refreshing the search statistics', 'search statistics'],
+    );
+    // A later month's import has no indexes down: only the statistics.
+    const later: FinishingEvent[] = [];
+    await importOpenLibraryDumps(store(), dumps(), {
+      ...options,
+      restart: true,
+      onFinishing: (event) => later.push(event),
+    });
+    assert.deepEqual(
+      later.map((event) => (event.kind === 'phase' ? event.title : event.name)),
+      ['Refreshing the search statistics', 'search statistics'],
+    );
+  });
+
+  it('names every index it builds again, once each, and counts its steps before the first', async () => {
+    const before = await catalogIndexNames(store());
+    await deferCatalogIndexes(store().db, context.dialect);
+    const down = await catalogIndexNames(store());
+    const told: string[] = [];
+    let planned = 0;
+    await restoreCatalogIndexes(store(), {
+      begin: (steps) => {
+        planned = steps;
+      },
+      step: (name) => told.push(name),
+    });
+    assert.equal(told.length, planned);
+    assert.deepEqual(
+      told
+        .filter((name) => name.startsWith('index '))
+        .map((name) => name.slice('index '.length))
+        .sort(),
+      // PostgreSQL's identifier key, down as well, comes back within the identifier index's step.
+      before.filter((name) => !down.includes(name) && name !== 'catalog_identifiers_pk'),
+    );
+    assert.equal(told.filter((name) => name === 'identifier index').length, 1);
+  });
+
   it('finishes a rebuild of the indexes that a kill interrupted, keeping the ones already built', async () => {
     const before = await catalogIndexNames(store());
     await deferCatalogIndexes(store().db, context.dialect);
@@ -637,6 +696,10 @@ describeEachDialect('Open Library dumps import', (context) => {
       });
       assert.equal(rerun.status, 0, rerun.stderr);
       assert.match(rerun.stderr, /Resuming at row/);
+      // The finished rows are followed by the deferred indexes and the statistics, a line a step.
+      assert.match(rerun.stderr, /^Building the indexes this first import deferred \(\d+ steps\)$/m);
+      assert.match(rerun.stderr, /^ {2}identifier index: \d+\.\d s \(\d+ of \d+\)$/m);
+      assert.match(rerun.stderr, /^ {2}search statistics: \d+\.\d s \(1 of 1\)$/m);
       const resumed = await checksum(observer);
       assert.equal(resumed.rows, expected.rows);
       assert.equal(resumed.identifiers, expected.identifiers);

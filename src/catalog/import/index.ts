@@ -2,13 +2,19 @@ import { stat } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { nowIso, type Store } from '../../store/db.js';
-import { refreshSearchStatistics } from '../../store/search.js';
 import { importRows } from './batches.js';
 import { detectFormat } from './detect.js';
+import { refreshStatisticsTold } from './finishing.js';
 import { openRows } from './rows.js';
 import { fileKey, freshRun, loadRun, type RunState } from './runs.js';
 import { isGzip, peekText } from './source.js';
-import { type ImportProgress, type ImportStart, type ImportSummary, summarise } from './summary.js';
+import {
+  type FinishingEvent,
+  type ImportProgress,
+  type ImportStart,
+  type ImportSummary,
+  summarise,
+} from './summary.js';
 import { ImportError, type ImportFormat } from './types.js';
 import { workerRows } from './worker-rows.js';
 
@@ -20,6 +26,7 @@ export {
 } from './openlibrary-dumps.js';
 export { createTerminalProgress } from './progress.js';
 export {
+  type FinishingEvent,
   formatDumpsSummary,
   formatImportSummary,
   type ImportProgress,
@@ -38,6 +45,8 @@ export interface ImportOptions {
   onStart?: (start: ImportStart) => void;
   /** Called after each committed batch; throwing stops the import, which a re-run then resumes. */
   onProgress?: (progress: ImportProgress) => void;
+  /** Told about the work after the last row (the search statistics). */
+  onFinishing?: (event: FinishingEvent) => void;
   /** Rows read per transaction (default 20,000). */
   batchSize?: number;
   /** Parse in a worker thread, overlapping parsing with writing (default: files of 1 MB or more, when a core is free). */
@@ -88,7 +97,7 @@ export async function importCatalogFile(
   const previous = options.restart ? null : await loadRun(store.db, key);
   if (previous?.finished) {
     // Killed after its last batch, perhaps before the search statistics were refreshed.
-    await refreshSearchStatistics(store);
+    await refreshStatisticsTold(store, options.onFinishing);
     return summarise(path, previous, 'already_finished', 0, 0);
   }
   if (previous && previous.format !== format) {
@@ -110,7 +119,7 @@ export async function importCatalogFile(
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     report: (state) => options.onProgress?.(progressOf(path, state, run, stats.size, started)),
   });
-  if (final.finished) await refreshSearchStatistics(store);
+  if (final.finished) await refreshStatisticsTold(store, options.onFinishing);
   return summarise(path, final, 'completed', run.rowsDone, performance.now() - started);
 }
 

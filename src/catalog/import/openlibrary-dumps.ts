@@ -15,7 +15,6 @@ import {
   type IdentifierRoute,
   identifierRoute,
   mergePendingIdentifiers,
-  restoreCatalogIndexes,
 } from '../../store/deferred-indexes.js';
 import type { ImportDb } from '../../store/import-runs.js';
 import { KeyFilter } from '../../store/key-filter.js';
@@ -27,8 +26,8 @@ import {
   stageOlAuthors,
   stageOlWorks,
 } from '../../store/openlibrary-staging.js';
-import { refreshSearchStatistics } from '../../store/search.js';
 import { type BatchSink, importRows } from './batches.js';
+import { refreshStatisticsTold, restoreIndexesTold } from './finishing.js';
 import {
   type StagedKind,
   type StagedLine,
@@ -39,7 +38,13 @@ import {
 import { openRows } from './rows.js';
 import { fileKey, freshRun, loadRun, type RunState, saveRun } from './runs.js';
 import { isGzip, peekText, readLineChunks } from './source.js';
-import { type ImportProgress, type ImportStart, type ImportSummary, summarise } from './summary.js';
+import {
+  type FinishingEvent,
+  type ImportProgress,
+  type ImportStart,
+  type ImportSummary,
+  summarise,
+} from './summary.js';
 import { ImportError, type ParseResult } from './types.js';
 import { workerRows, workerStagedLines } from './worker-rows.js';
 import { upsertWriter } from './writer.js';
@@ -53,6 +58,8 @@ export interface DumpsOptions {
   restart?: boolean;
   onStart?: (start: ImportStart) => void;
   onProgress?: (progress: ImportProgress) => void;
+  /** Told about the work after the editions' last row (the deferred indexes, the search statistics). */
+  onFinishing?: (event: FinishingEvent) => void;
   /** Lines per transaction (default 20,000). */
   batchSize?: number;
   /** Parse each dump in a worker thread (default: a dump of a megabyte or more). */
@@ -405,8 +412,8 @@ async function importEditions(
 ) {
   if (file.run.finished) {
     // Killed after the last batch but before the indexes were rebuilt: rebuild them now.
-    await restoreCatalogIndexes(store);
-    await refreshSearchStatistics(store);
+    await restoreIndexesTold(store, options.onFinishing);
+    await refreshStatisticsTold(store, options.onFinishing);
     return summarise(file.path, file.run, 'already_finished', 0, 0);
   }
   const run = file.run;
@@ -447,8 +454,8 @@ async function importEditions(
     sink: (trx, bulk) => joiningSink(trx, bulk, state),
   });
   if (final.finished) {
-    await restoreCatalogIndexes(store);
-    await refreshSearchStatistics(store);
+    await restoreIndexesTold(store, options.onFinishing);
+    await refreshStatisticsTold(store, options.onFinishing);
   }
   removedBefore.removed += state.removed;
   return summarise(file.path, final, 'completed', run.rowsDone, performance.now() - started);

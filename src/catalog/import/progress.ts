@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { ImportProgress, ImportStart } from './summary.js';
+import type { FinishingEvent, ImportProgress, ImportStart } from './summary.js';
 
 export interface TerminalProgressOptions {
   /** Defaults to process.stderr: progress is not output, so pipes of stdout stay clean. */
@@ -12,6 +12,8 @@ export interface TerminalProgressOptions {
 export interface TerminalProgress {
   onStart(start: ImportStart): void;
   onProgress(progress: ImportProgress): void;
+  /** A line for each phase after the last row and for each of its steps, on a terminal too. */
+  onFinishing(event: FinishingEvent): void;
   /** Ends the updating line so the summary starts on a fresh one. */
   done(): void;
 }
@@ -26,6 +28,14 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function describeFinishing(event: FinishingEvent): string {
+  if (event.kind === 'phase')
+    return `${event.title} (${event.steps} ${event.steps === 1 ? 'step' : 'steps'})`;
+  return `  ${event.name}: ${seconds(event.elapsedMs)} (${event.done} of ${event.steps})`;
+}
+
 function describe(progress: ImportProgress): string {
   const percent = progress.totalBytes > 0 ? (100 * progress.bytesDone) / progress.totalBytes : 100;
   const eta = progress.etaSeconds != null ? `, ETA ${formatDuration(progress.etaSeconds)}` : '';
@@ -37,7 +47,7 @@ function describe(progress: ImportProgress): string {
 
 /**
  * Progress for `booklink import`: one line rewritten in place on a terminal, a plain line every few
- * seconds otherwise, nothing when quiet. Pass its methods as `onStart` and `onProgress`.
+ * seconds otherwise, nothing when quiet. Pass its methods as `onStart`, `onProgress` and `onFinishing`.
  */
 export function createTerminalProgress(options: TerminalProgressOptions = {}): TerminalProgress {
   const stream = options.stream ?? process.stderr;
@@ -45,6 +55,10 @@ export function createTerminalProgress(options: TerminalProgressOptions = {}): T
   const interval = (tty ? 0.2 : (options.plainIntervalSeconds ?? 5)) * 1000;
   let lastWrite = 0;
   let lineOpen = false;
+  const endLine = () => {
+    if (lineOpen) stream.write('\n');
+    lineOpen = false;
+  };
   return {
     onStart(start) {
       if (options.quiet) return;
@@ -62,9 +76,11 @@ export function createTerminalProgress(options: TerminalProgressOptions = {}): T
         stream.write(`${describe(progress)}\n`);
       }
     },
-    done() {
-      if (lineOpen) stream.write('\n');
-      lineOpen = false;
+    onFinishing(event) {
+      if (options.quiet) return;
+      endLine();
+      stream.write(`${describeFinishing(event)}\n`);
     },
+    done: endLine,
   };
 }

@@ -27,6 +27,14 @@ export interface ImportProgress {
   etaSeconds?: number | null;
 }
 
+/**
+ * The work after a file's last row, minutes long at millions of entries (a first import's deferred
+ * indexes, the search statistics): each phase as it begins, each of its steps as it ends.
+ */
+export type FinishingEvent =
+  | { kind: 'phase'; title: string; steps: number }
+  | { kind: 'step'; name: string; done: number; steps: number; elapsedMs: number };
+
 export interface ImportSummary {
   file: string;
   format: ImportFormat;
