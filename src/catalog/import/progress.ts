@@ -14,7 +14,7 @@ export interface TerminalProgress {
   onProgress(progress: ImportProgress): void;
   /** A line for each phase after the last row and for each of its steps, on a terminal too. */
   onFinishing(event: FinishingEvent): void;
-  /** Ends the updating line so the summary starts on a fresh one. */
+  /** Writes the last report if the interval held it back and ends the updating line, so the summary starts on a fresh one. */
   done(): void;
 }
 
@@ -55,7 +55,19 @@ export function createTerminalProgress(options: TerminalProgressOptions = {}): T
   const interval = (tty ? 0.2 : (options.plainIntervalSeconds ?? 5)) * 1000;
   let lastWrite = 0;
   let lineOpen = false;
+  /** The last report, if the interval held it back: written before anything else is. */
+  let unwritten: ImportProgress | null = null;
+  const write = (progress: ImportProgress) => {
+    unwritten = null;
+    if (tty) {
+      stream.write(`\r\x1b[2K${describe(progress)}`);
+      lineOpen = true;
+    } else {
+      stream.write(`${describe(progress)}\n`);
+    }
+  };
   const endLine = () => {
+    if (unwritten) write(unwritten);
     if (lineOpen) stream.write('\n');
     lineOpen = false;
   };
@@ -66,15 +78,14 @@ export function createTerminalProgress(options: TerminalProgressOptions = {}): T
       stream.write(`${verb} ${start.file} as ${start.format}${start.gzip ? ' (gzip)' : ''}\n`);
     },
     onProgress(progress) {
+      if (options.quiet) return;
       const now = Date.now();
-      if (options.quiet || now - lastWrite < interval) return;
-      lastWrite = now;
-      if (tty) {
-        stream.write(`\r\x1b[2K${describe(progress)}`);
-        lineOpen = true;
-      } else {
-        stream.write(`${describe(progress)}\n`);
+      if (now - lastWrite < interval) {
+        unwritten = progress;
+        return;
       }
+      lastWrite = now;
+      write(progress);
     },
     onFinishing(event) {
       if (options.quiet) return;
