@@ -139,14 +139,17 @@ export async function analyticsCsv(
   });
   if (by === 'day') {
     const series = dailySeries(range, counts);
-    return ['day,clicks', ...series.map((point) => `${point.day},${point.clicks}`)].join('\n') + '\n';
+    return csvText(['day,clicks', ...series.map((point) => `${point.day},${point.clicks}`)]);
   }
-  return (
-    [
-      `${by},label,clicks`,
-      ...rows.map((row) => [row.key, row.label, row.clicks].map(csvCell).join(',')),
-    ].join('\n') + '\n'
-  );
+  return csvText([
+    `${by},label,clicks`,
+    ...rows.map((row) => [row.key, row.label, row.clicks].map(csvCell).join(',')),
+  ]);
+}
+
+/** CSV text: each line ended by a newline, the last one too. */
+function csvText(lines: readonly string[]): string {
+  return lines.map((line) => `${line}\n`).join('');
 }
 
 /** What the analytics CSV can be broken down by: clicks per day, per dimension, or per partner/placement. */
