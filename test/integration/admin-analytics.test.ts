@@ -58,6 +58,13 @@ describeEachDialect('admin analytics', (context) => {
     assert.equal(await rollAll(db), 0, 'a second roll-up has nothing to do');
     const csv = await analyticsCsv(db, 'destination', 30);
     assert.equal(csv, 'destination,label,clicks\n1,Bookshop.org,4\n2,Amazon,3\n');
+    const days = (await analyticsCsv(db, 'day', 30)).split('\n');
+    assert.equal(days[0], 'day,clicks');
+    assert.equal(days.at(-1), '', 'the last line ends with a newline too');
+    assert.equal(
+      days.slice(1, -1).reduce((sum, line) => sum + Number(line.split(',')[1]), 0),
+      7,
+    );
     assert.equal((await dashboard(db, 30)).total, 7);
   });
 
