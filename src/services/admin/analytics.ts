@@ -13,6 +13,7 @@ import { visitTotals } from '../../store/partner-analytics.js';
 import type { Db } from '../../store/schema.js';
 import { type RollupWorker, type RollupWorkerOptions, startRollupWorker } from './analytics-rollup.js';
 import { attributionCsv, attributionTops } from './attribution.js';
+import { csvText, labelledCountsCsv } from './csv.js';
 import { type LabelledCount, type Period, rangeForDays } from './periods.js';
 
 export type { SearchStats } from '../../store/admin-search-stats.js';
@@ -120,13 +121,6 @@ export async function dashboard(db: Db, period: Period, now = new Date()) {
   });
 }
 
-const csvCell = (value: string | number): string => {
-  const text = String(value);
-  // A leading = + - @ would run as a formula in a spreadsheet; a quote prefix keeps it text.
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 export async function analyticsCsv(
   db: Db,
   by: Dimension | 'day',
@@ -139,17 +133,12 @@ export async function analyticsCsv(
   });
   if (by === 'day') {
     const series = dailySeries(range, counts);
-    return csvText(['day,clicks', ...series.map((point) => `${point.day},${point.clicks}`)]);
+    return csvText(
+      ['day', 'clicks'],
+      series.map((point) => [point.day, point.clicks]),
+    );
   }
-  return csvText([
-    `${by},label,clicks`,
-    ...rows.map((row) => [row.key, row.label, row.clicks].map(csvCell).join(',')),
-  ]);
-}
-
-/** CSV text: each line ended by a newline, the last one too. */
-function csvText(lines: readonly string[]): string {
-  return lines.map((line) => `${line}\n`).join('');
+  return labelledCountsCsv(by, rows);
 }
 
 /** What the analytics CSV can be broken down by: clicks per day, per dimension, or per partner/placement. */

@@ -2,6 +2,7 @@ import { addDays, dayOf, type Range } from '../../store/analytics.js';
 import { type AttributionDimension, attributionCounts } from '../../store/partner-analytics.js';
 import { listPartners } from '../../store/partners.js';
 import type { Db } from '../../store/schema.js';
+import { labelledCountsCsv } from './csv.js';
 import { type LabelledCount, type Period, rangeForDays } from './periods.js';
 
 export const ATTRIBUTION_TITLES: Readonly<Record<AttributionDimension, string>> = {
@@ -41,13 +42,6 @@ export async function attributionTops(db: Db, range: Range, limit = 10) {
   return tops;
 }
 
-const csvCell = (value: string | number): string => {
-  const text = String(value);
-  // A leading = + - @ would run as a formula in a spreadsheet; a quote prefix keeps it text.
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 /** CSV of clicks by partner or placement over a number of days up to today, or `all`. */
 export async function attributionCsv(
   db: Db,
@@ -58,9 +52,5 @@ export async function attributionCsv(
   const range =
     period === 'all' ? { from: '0000-01-01', to: addDays(dayOf(now), 1) } : rangeForDays(period, now);
   const rows = await labelledAttribution(db, by, range, 100_000);
-  const lines = [
-    `${by},label,clicks`,
-    ...rows.map((row) => [row.key, row.label, row.clicks].map(csvCell).join(',')),
-  ];
-  return `${lines.join('\n')}\n`;
+  return labelledCountsCsv(by, rows);
 }
