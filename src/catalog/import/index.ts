@@ -8,13 +8,7 @@ import { refreshStatisticsTold } from './finishing.js';
 import { openRows } from './rows.js';
 import { fileKey, freshRun, loadRun, type RunState } from './runs.js';
 import { isGzip, peekText } from './source.js';
-import {
-  type FinishingEvent,
-  type ImportProgress,
-  type ImportStart,
-  type ImportSummary,
-  summarise,
-} from './summary.js';
+import { type ImportReports, type ImportSummary, summarise } from './summary.js';
 import { ImportError, type ImportFormat } from './types.js';
 import { workerRows } from './worker-rows.js';
 
@@ -35,18 +29,13 @@ export {
 } from './summary.js';
 export { IMPORT_FORMATS, ImportError, type ImportFormat } from './types.js';
 
-export interface ImportOptions {
+export interface ImportOptions extends ImportReports {
   /** Skips detection; without it the format comes from the content, then the extension. */
   format?: ImportFormat;
   /** Imports a file again from the first row even if an earlier run finished or stopped half-way. */
   restart?: boolean;
   /** OPENLIBRARY_COVERS_URL, for cover URLs of Open Library editions. */
   coversBaseUrl: string;
-  onStart?: (start: ImportStart) => void;
-  /** Called after each committed batch; throwing stops the import, which a re-run then resumes. */
-  onProgress?: (progress: ImportProgress) => void;
-  /** Told about the work after the last row (the search statistics). */
-  onFinishing?: (event: FinishingEvent) => void;
   /** Rows read per transaction (default 20,000). */
   batchSize?: number;
   /** Parse in a worker thread, overlapping parsing with writing (default: files of 1 MB or more, when a core is free). */

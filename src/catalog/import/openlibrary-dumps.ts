@@ -38,13 +38,7 @@ import {
 import { openRows } from './rows.js';
 import { fileKey, freshRun, loadRun, type RunState, saveRun } from './runs.js';
 import { isGzip, peekText, readLineChunks } from './source.js';
-import {
-  type FinishingEvent,
-  type ImportProgress,
-  type ImportStart,
-  type ImportSummary,
-  summarise,
-} from './summary.js';
+import { type ImportProgress, type ImportReports, type ImportSummary, summarise } from './summary.js';
 import { ImportError, type ParseResult } from './types.js';
 import { workerRows, workerStagedLines } from './worker-rows.js';
 import { upsertWriter } from './writer.js';
@@ -52,14 +46,10 @@ import { upsertWriter } from './writer.js';
 export type DumpKind = 'authors' | 'works' | 'editions';
 export type DumpFiles = Partial<Record<DumpKind, string>>;
 
-export interface DumpsOptions {
+export interface DumpsOptions extends ImportReports {
   coversBaseUrl: string;
   /** Imports every file again from its first line, even those an earlier run finished. */
   restart?: boolean;
-  onStart?: (start: ImportStart) => void;
-  onProgress?: (progress: ImportProgress) => void;
-  /** Told about the work after the editions' last row (the deferred indexes, the search statistics). */
-  onFinishing?: (event: FinishingEvent) => void;
   /** Lines per transaction (default 20,000). */
   batchSize?: number;
   /** Parse each dump in a worker thread (default: a dump of a megabyte or more). */

@@ -35,6 +35,15 @@ export type FinishingEvent =
   | { kind: 'phase'; title: string; steps: number }
   | { kind: 'step'; name: string; done: number; steps: number; elapsedMs: number };
 
+/** What an import tells as it goes (`booklink import` passes a terminal progress's methods). */
+export interface ImportReports {
+  onStart?: (start: ImportStart) => void;
+  /** Called after each committed batch; throwing stops the import, which a re-run then resumes. */
+  onProgress?: (progress: ImportProgress) => void;
+  /** Told about the work after the last row (a first import's deferred indexes, the search statistics). */
+  onFinishing?: (event: FinishingEvent) => void;
+}
+
 export interface ImportSummary {
   file: string;
   format: ImportFormat;
