@@ -2,7 +2,7 @@ import { editionIdentifiers, type IdentifierPair, identifierIndexPairs } from '.
 import type { Isbn } from '../domain/isbn.js';
 import { matchKey } from '../domain/text.js';
 import { parseJsonArray } from '../store/books.js';
-import { catalogEntriesOfMatchKey, findCatalogEntryByIsbn13 } from '../store/catalog-entries.js';
+import { findCatalogEntryByIsbn13 } from '../store/catalog-entries.js';
 import { catalogEntriesByIdentifier, PROVIDER_SOURCE } from '../store/catalog-identifiers.js';
 import type { CatalogEntryRow, Db, NewCatalogEntryRow } from '../store/schema.js';
 import { BOOK_FORMATS, type BookFormat, type BookRecord, type MetadataProvider } from './types.js';
@@ -103,12 +103,6 @@ export function providerAnswerEntry(
   return { entry, identifiers: identifierIndexPairs(record) };
 }
 
-/**
- * Identifier schemes that confirm a free public-domain copy of the work exists. PostgreSQL indexes
- * the entries of exactly these sources (migration 0019): another source here needs a migration.
- */
-const PUBLIC_DOMAIN_SOURCES = ['gutenberg', 'standard_ebooks', 'librivox'] as const;
-
 /** The imported catalog: answers in milliseconds and is always asked first. */
 export class LocalCatalogProvider implements MetadataProvider {
   readonly name = 'local';
@@ -123,22 +117,5 @@ export class LocalCatalogProvider implements MetadataProvider {
     if (own) return catalogEntryToRecord(own);
     const [listed] = await catalogEntriesByIdentifier(this.db, 'isbn13', isbn.isbn13, 1);
     return listed ? { ...catalogEntryToRecord(listed), isbn13: isbn.isbn13, isbn10: isbn.isbn10 } : null;
-  }
-
-  /**
-   * Public-domain copies of a work, confirmed by a catalogue entry (Gutenberg, Standard Ebooks,
-   * LibriVox) with the same title/author key. Only such confirmations produce "read free" links.
-   */
-  async publicDomainIdentifiers(matchKey: string): Promise<Record<string, string>> {
-    const rows = await catalogEntriesOfMatchKey(this.db, matchKey, PUBLIC_DOMAIN_SOURCES, 10);
-    const found: Record<string, string> = {};
-    for (const row of rows) {
-      const identifiers = parseIdentifiers(row.identifiers);
-      for (const scheme of PUBLIC_DOMAIN_SOURCES) {
-        const value = identifiers[scheme];
-        if (value && !found[scheme]) found[scheme] = value;
-      }
-    }
-    return found;
   }
 }

@@ -6,7 +6,7 @@ import { matchKey } from '../domain/text.js';
 import { type Book, findBookByIsbn13, insertBook, takenSlugs } from '../store/books.js';
 import { saveProviderEntry } from '../store/catalog-identifiers.js';
 import { nowIso, type Store } from '../store/db.js';
-import { findWork } from '../store/works.js';
+import { newBookFacts } from '../store/new-book.js';
 
 /** Remote metadata for an ISBN (the provider chain), or null when no source knows it. */
 export interface IsbnLookup {
@@ -22,6 +22,10 @@ export type IsbnOutcome =
 const MAX_SLUG_ATTEMPTS = 8;
 /** Slug alternatives checked in one query: an ISBN book's second is its own ("…-9780…"), so one query nearly always does. */
 const SLUG_CHOICES = 16;
+
+/** SLUG_CHOICES of a book's slug alternatives, from the `first`. */
+const slugChoices = (base: string, first: number, isbn13: string | null) =>
+  Array.from({ length: SLUG_CHOICES }, (_, i) => slugCandidate(base, first + i, isbn13));
 
 /**
  * Creates books on demand (SPEC 3). The local catalog answers first, in milliseconds; remote
@@ -83,15 +87,18 @@ export class BookCreator {
   private async saveBook(record: BookRecord): Promise<Book> {
     const key = matchKey(record.title, record.authors);
     const base = baseSlug(record.title, record.authors);
-    // What the new book needs, asked at once (separate connections of the pool on PostgreSQL).
-    const [confirmations, workId, firstSlug] = await Promise.all([
-      key ? this.local.publicDomainIdentifiers(key) : {},
-      findWork(this.store.db, { workKey: record.workKey, matchKey: key }),
-      this.freeSlug(base, record.isbn13),
-    ]);
-    const full: BookRecord = { ...record, identifiers: { ...confirmations, ...record.identifiers } };
-    const work = workId ?? { workKey: record.workKey, title: record.title };
-    let slug = firstSlug;
+    // What the new book needs, asked at once: its free copies, its work and which first slugs are taken.
+    const firstChoices = slugChoices(base, 0, record.isbn13);
+    const facts = await newBookFacts(this.store, {
+      matchKey: key,
+      workKey: record.workKey,
+      slugs: firstChoices,
+    });
+    const full: BookRecord = { ...record, identifiers: { ...facts.freeCopies, ...record.identifiers } };
+    const work = facts.workId ?? { workKey: record.workKey, title: record.title };
+    let slug =
+      firstChoices.find((candidate) => !facts.takenSlugs.has(candidate)) ??
+      (await this.freeSlug(base, record.isbn13, SLUG_CHOICES));
     for (let attempt = 0; attempt < MAX_SLUG_ATTEMPTS; attempt++) {
       const outcome = await insertBook(this.store, { slug, work, record: full, matchKey: key });
       if (outcome.kind === 'created') {
@@ -107,12 +114,10 @@ export class BookCreator {
     throw new Error(`could not choose a free slug for "${base}"`);
   }
 
-  /** The first of the slug's alternatives no book holds, asked SLUG_CHOICES at a time. */
-  private async freeSlug(base: string, isbn13: string | null): Promise<string> {
-    for (let first = 0; ; first += SLUG_CHOICES) {
-      const candidates = Array.from({ length: SLUG_CHOICES }, (_, i) =>
-        slugCandidate(base, first + i, isbn13),
-      );
+  /** The first of the slug's alternatives from `first` on that no book holds, asked SLUG_CHOICES at a time. */
+  private async freeSlug(base: string, isbn13: string | null, first = 0): Promise<string> {
+    for (let from = first; ; from += SLUG_CHOICES) {
+      const candidates = slugChoices(base, from, isbn13);
       const taken = await takenSlugs(this.store.db, candidates);
       const free = candidates.find((candidate) => !taken.has(candidate));
       if (free) return free;

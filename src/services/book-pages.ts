@@ -27,9 +27,6 @@ import type { ActivePartner } from './partners.js';
 
 export type { Book } from '../store/books.js';
 
-/** Catalogs whose entries confirm a free copy (see the `free` destinations' templates). */
-const PUBLIC_DOMAIN_SCHEMES = ['gutenberg', 'standard_ebooks', 'librivox'] as const;
-
 /** Everything known about a book that its page and its `/go/` links are built from. */
 export interface LoadedBook {
   book: Book;
@@ -80,9 +77,7 @@ export class BookPages {
     const [stored, confirmed, bookLinks, overrides, editions, canonicalBookId] = await Promise.all([
       bookIdentifiers(this.db, book.id),
       // A public-domain catalog imported after the book was created still gives it its free copies.
-      book.matchKey
-        ? publicDomainIdentifiersFor(this.db, book.matchKey, PUBLIC_DOMAIN_SCHEMES)
-        : Promise.resolve({}),
+      book.matchKey ? publicDomainIdentifiersFor(this.db, book.matchKey) : Promise.resolve({}),
       bookLinksForBook(this.db, book.id),
       overridesForBook(this.db, book.id),
       book.workId === null ? Promise.resolve([]) : editionsOfWork(this.db, book.workId),

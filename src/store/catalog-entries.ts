@@ -9,20 +9,3 @@ export function findCatalogEntryByIsbn13(db: Db, isbn13: string): Promise<Catalo
     .orderBy('popularity', 'desc')
     .executeTakeFirst();
 }
-
-/** Entries of the given sources sharing a title/author match key, most popular first. */
-export function catalogEntriesOfMatchKey(
-  db: Db,
-  matchKey: string,
-  sources: readonly string[],
-  limit: number,
-): Promise<Pick<CatalogEntryRow, 'source' | 'identifiers'>[]> {
-  return db
-    .selectFrom('catalog_entries')
-    .select(['source', 'identifiers'])
-    .where('match_key', '=', matchKey)
-    .where('source', 'in', [...sources])
-    .orderBy('popularity', 'desc')
-    .limit(limit)
-    .execute();
-}

@@ -2,35 +2,53 @@ import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 /**
- * Identifiers that public-domain catalogs (an imported Gutenberg catalog, Standard Ebooks, LibriVox)
- * hold for a work, found by its match key ("title|author surname"). The first value per scheme wins,
- * most popular entry first.
+ * Catalog sources whose entries confirm that a free public-domain copy of a work exists (an imported
+ * Gutenberg catalog, Standard Ebooks, LibriVox); each entry holds its copy's id under the scheme of its
+ * source's name. PostgreSQL indexes the entries of exactly these sources (migration 0019): another
+ * source here needs a migration.
  */
-export async function publicDomainIdentifiersFor(
-  db: Kysely<Database>,
-  matchKey: string,
-  schemes: readonly string[],
-): Promise<Record<string, string>> {
-  const rows = await db
-    .selectFrom('catalog_entries')
-    .select('identifiers')
-    .where('match_key', '=', matchKey)
-    .where('source', 'in', [...schemes])
-    .orderBy('popularity', 'desc')
-    .limit(10)
-    .execute();
+export const PUBLIC_DOMAIN_SOURCES = ['gutenberg', 'standard_ebooks', 'librivox'] as const;
+
+/** How many confirming entries of one work are read: the most popular first. */
+export const PUBLIC_DOMAIN_ENTRIES = 10;
+
+/**
+ * The free copies' identifiers in public-domain entries' identifier JSON: the first value per scheme
+ * wins, so entries come most popular first. An entry whose JSON does not parse confirms nothing.
+ */
+export function freeCopyIdentifiers(entries: ReadonlyArray<{ identifiers: string }>): Record<string, string> {
   const found: Record<string, string> = {};
-  for (const row of rows) {
+  for (const entry of entries) {
     let identifiers: Record<string, unknown> = {};
     try {
-      identifiers = JSON.parse(row.identifiers) as Record<string, unknown>;
+      identifiers = JSON.parse(entry.identifiers) as Record<string, unknown>;
     } catch {
       continue;
     }
-    for (const scheme of schemes) {
-      const value = identifiers[scheme];
+    for (const scheme of PUBLIC_DOMAIN_SOURCES) {
+      const value = identifiers?.[scheme];
       if (typeof value === 'string' && value && !found[scheme]) found[scheme] = value;
     }
   }
   return found;
+}
+
+/** The public-domain entries of a work, found by its match key ("title|author surname"). */
+export function publicDomainEntries(db: Kysely<Database>, matchKey: string) {
+  return db
+    .selectFrom('catalog_entries')
+    .select('identifiers')
+    .where('match_key', '=', matchKey)
+    .where('source', 'in', [...PUBLIC_DOMAIN_SOURCES])
+    .orderBy('popularity', 'desc')
+    .limit(PUBLIC_DOMAIN_ENTRIES)
+    .execute();
+}
+
+/** The identifiers of a work's free copies, as public-domain catalogs hold them. */
+export async function publicDomainIdentifiersFor(
+  db: Kysely<Database>,
+  matchKey: string,
+): Promise<Record<string, string>> {
+  return freeCopyIdentifiers(await publicDomainEntries(db, matchKey));
 }

@@ -5,6 +5,7 @@ import { emptyRecord } from '../../src/catalog/types.js';
 import type { BookRecord } from '../../src/domain/book-record.js';
 import { BookCreator } from '../../src/services/book-creator.js';
 import { describeEachDialect } from '../support/databases.js';
+import { addCatalogEntry } from '../support/factories.js';
 
 function record(isbn13: string | null, overrides: Partial<BookRecord> = {}): BookRecord {
   return { ...emptyRecord('test', 'The Quiet Orchard'), isbn13, authors: ['Mara Quill'], ...overrides };
@@ -74,6 +75,85 @@ describeEachDialect('book creation', (context) => {
       'untitled-notes-mara-quill-1',
       'untitled-notes-mara-quill-2',
     ]);
+  });
+
+  it('looks past the first sixteen slugs when every one of them is taken', async () => {
+    const slugs = [];
+    for (let i = 0; i < 17; i++) {
+      slugs.push((await creator().createFromRecord(record(null, { title: 'Crowded Shelf' }))).slug);
+    }
+    assert.equal(new Set(slugs).size, 17);
+    assert.equal(slugs[0], 'crowded-shelf-mara-quill');
+    assert.equal(slugs[15], 'crowded-shelf-mara-quill-15');
+    assert.equal(slugs[16], 'crowded-shelf-mara-quill-16');
+  });
+
+  it('joins the work of its own work key before the work of an edition with the same title and author', async () => {
+    const sibling = await creator().createFromRecord(record('9783000000009', { title: 'Tin Harbour' }));
+    const keyed = await creator().createFromRecord(
+      record('9783000000016', { title: 'Tin Harbour, Revised', workKey: '/works/OL3W' }),
+    );
+    assert.notEqual(keyed.workId, sibling.workId);
+    const edition = await creator().createFromRecord(
+      record('9783000000023', { title: 'Tin Harbour', workKey: '/works/OL3W' }),
+    );
+    assert.equal(edition.workId, keyed.workId);
+    const unkeyed = await creator().createFromRecord(record('9783000000030', { title: 'Tin Harbour' }));
+    assert.equal(unkeyed.workId, sibling.workId, 'without a key: the first edition of the title and author');
+  });
+
+  it('files the free copies that public-domain catalog entries of its title and author confirm', async () => {
+    const store = context.store();
+    const title = 'The Lantern Keeper';
+    await addCatalogEntry(store, {
+      title,
+      authors: ['Mara Quill'],
+      source: 'gutenberg',
+      entryKey: 'gutenberg:901',
+      identifiers: { gutenberg: '901' },
+      popularity: 5,
+    });
+    await addCatalogEntry(store, {
+      title,
+      authors: ['Mara Quill'],
+      source: 'gutenberg',
+      entryKey: 'gutenberg:902',
+      identifiers: { gutenberg: '902' },
+      popularity: 9,
+    });
+    await addCatalogEntry(store, {
+      title,
+      authors: ['Mara Quill'],
+      source: 'standard_ebooks',
+      entryKey: 'standard_ebooks:mara-quill/the-lantern-keeper',
+      identifiers: { standard_ebooks: 'mara-quill/the-lantern-keeper' },
+    });
+    // Another source's entry confirms nothing, whatever identifiers it holds.
+    await addCatalogEntry(store, {
+      title,
+      authors: ['Mara Quill'],
+      source: 'test',
+      entryKey: 'test:lantern',
+      identifiers: { librivox: '77' },
+      popularity: 50,
+    });
+    const book = await creator().createFromRecord(
+      record('9784000000008', { title, identifiers: { standard_ebooks: 'own-record' } }),
+    );
+    const filed = await store.db
+      .selectFrom('book_identifiers')
+      .select(['scheme', 'value'])
+      .where('book_id', '=', book.id)
+      .orderBy('scheme')
+      .execute();
+    assert.deepEqual(
+      filed.map((row) => [row.scheme, row.value]),
+      [
+        ['gutenberg', '902'],
+        ['standard_ebooks', 'own-record'],
+      ],
+      'the most popular entry of a scheme wins; the record keeps its own identifier',
+    );
   });
 
   it('lets concurrent creators of one slug each find a free one, on one work, with one canonical edition', async () => {
