@@ -18,6 +18,7 @@ import { searchPopularPostgresMigration } from './migrations/0018-search-popular
 import { publicDomainPostgresMigration } from './migrations/0019-public-domain-postgres.js';
 import { stagingWithoutRowidMigration } from './migrations/0020-staging-without-rowid.js';
 import { cheaperFoldPostgresMigration } from './migrations/0021-cheaper-fold-postgres.js';
+import { booksFtsDirectMigration } from './migrations/0022-books-fts-direct.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -41,6 +42,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0019-public-domain-postgres', publicDomainPostgresMigration],
   ['0020-staging-without-rowid', stagingWithoutRowidMigration],
   ['0021-cheaper-fold-postgres', cheaperFoldPostgresMigration],
+  ['0022-books-fts-direct', booksFtsDirectMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -4,7 +4,9 @@ import { type Kysely, sql } from 'kysely';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { createOpenLibraryStaging } from '../../src/store/migrations/0014-identifier-index.js';
 import { stagingWithoutRowidMigration } from '../../src/store/migrations/0020-staging-without-rowid.js';
+import { refreshSearchStatistics } from '../../src/store/search.js';
 import { describeEachDialect } from '../support/databases.js';
+import { addCatalogEntry } from '../support/factories.js';
 
 describeEachDialect('migrations', (context) => {
   it('creates every table and is idempotent', async () => {
@@ -63,6 +65,50 @@ describeEachDialect('migrations', (context) => {
   });
 
   if (context.dialect === 'postgres') {
+    it("writes each new book's words straight into the full-text index; an import merges the catalog's pending ones", async () => {
+      const store = context.store();
+      const { db } = store;
+      // The pages of an index's GIN pending list, merged by the call.
+      const merged = async (index: string) =>
+        Number(
+          (
+            await sql<{ pages: number }>`select gin_clean_pending_list(${index}::regclass) as pages`.execute(
+              db,
+            )
+          ).rows[0]?.pages,
+        );
+      const now = new Date().toISOString();
+      for (const title of ['Pending Harbour', 'Pending Orchard', 'Pending Lantern']) {
+        await db
+          .insertInto('books')
+          .values({
+            slug: title.toLowerCase().replace(' ', '-'),
+            title,
+            authors: '["Mara Quill"]',
+            popularity: 0,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+      }
+      assert.equal(await merged('books_fts'), 0, 'no book waits in a pending list');
+      assert.ok(await merged('books_trgm'), 'the trigram index, which keeps its pending list, did hold them');
+      for (const title of ['Pending Atlas', 'Pending Quarry']) await addCatalogEntry(store, { title });
+      await refreshSearchStatistics(store);
+      assert.deepEqual(
+        [
+          await merged('catalog_entries_fts'),
+          await merged('catalog_entries_fts_rated'),
+          await merged('catalog_entries_trgm'),
+        ],
+        [0, 0, 0],
+      );
+      await addCatalogEntry(store, { title: 'Pending Meadow' });
+      assert.ok(await merged('catalog_entries_fts'), 'an entry written later waits in the pending list');
+      await db.deleteFrom('books').execute();
+      await db.deleteFrom('catalog_entries').execute();
+    });
+
     it('folds text into the same search words and trigrams as the fold 0003 made, whatever the characters', async () => {
       const { db } = context.store();
       const schemaOf = async (name: string) =>
