@@ -105,38 +105,24 @@ describeEachDialect('book creation', (context) => {
   it('files the free copies that public-domain catalog entries of its title and author confirm', async () => {
     const store = context.store();
     const title = 'The Lantern Keeper';
-    await addCatalogEntry(store, {
-      title,
-      authors: ['Mara Quill'],
-      source: 'gutenberg',
-      entryKey: 'gutenberg:901',
-      identifiers: { gutenberg: '901' },
-      popularity: 5,
-    });
-    await addCatalogEntry(store, {
-      title,
-      authors: ['Mara Quill'],
-      source: 'gutenberg',
-      entryKey: 'gutenberg:902',
-      identifiers: { gutenberg: '902' },
-      popularity: 9,
-    });
-    await addCatalogEntry(store, {
-      title,
-      authors: ['Mara Quill'],
-      source: 'standard_ebooks',
-      entryKey: 'standard_ebooks:mara-quill/the-lantern-keeper',
-      identifiers: { standard_ebooks: 'mara-quill/the-lantern-keeper' },
-    });
-    // Another source's entry confirms nothing, whatever identifiers it holds.
-    await addCatalogEntry(store, {
-      title,
-      authors: ['Mara Quill'],
-      source: 'test',
-      entryKey: 'test:lantern',
-      identifiers: { librivox: '77' },
-      popularity: 50,
-    });
+    // Entries of the book's title and author: [source, scheme, value, popularity].
+    const entries = [
+      ['gutenberg', 'gutenberg', '901', 5],
+      ['gutenberg', 'gutenberg', '902', 9],
+      ['standard_ebooks', 'standard_ebooks', 'mara-quill/the-lantern-keeper', 0],
+      // Another source's entry confirms nothing, whatever identifiers it holds.
+      ['test', 'librivox', '77', 50],
+    ] as const;
+    for (const [source, scheme, value, popularity] of entries) {
+      await addCatalogEntry(store, {
+        title,
+        authors: ['Mara Quill'],
+        source,
+        entryKey: `${source}:${value}`,
+        identifiers: { [scheme]: value },
+        popularity,
+      });
+    }
     const book = await creator().createFromRecord(
       record('9784000000008', { title, identifiers: { standard_ebooks: 'own-record' } }),
     );
