@@ -137,9 +137,13 @@ export async function editionsOfWork(db: Kysely<Database>, workId: number): Prom
 /** Which of these slugs are taken (equality lookups in the slug index, one query). */
 export async function takenSlugs(db: Kysely<Database>, slugs: readonly string[]): Promise<Set<string>> {
   if (slugs.length === 0) return new Set();
-  const rows = await db.selectFrom('books').select('slug').where('slug', 'in', slugs).execute();
+  const rows = await slugsTaken(db, slugs).execute();
   return new Set(rows.map((row) => row.slug));
 }
+
+/** The books holding any of these slugs (at least one). */
+export const slugsTaken = (db: Kysely<Database>, slugs: readonly string[]) =>
+  db.selectFrom('books').select('slug').where('slug', 'in', slugs);
 
 export interface NewBook {
   slug: string;

@@ -1,13 +1,8 @@
 import { sql } from 'kysely';
-import { takenSlugs } from './books.js';
+import { slugsTaken, takenSlugs } from './books.js';
 import type { Store } from './db.js';
-import {
-  freeCopyIdentifiers,
-  PUBLIC_DOMAIN_ENTRIES,
-  PUBLIC_DOMAIN_SOURCES,
-  publicDomainEntries,
-} from './public-domain.js';
-import { findWork } from './works.js';
+import { freeCopyIdentifiers, publicDomainEntries } from './public-domain.js';
+import { findWork, siblingWork, workByKey } from './works.js';
 
 /** What a new edition brings to its creation's first reads. */
 export interface NewBookQuestion {
@@ -30,10 +25,11 @@ export interface NewBookFacts {
 }
 
 interface FactsRow {
-  free: Array<{ identifiers: string }>;
+  /** The public-domain entries' identifier JSON, null for none. */
+  free: string[] | null;
   by_key: number | null;
   sibling: number | null;
-  taken: string[];
+  taken: string[] | null;
 }
 
 /**
@@ -42,33 +38,31 @@ interface FactsRow {
  * (bench/README, "/isbn/ creation"); SQLite, in process, runs them one after another.
  */
 export async function newBookFacts(store: Store, question: NewBookQuestion): Promise<NewBookFacts> {
+  const { db } = store;
   const { matchKey, workKey, slugs } = question;
   if (store.dialect !== 'postgres') {
     const [entries, workId, taken] = await Promise.all([
-      matchKey ? publicDomainEntries(store.db, matchKey) : [],
-      findWork(store.db, { workKey, matchKey }),
-      takenSlugs(store.db, slugs),
+      matchKey ? publicDomainEntries(db, matchKey).execute() : [],
+      findWork(db, { workKey, matchKey }),
+      takenSlugs(db, slugs),
     ]);
     return { freeCopies: freeCopyIdentifiers(entries), workId, takenSlugs: taken };
   }
-  // A null key matches nothing, as the separate reads skip it. The sibling's rows are read through the
-  // match key's index before they are ordered ("offset 0" keeps the planner from walking the whole
-  // books table in id order instead, which it does for "order by id limit 1" while the table has no
-  // statistics yet).
-  const slugIn = slugs.length > 0 ? sql`slug in (${sql.join(slugs)})` : sql`false`;
+  // The same queries as subqueries; a null key matches nothing, as the separate reads skip it. The
+  // sibling's query is ordered inside its subquery, which keeps the planner from walking the whole
+  // books table in id order instead, as it does for "order by id limit 1" while the table has no
+  // statistics yet: the match key's index is read first.
+  const taken = slugs.length > 0 ? sql`(select json_agg(slug) from (${slugsTaken(db, slugs)}) t)` : sql`null`;
   const result = await sql<FactsRow>`select
-      (select coalesce(json_agg(f), '[]') from (select identifiers from catalog_entries
-        where match_key = ${matchKey} and source in (${sql.join(PUBLIC_DOMAIN_SOURCES)})
-        order by popularity desc limit ${PUBLIC_DOMAIN_ENTRIES}) f) as free,
-      (select id from works where work_key = ${workKey}) as by_key,
-      (select work_id from (select id, work_id from books
-        where match_key = ${matchKey} and work_id is not null offset 0) s order by id limit 1) as sibling,
-      (select coalesce(json_agg(slug), '[]') from books where ${slugIn}) as taken`.execute(store.db);
+      (select json_agg(identifiers) from (${publicDomainEntries(db, matchKey)}) f) as free,
+      (${workByKey(db, workKey)}) as by_key,
+      (select work_id from (${siblingWork(db, matchKey)}) s limit 1) as sibling,
+      ${taken} as taken`.execute(db);
   const row = result.rows[0];
   if (!row) throw new Error('the new book facts returned no row');
   return {
-    freeCopies: freeCopyIdentifiers(row.free),
+    freeCopies: freeCopyIdentifiers((row.free ?? []).map((identifiers) => ({ identifiers }))),
     workId: row.by_key ?? row.sibling,
-    takenSlugs: new Set(row.taken),
+    takenSlugs: new Set(row.taken ?? []),
   };
 }

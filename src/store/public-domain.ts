@@ -10,7 +10,7 @@ import type { Database } from './schema.js';
 export const PUBLIC_DOMAIN_SOURCES = ['gutenberg', 'standard_ebooks', 'librivox'] as const;
 
 /** How many confirming entries of one work are read: the most popular first. */
-export const PUBLIC_DOMAIN_ENTRIES = 10;
+const PUBLIC_DOMAIN_ENTRIES = 10;
 
 /**
  * The free copies' identifiers in public-domain entries' identifier JSON: the first value per scheme
@@ -34,21 +34,19 @@ export function freeCopyIdentifiers(entries: ReadonlyArray<{ identifiers: string
 }
 
 /** The public-domain entries of a work, found by its match key ("title|author surname"). */
-export function publicDomainEntries(db: Kysely<Database>, matchKey: string) {
-  return db
+export const publicDomainEntries = (db: Kysely<Database>, matchKey: string | null) =>
+  db
     .selectFrom('catalog_entries')
     .select('identifiers')
     .where('match_key', '=', matchKey)
     .where('source', 'in', [...PUBLIC_DOMAIN_SOURCES])
     .orderBy('popularity', 'desc')
-    .limit(PUBLIC_DOMAIN_ENTRIES)
-    .execute();
-}
+    .limit(PUBLIC_DOMAIN_ENTRIES);
 
 /** The identifiers of a work's free copies, as public-domain catalogs hold them. */
 export async function publicDomainIdentifiersFor(
   db: Kysely<Database>,
   matchKey: string,
 ): Promise<Record<string, string>> {
-  return freeCopyIdentifiers(await publicDomainEntries(db, matchKey));
+  return freeCopyIdentifiers(await publicDomainEntries(db, matchKey).execute());
 }

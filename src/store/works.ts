@@ -15,22 +15,25 @@ export interface WorkHint {
 export async function findWork(db: Kysely<Database>, hint: WorkHint): Promise<number | null> {
   const { workKey, matchKey } = hint;
   const [byKey, sibling] = await Promise.all([
-    workKey
-      ? db.selectFrom('works').select('id').where('work_key', '=', workKey).executeTakeFirst()
-      : undefined,
-    matchKey
-      ? db
-          .selectFrom('books')
-          .select('work_id')
-          .where('match_key', '=', matchKey)
-          .where('work_id', 'is not', null)
-          .orderBy('id')
-          .executeTakeFirst()
-      : undefined,
+    workKey ? workByKey(db, workKey).executeTakeFirst() : undefined,
+    matchKey ? siblingWork(db, matchKey).executeTakeFirst() : undefined,
   ]);
   if (byKey) return Number(byKey.id);
   return sibling?.work_id ? Number(sibling.work_id) : null;
 }
+
+/** The work of a source's work key. */
+export const workByKey = (db: Kysely<Database>, workKey: string | null) =>
+  db.selectFrom('works').select('id').where('work_key', '=', workKey);
+
+/** The works of the editions with a title/author key, the first edition's first. */
+export const siblingWork = (db: Kysely<Database>, matchKey: string | null) =>
+  db
+    .selectFrom('books')
+    .select('work_id')
+    .where('match_key', '=', matchKey)
+    .where('work_id', 'is not', null)
+    .orderBy('id');
 
 export interface NewWork {
   workKey: string | null;
