@@ -29,8 +29,9 @@ const commands: Record<string, Command> = {
   serve: async () => {
     // Loaded on demand: other commands need none of the web application.
     const { exitOnSignals, startServer } = await import('./server.js');
-    const server = await startServer(loadConfig());
-    exitOnSignals(server);
+    const config = loadConfig();
+    const server = await startServer(config);
+    exitOnSignals(server, config.shutdownGraceMs);
     return -1;
   },
   migrate: async () => {

@@ -37,6 +37,16 @@ export interface Config {
   clickWalDir: string | null;
   /** `interval`: the journal is fsynced every 100 ms; `always`: before each redirect is answered. */
   clickWalFsync: 'always' | 'interval';
+  /**
+   * `REQUEST_TIMEOUT_MS`: a request whose headers and body have not all arrived by then is answered
+   * 408 and its connection closed; a connection that neither reads nor writes for twice as long is
+   * closed too (a client that stopped reading its answers).
+   */
+  requestTimeoutMs: number;
+  /** `MAX_CONNECTIONS`: open connections at most; past it new ones are refused (and logged). */
+  maxConnections: number;
+  /** `SHUTDOWN_GRACE_MS`: how long SIGTERM lets requests in flight finish before closing their connections. */
+  shutdownGraceMs: number;
 }
 
 export type TrustProxy = false | number | readonly string[];
@@ -224,6 +234,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     logLevel: env.LOG_LEVEL || 'info',
     clickWalDir: clickWalDir(env, database),
     clickWalFsync: clickWalFsync(env),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 60_000),
   };
   return Object.freeze(config);
 }

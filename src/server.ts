@@ -68,8 +68,19 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   let closing: Promise<void> | undefined;
   const shutdown = (signal = 'shutdown') => {
     closing ??= (async () => {
-      app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-      await app.close();
+      const graceMs = config.shutdownGraceMs;
+      app.log.info({ signal, graceMs }, 'shutting down: finishing in-flight requests');
+      // What has not finished within the grace (a stalled upload, a slow reader) is cut off, so the
+      // clicks can be flushed and the process can exit before a service manager's SIGKILL.
+      const deadline = setTimeout(() => {
+        app.log.warn({ graceMs }, 'shutting down: grace period over, closing the connections still open');
+        app.server.closeAllConnections();
+      }, graceMs);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(deadline);
+      }
       await services.close();
       await checkpoints?.close();
       await store.close();
@@ -80,9 +91,19 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   return { app, services, address, shutdown, flushLog: () => log.flushSync() };
 }
 
-export function exitOnSignals(server: RunningServer): void {
+/**
+ * After the grace, how long the clicks, journals and database may take to close before the process
+ * exits anyway: grace and this together stay under the 30 s a container's stop waits for.
+ */
+const FLUSH_DEADLINE_MS = 15_000;
+
+export function exitOnSignals(server: RunningServer, graceMs: number): void {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
+      setTimeout(() => {
+        console.error(`shutdown did not finish within ${graceMs + FLUSH_DEADLINE_MS} ms; exiting`);
+        process.exit(1);
+      }, graceMs + FLUSH_DEADLINE_MS).unref();
       server
         .shutdown(signal)
         .then(() => process.exit(0))

@@ -1,8 +1,8 @@
-import { createServer, type ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { TrustProxy } from '../config.js';
 import type { Services } from '../services/container.js';
+import { Connections, limitedServer } from './connections.js';
 import { PageReplay, type TrustProxy as TrustedProxies } from './page-replay.js';
 import apiKeys from './plugins/api-keys.js';
 import errors, { clientErrorResponder, frameworkErrorResponder } from './plugins/errors.js';
@@ -66,26 +66,26 @@ export async function buildApp({
     visits: services.visits,
     nextRequestId,
   });
-  // The responses being written, so that a shutdown can end their connections once they are sent.
-  const inFlight = new Set<ServerResponse>();
-  let draining = false;
+  const connections = new Connections();
   const app = Fastify({
-    // Node's server, with the book-page replay in front of Fastify's handler, and the timeouts
-    // Fastify gives a server of its own (its defaults: 72 s keep-alive, no request timeout).
-    serverFactory: (handler) => {
-      const server = createServer((request, response) => {
-        if (draining) response.setHeader('connection', 'close');
-        else {
-          inFlight.add(response);
-          response.once('close', () => inFlight.delete(response));
-        }
-        if (!replay.serve(request, response)) handler(request, response);
-      });
-      server.keepAliveTimeout = 72_000;
-      server.requestTimeout = 0;
-      server.setTimeout(0);
-      return server;
-    },
+    // Node's server with the limits every connection lives under (connections.ts), and the book-page
+    // replay in front of Fastify's handler.
+    serverFactory: (handler) =>
+      limitedServer(
+        {
+          requestTimeoutMs: config.requestTimeoutMs,
+          maxConnections: config.maxConnections,
+          onLimitReached: (refused, limit) =>
+            app.log.warn(
+              { refused, limit },
+              `connection limit reached: ${limit} connections open, new ones refused (MAX_CONNECTIONS)`,
+            ),
+        },
+        connections,
+        (request, response) => {
+          if (!replay.serve(request, response)) handler(request, response);
+        },
+      ),
     genReqId: nextRequestId,
     logger: logger ? logOptions(config.logLevel, logger) : false,
     // One log line per request, written when it completes (see below), instead of Fastify's two.
@@ -103,14 +103,9 @@ export async function buildApp({
 
   // On close, Fastify ends the idle kept-alive connections once and answers later requests 503 with
   // "Connection: close"; a response still being written would leave its connection open and the
-  // process waiting for the client or the keep-alive timeout (72 s under a stream of clicks). Each
-  // is told to close its connection, or, with its headers sent, has idle connections ended after it.
+  // process waiting for the client or the keep-alive timeout (72 s under a stream of clicks).
   app.addHook('preClose', (done) => {
-    draining = true;
-    for (const response of inFlight) {
-      if (!response.headersSent) response.setHeader('connection', 'close');
-      else response.once('finish', () => setImmediate(() => app.server.closeIdleConnections()));
-    }
+    connections.drain(app.server);
     done();
   });
 
@@ -131,6 +126,7 @@ export async function buildApp({
     searchCache: () => services.search.cacheStats(),
     pageReplays: () => replay.replayed,
     checkpoints,
+    connections: () => connections.stats(),
     token: config.metricsToken,
   });
   await app.register(apiKeys, { apiKeys: services.apiKeys, usage: services.usage });

@@ -9,7 +9,7 @@ import { ApiKeyDirectory } from '../store/api-keys.js';
 import { UsageRecorder } from '../store/api-usage.js';
 import type { Store } from '../store/db.js';
 import { invalidateDestinationCache } from '../store/destinations.js';
-import { pingDatabase } from '../store/health.js';
+import { checkDatabaseWrites, pingDatabase } from '../store/health.js';
 import { AccessCodes } from './access-codes.js';
 import { type AdminServices, createAdminServices } from './admin/admin.js';
 import { BookCreator, type IsbnLookup } from './book-creator.js';
@@ -22,6 +22,7 @@ import { CoverFallback } from './cover-fallback.js';
 import { Ingest } from './ingest.js';
 import { Lists } from './lists.js';
 import { PartnerDirectory } from './partners.js';
+import { reusedCheck } from './readiness.js';
 import { closeRedis, createRedis, createRedisBreaker, type Redis, throughBreaker } from './redis.js';
 import { createResolver } from './resolve/wiring.js';
 import type { Resolver } from './resolve.js';
@@ -40,6 +41,9 @@ export type { ApiKeyDirectory, ApiKeyIdentity } from '../store/api-keys.js';
 export { type UsageRecorder, type UsageRecorderStats, usageSource } from '../store/api-usage.js';
 export { isDatabaseUnavailable } from '../store/errors.js';
 export { ChangeEvents } from './change-events.js';
+
+/** How long one write check's outcome answers `/readyz` (a full disk shows within this). */
+const WRITE_CHECK_INTERVAL_MS = 2000;
 
 /** Everything the routes need, built once per process and closed on shutdown. */
 export interface Services {
@@ -88,6 +92,8 @@ export interface Services {
   readiness: Record<string, () => Promise<unknown>>;
   /** Resolves when the database answers; `/readyz` fails on it. */
   pingDatabase(): Promise<void>;
+  /** Resolves when the database takes a write (checked at most every few seconds); `/readyz` reports it. */
+  checkDatabaseWrites(): Promise<void>;
   /** Reader lists without accounts (API, list pages, home page, QR codes). */
   lists: Lists;
   /** Series, author and popular-book shelves. */
@@ -203,6 +209,7 @@ export function createServices(
     shelves: new Shelves(store),
     admin,
     pingDatabase: () => pingDatabase(store.db),
+    checkDatabaseWrites: reusedCheck(() => checkDatabaseWrites(store.db), WRITE_CHECK_INTERVAL_MS),
     resolver,
     pages,
     access,

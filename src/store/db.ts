@@ -1,8 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
+import {
+  Kysely,
+  type PostgresCursor,
+  PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresQueryResult,
+  type SqliteDatabase,
+  SqliteDialect,
+  type SqliteStatement,
+} from 'kysely';
 import pg from 'pg';
+import { markDatabaseError } from './errors.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -162,8 +173,48 @@ export function openStore(databaseUrl: string): Store {
       .query('set jit = off')
       .catch((error: Error) => console.error(`postgres: set jit: ${error.message}`));
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: databasePool(pool) }) });
   return { db, dialect, pgPool: pool, close: () => db.destroy() };
+}
+
+/**
+ * The pool as Kysely sees it, marking every error of a connection or a query as the database's
+ * (`isDatabaseUnavailable` believes only those): pg throws a lost connection's socket error as is,
+ * with the same codes (ECONNRESET) as a client of ours hanging up.
+ */
+function databasePool(pool: pg.Pool): PostgresPool {
+  return {
+    connect: () =>
+      pool.connect().then(
+        (client) => new MarkingClient(client),
+        (error: unknown) => Promise.reject(markDatabaseError(error)),
+      ),
+    end: () => pool.end(),
+  };
+}
+
+class MarkingClient implements PostgresPoolClient {
+  constructor(private readonly client: pg.PoolClient) {}
+
+  query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  query<R>(
+    sql: string | PostgresCursor<R>,
+    parameters: ReadonlyArray<unknown> = [],
+  ): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+    if (typeof sql !== 'string') {
+      // A streamed query: pg runs the cursor it is given and hands the same object back.
+      this.client.query(sql as unknown as pg.Submittable);
+      return sql;
+    }
+    // The rows are Kysely's to type, as when its driver is handed pg's own client.
+    const result = this.client.query(sql, [...parameters]) as unknown as Promise<PostgresQueryResult<R>>;
+    return result.catch((error: unknown) => Promise.reject(markDatabaseError(error)));
+  }
+
+  release(): void {
+    this.client.release();
+  }
 }
 
 export function nowIso(): string {

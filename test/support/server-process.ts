@@ -15,8 +15,13 @@ export interface ServerProcess {
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'serve'], {
+/** `nodeFlags`: V8 and Node flags for the server's process (`--max-old-space-size=256`). */
+export async function startServerProcess(
+  env: Record<string, string>,
+  nodeFlags: readonly string[] = [],
+): Promise<ServerProcess> {
+  const args = [...nodeFlags, '--import', 'tsx', join(ROOT, 'src/cli.ts'), 'serve'];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,9 +1,10 @@
-import { STATUS_CODES } from 'node:http';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isDatabaseUnavailable } from '../../services/container.js';
 import { HttpError, type ValidationIssue, ValidationProblem } from '../errors.js';
+import { pageHeaders, responseHeaders } from '../security-headers.js';
 import { locationOf, storableIssues, validationIssues } from '../validation.js';
 import { renderErrorPage } from '../views/error-page.js';
 import { routedPath } from './api-keys.js';
@@ -174,12 +175,16 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
  * routing, outside the error handler; it answers in the same format.
  */
 export function frameworkErrorResponder(baseUrl: string) {
+  const always = responseHeaders(baseUrl.startsWith('https:'));
   return (_error: Error, request: FastifyRequest, reply: FastifyReply): void => {
     const message = 'The address is not valid: part of it does not decode.';
+    // Refused before routing, so before the hooks that add these to every other answer.
+    for (const [name, value] of always) reply.header(name, value);
     if (wantsJson(request)) {
       reply.code(400).send({ detail: message });
       return;
     }
+    for (const [name, value] of pageHeaders()) reply.header(name, value);
     reply
       .code(400)
       .type('text/html; charset=utf-8')
@@ -190,14 +195,20 @@ export function frameworkErrorResponder(baseUrl: string) {
 /** A request line longer than this in a header overflow is a URI too long (414), not big headers (431). */
 const LONG_REQUEST_LINE = 8 * 1024;
 
+/** How long a refused request's answer may take to leave before its connection is cut. */
+const CLOSE_AFTER_REFUSAL_MS = 1000;
+
 /**
  * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before any route runs (a malformed
  * request, a URI too long, headers too large) answers like every other error: JSON `{detail}` when
  * the request line names an /api/ path, an HTML page in the site's layout otherwise.
  */
 export function clientErrorResponder(baseUrl: string) {
+  const always = responseHeaders(baseUrl.startsWith('https:'));
   return (error: ConnectionError, socket: Socket): void => {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
+    // The client hung up, or an answer is already being written on this connection: nothing to say.
+    const answering = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
       socket.destroy();
       return;
     }
@@ -222,17 +233,23 @@ export function clientErrorResponder(baseUrl: string) {
       ? JSON.stringify({ detail: message })
       : renderErrorPage({ status, title: STATUS_CODES[status], message, baseUrl });
     const type = api ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8';
+    const headers = api ? always : [...always, ...pageHeaders()];
+    // The connection is closed once the answer is out, or a second later for a client that reads
+    // nothing: a stalled request must not keep its socket.
     socket.end(
       [
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
         `Content-Type: ${type}`,
         `Content-Length: ${Buffer.byteLength(body)}`,
-        'X-Content-Type-Options: nosniff',
+        ...headers.map(([name, value]) => `${name}: ${value}`),
+        'Cache-Control: no-store',
         'Connection: close',
         '',
         body,
       ].join('\r\n'),
+      () => socket.destroy(),
     );
+    setTimeout(() => socket.destroy(), CLOSE_AFTER_REFUSAL_MS).unref();
   };
 }
 

@@ -4,30 +4,35 @@ import fp from 'fastify-plugin';
 import { isbot } from 'isbot';
 import { boundedMemo } from '../../domain/bounded-memo.js';
 import { HttpError } from '../errors.js';
-import { PAGE_CONTENT_SECURITY_POLICY } from '../views/layout.js';
+import {
+  DEFAULT_FRAME_ANCESTORS,
+  pageHeaders,
+  REDIRECT_CACHE_CONTROL,
+  responseHeaders,
+} from '../security-headers.js';
 import { routedPath } from './api-keys.js';
 
 interface GuardsOptions {
   baseUrl: string;
 }
 
-/** Pages may not be framed by other sites (clickjacking) unless a route says who may frame it. */
-const DEFAULT_FRAME_ANCESTORS = "'none'";
-/** The page policy with a route's `frame-ancestors`, built once per value (routes name a few). */
-const pagePolicies = new Map<string, string>();
-function pagePolicy(frameAncestors: string): string {
-  let policy = pagePolicies.get(frameAncestors);
-  if (policy === undefined) {
-    policy = `${PAGE_CONTENT_SECURITY_POLICY}; frame-ancestors ${frameAncestors}`;
-    pagePolicies.set(frameAncestors, policy);
-  }
-  return policy;
-}
-
-/** HTTPS only, for a year; sent only when BASE_URL is https (browsers ignore it over plain HTTP). */
-const HSTS = 'max-age=31536000';
-
 const SELF_DESCRIBED_BOTS = /crawler|spider|scraper/i;
+
+/** A `charset` parameter of a Content-Type, quoted or not. */
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
+/** The body encodings read as declared: UTF-8, and ASCII, which is UTF-8 too. */
+const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii']);
+
+/**
+ * Whether a request's body is in an encoding the parsers read right: every body is read as UTF-8
+ * (JSON is UTF-8 by RFC 8259, and the service's forms are sent so), so one declared in another
+ * charset (`utf-16`, `iso-8859-1`) would be misread and is refused instead.
+ */
+export function declaresForeignCharset(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const charset = CHARSET.exec(contentType)?.[1];
+  return charset !== undefined && !UTF8_CHARSETS.has(charset.toLowerCase());
+}
 
 /**
  * SPEC 7 rule 4: known search, AI and monitoring bots, and anything calling itself a crawler. A request
@@ -74,6 +79,10 @@ async function guardsPlugin(app: FastifyInstance, options: GuardsOptions) {
   });
   // Callback hooks, not async ones: they run on every request and need no promise.
   app.addHook('onRequest', (request, _reply, done) => {
+    if (declaresForeignCharset(request.headers['content-type'])) {
+      done(new HttpError(415, 'unsupported_charset', 'Send the request body in UTF-8 (charset=utf-8).'));
+      return;
+    }
     if (request.headers.referer === origin) {
       done(
         new HttpError(403, 'referer_refused', 'Requests referred by the bare service origin are refused.'),
@@ -84,9 +93,11 @@ async function guardsPlugin(app: FastifyInstance, options: GuardsOptions) {
   });
   // Our pages run only our own scripts and are framed only where a route allows it; /docs (Swagger
   // UI) sets its own policy, and so may any route that sets a Content-Security-Policy itself.
+  const always = responseHeaders(https);
   app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-content-type-options', 'nosniff');
-    if (https) reply.header('strict-transport-security', HSTS);
+    for (const [name, value] of always) reply.header(name, value);
+    const status = reply.statusCode;
+    if (status >= 300 && status < 400) reply.header('cache-control', REDIRECT_CACHE_CONTROL);
     const type = String(reply.getHeader('content-type') ?? '');
     if (
       type.startsWith('text/html') &&
@@ -94,9 +105,7 @@ async function guardsPlugin(app: FastifyInstance, options: GuardsOptions) {
       !reply.hasHeader('content-security-policy')
     ) {
       const frameAncestors = request.routeOptions.config?.frameAncestors ?? DEFAULT_FRAME_ANCESTORS;
-      reply.header('content-security-policy', pagePolicy(frameAncestors));
-      if (frameAncestors === DEFAULT_FRAME_ANCESTORS) reply.header('x-frame-options', 'DENY');
-      reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+      for (const [name, value] of pageHeaders(frameAncestors)) reply.header(name, value);
     }
     done(null, payload);
   });

@@ -7,6 +7,7 @@ import type { ClickRecorderStats } from '../../services/click-recorder.js';
 import type { UsageRecorderStats } from '../../services/container.js';
 import type { SearchLogStats } from '../../services/search/log.js';
 import type { ResultCacheStats } from '../../services/search/results.js';
+import type { ConnectionStats } from '../connections.js';
 import { HttpError } from '../errors.js';
 import { RequestMetrics } from '../request-metrics.js';
 
@@ -33,6 +34,8 @@ export interface MetricsSources {
   pageReplays?: () => number;
   /** SQLite's WAL checkpoints run by their thread (`Checkpoints.stats`); absent on PostgreSQL. */
   checkpoints?: () => { runs: number; failures: number };
+  /** Connections closed or refused by the server's limits (`Connections.stats`). */
+  connections?: () => ConnectionStats;
 }
 
 interface MetricsOptions extends MetricsSources {
@@ -215,6 +218,20 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
       });
     }
   }
+  const connections = sources.connections;
+  if (connections)
+    new Counter({
+      name: 'booklink_connections_closed_total',
+      help: 'Connections the server closed or refused: owing too many pipelined answers, or at MAX_CONNECTIONS',
+      labelNames: ['reason'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        const stats = connections();
+        this.inc({ reason: 'answers_owed' }, stats.closedOwingTooMuch);
+        this.inc({ reason: 'connection_limit' }, stats.refusedAtLimit);
+      },
+    });
   const observe = requests.observe.bind(requests);
   app.decorate('metrics', { registry, rateLimitRejections, observe });
   app.addHook('onResponse', (request, reply, done) => {

@@ -23,7 +23,7 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     {
       schema: {
         summary:
-          'The database answers (503 otherwise); Redis, when configured, is reported but only degrades (200)',
+          'The database answers (503 otherwise); a database refusing writes, and Redis when configured, are reported but only degrade (200)',
         tags: ['operations'],
         response: { 200: Health, 503: Health },
       },
@@ -35,6 +35,14 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         checks.database = 'ok';
       } catch (error) {
         checks.database = `failed: ${error instanceof Error ? error.message : 'unknown'}`;
+      }
+      // Reads go on when writes are refused (a full disk): book pages and search still serve, so the
+      // instance stays in the pool, but says so.
+      if (checks.database === 'ok') {
+        checks.database_writes = await services.checkDatabaseWrites().then(
+          () => 'ok',
+          (error: unknown) => `failed: ${error instanceof Error ? error.message : 'unknown'}`,
+        );
       }
       for (const [name, check] of Object.entries(services.readiness)) {
         checks[name] = await check().then(
