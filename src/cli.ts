@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { openStore } from './store/db.js';
@@ -186,7 +187,17 @@ async function importDumps(
   }
 }
 
+/**
+ * The settings of a `.env` file in the working directory (see `.env.example`), under what the environment
+ * already sets. Not under the test runner, whose servers take only the settings their tests give.
+ */
+function loadEnvFile(): void {
+  if (process.env.NODE_ENV === 'test' || !existsSync('.env')) return;
+  process.loadEnvFile('.env');
+}
+
 async function main(argv: string[]): Promise<number> {
+  loadEnvFile();
   const [name = 'help', ...rest] = argv;
   const command = commands[name === '--help' || name === '-h' ? 'help' : name];
   if (!command) {

@@ -11,6 +11,22 @@ import { type Checkpoints, startCheckpoints } from './store/checkpoints.js';
 import { openStore } from './store/db.js';
 import { migrateToLatest } from './store/migrate.js';
 import { settingOrCreate } from './store/settings.js';
+import { countUsers } from './store/users.js';
+
+/** The one line that tells whoever started the server where the site and its admin area are. */
+export function startLine(
+  address: string,
+  baseUrl: string,
+  created: string | null,
+  accounts: number,
+): string {
+  const admin = created
+    ? `the admin area at ${baseUrl}/admin, account ${created} created`
+    : accounts > 0
+      ? `the admin area at ${baseUrl}/admin`
+      : `the admin area at ${baseUrl}/admin once an account exists (set ADMIN_EMAIL and ADMIN_PASSWORD, or run "npx booklink admin create-user")`;
+  return `Booklink listening on ${address}: the site at ${baseUrl}, ${admin}`;
+}
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -26,7 +42,8 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   const store = openStore(config.databaseUrl);
   await migrateToLatest(store);
   // The first admin from ADMIN_EMAIL/ADMIN_PASSWORD, only while no account exists.
-  await ensureFirstAdmin(store.db, config.adminEmail, config.adminPassword);
+  const firstAdmin = await ensureFirstAdmin(store.db, config.adminEmail, config.adminPassword);
+  const accounts = firstAdmin ? 1 : await countUsers(store.db);
   // Without COOKIE_SECRET, a random secret made once and kept in the database signs cookies, so a
   // fresh install is never signed with a value anyone can read in the source.
   const cookieSecret =
@@ -63,7 +80,10 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
     onFailure: (error) => app.log.error({ error }, 'SQLite WAL checkpoint failed'),
   });
   const address = await app.listen({ port: config.port, host: config.host });
-  app.log.info({ baseUrl: config.baseUrl, database: store.dialect }, `Booklink listening on ${address}`);
+  app.log.info(
+    { baseUrl: config.baseUrl, database: store.dialect },
+    startLine(address, config.baseUrl, firstAdmin?.email ?? null, accounts),
+  );
 
   let closing: Promise<void> | undefined;
   const shutdown = (signal = 'shutdown') => {

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { hostname } from 'node:os';
 import { destination, levels } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 
 /** Where request logs go when not to stdout (tests capture them). */
 export interface LogStream {
@@ -26,8 +27,24 @@ export interface StdoutLog extends LogStream {
  */
 export function bufferedStdout(): StdoutLog {
   const out = destination({ dest: 1, sync: true });
+  if (process.stdout.isTTY) return readableLines((line) => out.write(line));
   // `out.write` is looked up on each batch: after a broken pipe, pino replaces it with a no-op.
   return lineBatches((batch) => out.write(batch), { minLength: 4096, flushEveryMs: 250 });
+}
+
+/**
+ * The log as a person at a terminal reads it: one line per entry with its time, level and message
+ * (pino-pretty), written as it comes. JSON lines are for every other destination (files, pipes, a
+ * container's log collector).
+ */
+function readableLines(write: (text: string) => void): StdoutLog {
+  const prettify = prettyFactory({
+    colorize: true,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname',
+    singleLine: true,
+  });
+  return { write: (line) => write(prettify(line)), flushSync: () => undefined };
 }
 
 /**

@@ -29,12 +29,40 @@ const ALIASES = {
   pages: ['pages', 'num_pages', 'number_of_pages', 'page_count'],
   format: ['format', 'binding', 'physical_format'],
   description: ['description', 'summary'],
-  popularity: ['ratings_count', 'popularity', 'num_ratings', 'work_ratings_count'],
+  popularity: [
+    'ratings_count',
+    'popularity',
+    'num_ratings',
+    'work_ratings_count',
+    'ratings',
+    'rating_count',
+    'number_of_ratings',
+  ],
+  rank: ['rank', 'popularity_rank', 'bestseller_rank', 'sales_rank'],
   goodreads: ['goodreads_book_id', 'goodreads_id'],
 } as const;
 
 type Field = keyof typeof ALIASES;
 type Columns = Partial<Record<Field, number>>;
+
+/**
+ * A rank (1 the most popular) as a popularity on the scale of ratings counts: rank 1 weighs as a book
+ * rated a million times, rank 1,000 as one rated a thousand times, so ranked and rated catalogs mix.
+ */
+const RANK_ONE_POPULARITY = 1_000_000;
+
+export function popularityOfRank(rank: number | null): number | null {
+  return rank === null ? null : Math.max(1, Math.round(RANK_ONE_POPULARITY / rank));
+}
+
+/** What an import tells its user about the ranking: which column gives the popularity, if any. */
+export function describePopularity(header: readonly string[]): string {
+  const columns = mapColumns(header);
+  if (columns.popularity !== undefined) return `popularity from the "${header[columns.popularity]}" column`;
+  if (columns.rank !== undefined)
+    return `popularity from the "${header[columns.rank]}" column (1 the most popular)`;
+  return `no popularity column (${[...ALIASES.popularity.slice(0, 2), ALIASES.rank[0]].join(', ')}…): entries are ranked by their words alone`;
+}
 
 /** "ISBN-13", "Language Code" and "language_code" all become "isbn_13" / "language_code". */
 export function headerKey(name: string): string {
@@ -98,7 +126,7 @@ export function csvRowParser(header: readonly string[], context: ParseContext) {
           // Kept for search: readers look for "Philosopher's Stone" and find the US edition.
           original_title: originalTitle && originalTitle !== title ? originalTitle : null,
         },
-        popularity: positiveInt(get('popularity')),
+        popularity: positiveInt(get('popularity')) ?? popularityOfRank(positiveInt(get('rank'))),
       },
       context.now,
     );

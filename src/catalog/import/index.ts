@@ -1,8 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { nowIso, type Store } from '../../store/db.js';
 import { importRows } from './batches.js';
+import { describePopularity } from './csv.js';
 import { detectFormat } from './detect.js';
 import { refreshStatisticsTold } from './finishing.js';
 import { openRows } from './rows.js';
@@ -59,6 +61,16 @@ function parseInWorkerByDefault(fileBytes: number): boolean {
   return fileBytes >= WORKER_MIN_BYTES && lastMinute < availableParallelism() - 1;
 }
 
+/** The header of a CSV from its first bytes (its first record). */
+function csvHeader(head: string, delimiter: string): string[] {
+  const [header = []] = parseCsv(head.split(/\r?\n/, 1)[0] ?? '', {
+    bom: true,
+    delimiter,
+    relax_quotes: true,
+  }) as string[][];
+  return header;
+}
+
 async function fileStats(path: string) {
   const stats = await stat(path).catch(() => null);
   if (!stats?.isFile()) throw new ImportError('file_not_found', `${path}: no such file`);
@@ -97,7 +109,15 @@ export async function importCatalogFile(
   }
   const run = previous ?? freshRun(key, format, nowIso());
   const started = performance.now();
-  options.onStart?.({ file: path, format, gzip, totalBytes: stats.size, resumedFromRow: run.rowsDone });
+  const popularity = format === 'csv' ? describePopularity(csvHeader(head, delimiter)) : undefined;
+  options.onStart?.({
+    file: path,
+    format,
+    gzip,
+    totalBytes: stats.size,
+    resumedFromRow: run.rowsDone,
+    popularity,
+  });
   const context = { coversBaseUrl: options.coversBaseUrl.replace(/\/+$/, ''), now: nowIso() };
   const detected = { format, delimiter };
   const reader =

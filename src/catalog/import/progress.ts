@@ -76,6 +76,7 @@ export function createTerminalProgress(options: TerminalProgressOptions = {}): T
       if (options.quiet) return;
       const verb = start.resumedFromRow > 0 ? `Resuming at row ${count(start.resumedFromRow)}:` : 'Importing';
       stream.write(`${verb} ${start.file} as ${start.format}${start.gzip ? ' (gzip)' : ''}\n`);
+      if (start.popularity) stream.write(`  ranking: ${start.popularity}\n`);
     },
     onProgress(progress) {
       if (options.quiet) return;

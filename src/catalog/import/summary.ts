@@ -9,6 +9,8 @@ export interface ImportStart {
   totalBytes: number;
   /** Rows an earlier, interrupted run already imported; 0 for a fresh import. */
   resumedFromRow: number;
+  /** A CSV's source of popularity, said to the user (`describePopularity`); absent for other formats. */
+  popularity?: string;
 }
 
 /** Reported after every committed batch. Counts include earlier runs of the same file. */
