@@ -1,3 +1,4 @@
+import type { IsbnAnswer } from '../catalog/chain.js';
 import { isProviderAnswer, type LocalCatalogProvider, providerAnswerEntry } from '../catalog/local.js';
 import type { BookRecord } from '../catalog/types.js';
 import type { Isbn } from '../domain/isbn.js';
@@ -11,13 +12,22 @@ import { newBookFacts } from '../store/new-book.js';
 /** Remote metadata for an ISBN (the provider chain), or null when no source knows it. */
 export interface IsbnLookup {
   lookupIsbn(isbn: Isbn): Promise<BookRecord | null>;
+  /** The same, telling whether some source could not be asked (the provider chain's). */
+  lookupIsbnAnswer?(isbn: Isbn): Promise<IsbnAnswer>;
+}
+
+/** A lookup's answer from any `IsbnLookup` (one without `lookupIsbnAnswer` asks every source it has). */
+export async function isbnAnswer(lookup: IsbnLookup, isbn: Isbn): Promise<IsbnAnswer> {
+  if (lookup.lookupIsbnAnswer) return lookup.lookupIsbnAnswer(isbn);
+  return { record: await lookup.lookupIsbn(isbn), limited: false };
 }
 
 export type IsbnOutcome =
   | { kind: 'existing'; book: Book }
   | { kind: 'created'; book: Book }
   | { kind: 'not_created' }
-  | { kind: 'unknown' };
+  /** `limited`: some source could not be asked now (its request budget or quota is spent). */
+  | { kind: 'unknown'; limited: boolean };
 
 const MAX_SLUG_ATTEMPTS = 8;
 /** Slug alternatives checked in one query: an ISBN book's second is its own ("…-9780…"), so one query nearly always does. */
@@ -56,8 +66,11 @@ export class BookCreator {
   }
 
   private async createFromSources(isbn: Isbn): Promise<IsbnOutcome> {
-    const record = (await this.local.lookupIsbn(isbn)) ?? (await this.remote?.lookupIsbn(isbn)) ?? null;
-    if (!record?.title) return { kind: 'unknown' };
+    const local = await this.local.lookupIsbn(isbn);
+    const answer =
+      local || !this.remote ? { record: local, limited: false } : await isbnAnswer(this.remote, isbn);
+    const record = answer.record;
+    if (!record?.title) return { kind: 'unknown', limited: answer.limited };
     const book = await this.createFromRecord({ ...record, isbn13: isbn.isbn13, isbn10: isbn.isbn10 });
     return { kind: 'created', book };
   }

@@ -25,7 +25,7 @@ import {
   pinnedBooks,
   retrieveCandidates,
 } from '../store/search.js';
-import type { BookCreator, IsbnLookup } from './book-creator.js';
+import { type BookCreator, type IsbnLookup, isbnAnswer } from './book-creator.js';
 import { type AnswerCache, MemoryAnswerCache, RedisAnswerCache } from './search/cache.js';
 import type { SearchLogRecorder } from './search/log.js';
 import { planProviderSearch, requestKey } from './search/plans.js';
@@ -41,7 +41,7 @@ export interface TextSearchSource {
   searchAnswers?(
     query: SearchQuery,
     signal?: AbortSignal,
-  ): Promise<{ records: BookRecord[]; complete: boolean }>;
+  ): Promise<{ records: BookRecord[]; complete: boolean; limited?: boolean }>;
 }
 
 /** One edition that could answer the query: a saved book, a catalog entry or a provider record. */
@@ -57,6 +57,11 @@ export interface SearchOutcome {
   results: Candidate[];
   /** Set when the top result is sure enough to go straight to it. */
   confident: Candidate | null;
+  /**
+   * A provider that would have been asked could not be (its request budget or quota is spent, or
+   * its circuit is open): the results come from the local catalog and earlier answers only.
+   */
+  incomplete: boolean;
 }
 
 export interface SearchOptions {
@@ -81,6 +86,8 @@ export interface SearchOptions {
  */
 interface Completeness {
   complete: boolean;
+  /** Some provider question went unasked for a limit (budget, quota, circuit): see `incomplete`. */
+  limited?: boolean;
 }
 
 /** Provider answers cached in this process, and in Redis too when the install has one. */
@@ -328,7 +335,7 @@ export class SearchService {
     const started = Date.now();
     const query = parseQuery(text);
     if (query.kind === 'isbn') return this.byIsbn(query, progress);
-    if (query.kind !== 'text') return { query, results: [], confident: null };
+    if (query.kind !== 'text') return { query, results: [], confident: null, incomplete: false };
     // Retrieval ranks what it found to fetch the leading works' families; the scores are kept.
     const scoreOf = queryScores(query);
     const local = await this.localCandidates(query, scoreOf);
@@ -342,7 +349,8 @@ export class SearchService {
     }
     groups = volumeFirst(query, groups);
     const results = groups.slice(0, limit).map((group) => ({ ...group.best, relevance: group.relevance }));
-    return { query, results, confident: confident(query, groups) ? (results[0] ?? null) : null };
+    const sure = confident(query, groups) ? (results[0] ?? null) : null;
+    return { query, results, confident: sure, incomplete: progress.limited === true };
   }
 
   /**
@@ -423,12 +431,13 @@ export class SearchService {
         const key = requestKey(request);
         const cached = await this.cache.get(key);
         if (cached) return cached;
-        const answer = remote.searchAnswers
+        const answer: { records: BookRecord[]; complete: boolean; limited?: boolean } = remote.searchAnswers
           ? await remote.searchAnswers(request, signal).catch(() => ({ records: [], complete: false }))
           : await remote.search(request, signal).then(
               (records) => ({ records, complete: records.length > 0 }),
               () => ({ records: [], complete: false }),
             );
+        if (answer.limited) progress.limited = true;
         if (answer.complete && !signal.aborted) await this.cache.set(key, answer.records);
         else progress.complete = false;
         return answer.records;
@@ -457,10 +466,12 @@ export class SearchService {
     const local = book ? bookToRecord(book) : await this.local.lookupIsbn(query.isbn);
     // The providers' answer (or silence) is theirs to give again: it is never cached here.
     if (!local && this.options.isbnLookup) progress.complete = false;
-    const record = local ?? (await this.remoteIsbn(query));
-    if (!record) return { query, results: [], confident: null };
+    const remote = local ? null : await this.remoteIsbn(query);
+    const incomplete = remote?.limited ?? false;
+    const record = local ?? remote?.record ?? null;
+    if (!record) return { query, results: [], confident: null, incomplete };
     const found = { ...candidate(record, book, 0, `isbn:${query.isbn.isbn13}`), relevance: 1 };
-    return { query, results: [found], confident: found };
+    return { query, results: [found], confident: found, incomplete };
   }
 
   private localCandidates(query: TextQuery, scoreOf: (candidate: Candidate) => number): Promise<Candidate[]> {
@@ -491,12 +502,18 @@ export class SearchService {
     });
   }
 
-  /** The provider chain's record for an ISBN, within the search budget; null when none answers. */
-  private async remoteIsbn(query: Extract<ParsedQuery, { kind: 'isbn' }>): Promise<BookRecord | null> {
+  /** The provider chain's record for an ISBN (null when none answers), and whether one could not be asked. */
+  private async remoteIsbn(
+    query: Extract<ParsedQuery, { kind: 'isbn' }>,
+  ): Promise<{ record: BookRecord | null; limited: boolean } | null> {
     const lookup = this.options.isbnLookup;
     if (!lookup) return null;
-    const record = await lookup.lookupIsbn(query.isbn).catch(() => null);
-    return record?.title ? { ...record, isbn13: query.isbn.isbn13, isbn10: query.isbn.isbn10 } : null;
+    const { record, limited } = await isbnAnswer(lookup, query.isbn).catch(() => ({
+      record: null,
+      limited: false,
+    }));
+    if (!record?.title) return { record: null, limited };
+    return { record: { ...record, isbn13: query.isbn.isbn13, isbn10: query.isbn.isbn10 }, limited };
   }
 
   /** Logs a search now; the id is the `sfid` its result links carry (the search page's). */
