@@ -46,10 +46,14 @@ const SearchResponse = Type.Object(
   {
     status: Type.Union([Type.Literal('found'), Type.Literal('not_found')]),
     results: Type.Array(SearchCandidate),
+    incomplete: Type.Boolean({
+      description:
+        'true when a metadata provider that would have been asked could not be (the service has used up its request budget for it, the provider answered that its quota is spent, or it is failing): the results then come from the local catalog and earlier answers only and may be incomplete; asking again in a minute may find more',
+    }),
   },
   {
     description: 'Search result (SPEC 2.3)',
-    examples: [{ status: 'not_found', results: [] }],
+    examples: [{ status: 'not_found', results: [], incomplete: false }],
   },
 );
 
@@ -65,7 +69,7 @@ export const apiSearchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       schema: {
         summary: 'Find books by title, author or ISBN',
         description:
-          'Answers `{"status":"found","results":[…]}` with up to `limit` candidates, best first, one per work (the mainstream trade edition), or `{"status":"not_found","results":[]}`.',
+          'Answers `{"status":"found","results":[…],"incomplete":false}` with up to `limit` candidates, best first, one per work (the mainstream trade edition), or `{"status":"not_found","results":[],"incomplete":false}`. `incomplete` is true when a metadata provider could not be asked (the service\'s request budget for it is spent): the answer then holds what the local catalog and earlier answers know.',
         tags: ['api'],
         querystring: SearchQuerystring,
         response: { 200: SearchResponse },
@@ -85,7 +89,8 @@ export const apiSearchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         published_date: result.record.publishedDate,
         search_url: `${base}/search?${new URLSearchParams({ q: text, pick: String(i + 1) })}`,
       }));
-      return { status: results.length > 0 ? ('found' as const) : ('not_found' as const), results };
+      const status = results.length > 0 ? ('found' as const) : ('not_found' as const);
+      return { status, results, incomplete: outcome.incomplete };
     },
   );
 };

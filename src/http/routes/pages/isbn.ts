@@ -44,6 +44,15 @@ export const isbnRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
       if (outcome.kind === 'existing' || outcome.kind === 'created') {
         return reply.redirect(`/book/${encodeURIComponent(outcome.book.slug)}`, 302);
       }
+      if (outcome.kind === 'unknown' && outcome.limited) {
+        // Not "unknown": some source was not asked (its request budget is spent); it may know the book.
+        reply.header('retry-after', 60);
+        throw new HttpError(
+          503,
+          'sources_busy',
+          `The local catalog does not know the ISBN ${isbn.isbn13}, and some book sources could not be asked just now. Try again in a minute.`,
+        );
+      }
       throw new HttpError(
         404,
         outcome.kind === 'unknown' ? 'isbn_unknown' : 'book_not_created',

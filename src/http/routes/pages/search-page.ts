@@ -86,7 +86,15 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(renderSearchPage({ query, sfid, results, resolveReason: query ? resolveReason : null }));
+      .send(
+        renderSearchPage({
+          query,
+          sfid,
+          results,
+          resolveReason: query ? resolveReason : null,
+          incomplete: outcome?.incomplete ?? false,
+        }),
+      );
   };
 
   async function pick(
