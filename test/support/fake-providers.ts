@@ -70,7 +70,8 @@ export interface FakeBook {
 }
 
 export type FakeFailure =
-  | { status: number; times?: number }
+  /** An error answer; `headers` and `body` as a real service sends them (Retry-After, Google's error JSON). */
+  | { status: number; times?: number; headers?: Record<string, string>; body?: unknown }
   | { delayMs: number; times?: number }
   | { hang: true; times?: number };
 
@@ -99,6 +100,17 @@ export interface FakeProviders {
   reset(): void;
   close(): Promise<void>;
 }
+
+/**
+ * The fakes are local: tests ask them as often as they need to, and the provider budget tests set
+ * their own budgets over these.
+ */
+export const NO_BUDGETS: Readonly<Record<string, string>> = {
+  PROVIDER_BUDGET_OPENLIBRARY: 'off',
+  PROVIDER_BUDGET_OPENLIBRARY_COVERS: 'off',
+  PROVIDER_BUDGET_GOOGLEBOOKS: 'off',
+  PROVIDER_BUDGET_ITUNES: 'off',
+};
 
 /** A valid 1×1 PNG: covers must be real image bytes. */
 const PNG = Buffer.from(
@@ -429,7 +441,8 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       await new Promise((resolve) => setTimeout(resolve, failure.delayMs));
       return res.destroyed;
     }
-    json(res, failure.status, { error: `simulated ${failure.status}` });
+    res.writeHead(failure.status, { 'content-type': 'application/json; charset=utf-8', ...failure.headers });
+    res.end(JSON.stringify(failure.body ?? { error: `simulated ${failure.status}` }));
     return true;
   }
 
@@ -463,6 +476,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       OPENLIBRARY_COVERS_URL: urls.openLibraryCoversUrl,
       GOOGLE_BOOKS_URL: urls.googleBooksUrl,
       ITUNES_URL: urls.itunesUrl,
+      ...NO_BUDGETS,
     },
     origin,
     addBook: (book) => void books.set(book.isbn13, book),
@@ -724,6 +738,7 @@ export async function startCatalogProviders(books: readonly CatalogFakeBook[]): 
       OPENLIBRARY_COVERS_URL: urls.openLibraryCoversUrl,
       GOOGLE_BOOKS_URL: urls.googleBooksUrl,
       ITUNES_URL: urls.itunesUrl,
+      ...NO_BUDGETS,
     },
     requestCount: (service) =>
       service ? (counts.get(service) ?? 0) : [...counts.values()].reduce((a, b) => a + b, 0),
