@@ -94,6 +94,8 @@ export interface FakeProviders {
   requestCount(service?: FakeService): number;
   /** Paths (with query) a service was asked, in order. */
   requests(service: FakeService): string[];
+  /** When (Date.now()) each request reached a service, in order. */
+  requestTimes(service: FakeService): number[];
   /** Serves `path` as a 301 to `location` (a short-link host stand-in). */
   addRedirect(path: string, location: string): void;
   /** Forgets books, failures, redirects and counts. */
@@ -189,6 +191,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
   const failures = new Map<FakeService, FakeFailure>();
   const redirects = new Map<string, string>();
   const log = new Map<FakeService, string[]>();
+  const times = new Map<FakeService, number[]>();
   let origin = '';
 
   const known = (service: FakeService) => [...books.values()].filter((book) => knows(book, service));
@@ -453,6 +456,9 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     const paths = log.get(service) ?? [];
     paths.push(`${url.pathname}${url.search}`);
     log.set(service, paths);
+    const stamps = times.get(service) ?? [];
+    stamps.push(Date.now());
+    times.set(service, stamps);
     if (await fail(service, res)) return;
     handlers[service](url, res);
   }
@@ -487,12 +493,14 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         ? (log.get(service)?.length ?? 0)
         : [...log.values()].reduce((sum, paths) => sum + paths.length, 0),
     requests: (service) => [...(log.get(service) ?? [])],
+    requestTimes: (service) => [...(times.get(service) ?? [])],
     addRedirect: (path, location) => void redirects.set(path, location),
     reset: () => {
       books.clear();
       failures.clear();
       redirects.clear();
       log.clear();
+      times.clear();
     },
     close: async () => {
       server.closeAllConnections();
