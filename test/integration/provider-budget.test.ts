@@ -153,10 +153,28 @@ describeEachDialect('the provider budget', (context) => {
     const hog = await apiSearch(t, 'river', '192.0.2.1');
     assert.equal(hog.incomplete, true);
     assert.deepEqual(sent(fake), { openlibrary: 10, googlebooks: 10, itunes: 10 });
+    // A route with a body (parsed before the address is set) charges the same address.
+    const posted = await fetch(`${t.baseUrl}/api/v1/clients/resolve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 test', ...from('192.0.2.1') },
+      body: JSON.stringify({ input: 'quixotic posted zephyr by nobody' }),
+    });
+    assert.equal(posted.status, 200);
+    await posted.arrayBuffer();
+    assert.deepEqual(sent(fake), { openlibrary: 10, googlebooks: 10, itunes: 10 });
+    const fresh = await fetch(`${t.baseUrl}/api/v1/clients/resolve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 test', ...from('192.0.2.3') },
+      body: JSON.stringify({ input: 'quixotic posted zephyr by nobody' }),
+    });
+    await fresh.arrayBuffer();
+    assert.ok(fake.requestCount() > 30, 'the same input from another address is asked');
+    const afterFresh = sent(fake);
 
     const other = await apiSearch(t, 'quixotic other zephyr', '192.0.2.2');
     assert.equal(other.incomplete, false, 'another address still has its share');
-    for (const provider of REMOTE) assert.ok(fake.requestCount(provider) > 10, provider);
+    for (const provider of REMOTE)
+      assert.ok(fake.requestCount(provider) > (afterFresh[provider] ?? 0), provider);
     assert.ok(
       (await metric(
         t,
