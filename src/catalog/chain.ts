@@ -2,6 +2,7 @@ import type { Isbn } from '../domain/isbn.js';
 import type { MissCache } from '../store/provider-misses.js';
 import { OutboundError } from './http-client.js';
 import { mergeRecords } from './merge.js';
+import { onBehalfOf, requesterOf } from './requester.js';
 import type { BookRecord, MetadataProvider, SearchQuery } from './types.js';
 
 export type { MissCache } from '../store/provider-misses.js';
@@ -109,7 +110,8 @@ export class ProviderChain {
     outer: AbortSignal | undefined,
   ): Promise<Answer<T>> {
     const deadline = AbortSignal.timeout(this.timeoutMs);
-    const signal = outer ? AbortSignal.any([outer, deadline]) : deadline;
+    // The provider's signal is the call's context: it is made for whom the outer one was.
+    const signal = onBehalfOf(requesterOf(outer), outer ? AbortSignal.any([outer, deadline]) : deadline);
     let timer: NodeJS.Timeout | undefined;
     let settled = false;
     // A provider that ignores its signal still cannot hold the chain past the deadline.

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { type BreakerState, CircuitBreaker } from './circuit-breaker.js';
 import type { BudgetDecision, ProviderBudget } from './provider-budget.js';
 import { quotaWaitMs, retryAfterMs } from './quota.js';
-import { currentRequester } from './requester.js';
+import { requesterOf } from './requester.js';
 
 /**
  * The one outbound HTTP client. Every call names the provider it is for, may only reach the
@@ -375,7 +375,7 @@ export class HttpClient {
       throw new OutboundError(`${provider}: circuit open`, provider, 'circuit_open');
     }
     try {
-      await this.spend(provider, null);
+      await this.spend(provider, null, options.signal);
     } catch (error) {
       // Never sent: no verdict on the provider.
       breaker.release();
@@ -411,14 +411,14 @@ export class HttpClient {
   }
 
   /**
-   * Counts one request against the provider budget, for the client the current work is done for;
-   * throws `budget_spent` when there is no room. `failed` is the error a retry would follow: when
-   * the budget refuses the retry, that error is the call's outcome.
+   * Counts one request against the provider budget, for the client the call's signal was made for
+   * (see requester.ts); throws `budget_spent` when there is no room. `failed` is the error a retry
+   * would follow: when the budget refuses the retry, that error is the call's outcome.
    */
-  private async spend(provider: string, failed: OutboundError | null): Promise<void> {
+  private async spend(provider: string, failed: OutboundError | null, signal?: AbortSignal): Promise<void> {
     const budget = this.options.budget;
     if (!budget) return;
-    const decision = await budget.take(provider, currentRequester());
+    const decision = await budget.take(provider, requesterOf(signal));
     if (decision.allowed) return;
     this.countersOf(provider).budgetRefused += 1;
     if (failed) throw failed;
@@ -497,7 +497,7 @@ export class HttpClient {
       if (attempt >= retries) throw result.error;
       await sleep(this.backoff(attempt, result.retryAfterMs), undefined, { signal: options.signal });
       // A retry is a request like any other: it needs room in the budget.
-      await this.spend(provider, result.error);
+      await this.spend(provider, result.error, options.signal);
       this.countersOf(provider).retries += 1;
     }
   }

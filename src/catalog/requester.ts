@@ -1,22 +1,29 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-
 /**
  * The client a provider request is made for, so the provider budget can hold each client address
- * to its share. It is carried by the async context rather than passed along: between a route and
- * the HTTP client lie the search, resolve and creation services, the provider chain and each
- * provider's own methods (some twenty signatures, the providers' owned by their parsers), and an
- * argument forgotten anywhere on the way would silently charge nobody. The HTTP layer sets it once
- * per request (plugins/requester.ts); work the server does on its own (imports, admin jobs) has none
- * and is counted against the providers' whole budgets only.
+ * to its share. Routes pass it explicitly to the services (`requester`), and the services hand it
+ * to the provider chain and the providers on the call's AbortSignal: the signal already is each
+ * provider call's context (its deadline and cancellation), every provider passes it on to the HTTP
+ * client unchanged, and so the providers' own signatures need not change. (An AsyncLocalStorage
+ * would need no argument at all, but on Node 20 it makes every await of the process slower.)
+ * Work the server does on its own (imports, partner lists, admin jobs) has no requester and counts
+ * against the providers' whole budgets only.
  */
-const scope = new AsyncLocalStorage<string>();
+export type Requester = string | null;
 
-/** Runs `fn` (and everything it starts) on behalf of `requester` (a client address or /64). */
-export function asRequester<T>(requester: string, fn: () => T): T {
-  return scope.run(requester, fn);
+const requesters = new WeakMap<AbortSignal, string>();
+
+/** Marks `signal` as belonging to a call made for `requester`; returns it. */
+export function onBehalfOf(requester: Requester | undefined, signal: AbortSignal): AbortSignal {
+  if (requester) requesters.set(signal, requester);
+  return signal;
 }
 
-/** The client address the current work is done for, or null for the server's own work. */
-export function currentRequester(): string | null {
-  return scope.getStore() ?? null;
+/** A signal that never aborts, for a call made for `requester` (undefined for the server's own). */
+export function requesterSignal(requester: Requester | undefined): AbortSignal | undefined {
+  return requester ? onBehalfOf(requester, new AbortController().signal) : undefined;
+}
+
+/** The client a call's signal was marked for, or null. */
+export function requesterOf(signal: AbortSignal | undefined): Requester {
+  return signal ? (requesters.get(signal) ?? null) : null;
 }

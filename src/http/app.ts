@@ -10,7 +10,6 @@ import guards from './plugins/guards.js';
 import metrics from './plugins/metrics.js';
 import openapi from './plugins/openapi.js';
 import rateLimit from './plugins/rate-limit.js';
-import requester from './plugins/requester.js';
 import { type LogStream, logOptions, requestIds, requestLog } from './request-log.js';
 import { adminRoutes } from './routes/admin/index.js';
 import { apiBookLinksRoutes } from './routes/api/book-links.js';
@@ -137,7 +136,6 @@ export async function buildApp({
   });
   // Provider failures and spent budgets are logged with the requests, once the logger exists.
   if (logger) services.providers.client.logTo(app.log);
-  await app.register(requester);
   await app.register(apiKeys, { apiKeys: services.apiKeys, usage: services.usage });
   const limits = { anonymous: config.rateLimitAnon, keyed: config.rateLimitKeyed };
   await app.register(rateLimit, { ...limits, redis: services.redis, breaker: services.redisBreaker });

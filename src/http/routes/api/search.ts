@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
+import { requesterOf } from '../../requester.js';
 import { Integer } from '../../validation.js';
 
 const SearchQuerystring = Type.Object({
@@ -78,7 +79,7 @@ export const apiSearchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
     async (request) => {
       const { q, limit, source } = request.query;
       const text = q.trim();
-      const outcome = await services.search.search(text, limit);
+      const outcome = await services.search.search(text, limit, requesterOf(request));
       // Off the request path: the answer carries no search id.
       await services.search.record(outcome, 'api', source ?? null);
       const results = outcome.results.map((result, i) => ({

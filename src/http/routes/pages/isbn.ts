@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { parseIsbn } from '../../../domain/isbn.js';
 import type { Services } from '../../../services/container.js';
 import { HttpError, ValidationProblem } from '../../errors.js';
+import { requesterOf } from '../../requester.js';
 
 const IsbnParams = Type.Object({
   isbn: Type.String({
@@ -40,7 +41,7 @@ export const isbnRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
           },
         ]);
       }
-      const outcome = await services.creator.byIsbn(isbn, !request.isAutomated);
+      const outcome = await services.creator.byIsbn(isbn, !request.isAutomated, requesterOf(request));
       if (outcome.kind === 'existing' || outcome.kind === 'created') {
         return reply.redirect(`/book/${encodeURIComponent(outcome.book.slug)}`, 302);
       }
