@@ -367,6 +367,8 @@ export class HttpClient {
     if (!this.isAllowed(url)) {
       throw new OutboundError(`${provider}: host not allowed: ${url}`, provider, 'host_not_allowed');
     }
+    // A call its caller gave up on already is neither sent nor counted against the budget.
+    options.signal?.throwIfAborted();
     const counters = this.countersOf(provider);
     const breaker = this.breaker(provider);
     if (!breaker.tryAcquire()) {

@@ -161,24 +161,28 @@ describe('the provider budget across three instances behind nginx', async () => 
     for (const { provider, budget, windows } of report) {
       for (const count of windows)
         assert.ok(count <= budget * 1.05, `${provider}: ${count} requests in a window of budget ${budget}`);
-      assert.ok(
-        Math.max(...windows) >= budget * 0.95,
-        `${provider}: the load reached its budget (${windows.join('+')})`,
-      );
     }
     const failures = [...statuses].filter(([key]) => /\s5\d\d$/.test(key) && !key.startsWith('isbn 503'));
     assert.deepEqual(failures, [], 'no failure other than "ask again in a minute" for an unasked ISBN');
 
-    // Each instance counted its own refusals; together they refused what went over the budget.
-    let refused = 0;
+    // The load asked every provider for more than its budget: the instances refused the rest (a
+    // request counted but given up by its search's deadline before it left may never reach the fake).
+    const refused = new Map<string, number>();
     for (const instance of instances) {
       const text = await (await fetch(`${instance.baseUrl}/metrics`)).text();
       for (const row of text.split('\n')) {
-        if (/^booklink_provider_outcomes_total\{.*outcome="budget_(global|address)"/.test(row)) {
-          refused += Number(row.split(' ').pop());
+        const match =
+          /^booklink_provider_outcomes_total\{provider="(\w+)",outcome="budget_(?:global|address)"\} (\d+)/.exec(
+            row,
+          );
+        if (match?.[1]) refused.set(match[1], (refused.get(match[1]) ?? 0) + Number(match[2]));
+        if (row.startsWith('booklink_provider_budget_local_decisions_total')) {
+          refused.set('without Redis', (refused.get('without Redis') ?? 0) + Number(row.split(' ').pop()));
         }
       }
     }
-    assert.ok(refused > 0, 'the instances refused requests over the budget');
+    console.log(`refused by the budgets: ${[...refused].map(([p, n]) => `${p} ${n}`).join(', ')}`);
+    for (const provider of PROVIDERS)
+      assert.ok((refused.get(provider) ?? 0) > 0, `${provider}: nothing refused`);
   });
 });
