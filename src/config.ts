@@ -47,7 +47,37 @@ export interface Config {
   maxConnections: number;
   /** `SHUTDOWN_GRACE_MS`: how long SIGTERM lets requests in flight finish before closing their connections. */
   shutdownGraceMs: number;
+  /**
+   * `PROVIDER_BUDGET_<PROVIDER>`: the outbound requests each remote provider may be sent, shared by
+   * every instance through Redis; each window must have room. An empty list: no budget.
+   */
+  providerBudgets: Readonly<Record<BudgetedProvider, readonly BudgetWindow[]>>;
+  /** `PROVIDER_BUDGET_ADDRESS_SHARE`: the fraction of each window one client address may use. */
+  providerBudgetShare: number;
 }
+
+/** At most `max` requests in each fixed window of `windowMs` (aligned to the epoch, so instances agree). */
+export interface BudgetWindow {
+  max: number;
+  windowMs: number;
+}
+
+/** The names the HTTP client counts requests under: the remote providers and Open Library's covers. */
+export const BUDGETED_PROVIDERS = ['openlibrary', 'openlibrary-covers', 'googlebooks', 'itunes'] as const;
+export type BudgetedProvider = (typeof BUDGETED_PROVIDERS)[number];
+
+/**
+ * Defaults below each public API's own limits: Open Library asks for a few requests a second at
+ * most (3 with an identifying User-Agent), its covers service allows 100 ISBN lookups per 5 minutes
+ * per address, Google Books gives a project 1,000 requests a day unless raised, and the iTunes
+ * Search API about 20 a minute per address.
+ */
+const DEFAULT_BUDGETS: Readonly<Record<BudgetedProvider, string>> = {
+  openlibrary: '120/min',
+  'openlibrary-covers': '100/5min',
+  googlebooks: '30/min,1000/day',
+  itunes: '20/min',
+};
 
 export type TrustProxy = false | number | readonly string[];
 
@@ -189,6 +219,56 @@ function clickWalFsync(env: Env): 'always' | 'interval' {
   return raw;
 }
 
+const WINDOW_UNITS: Readonly<Record<string, number>> = {
+  s: 1000,
+  sec: 1000,
+  second: 1000,
+  min: 60_000,
+  minute: 60_000,
+  h: 3_600_000,
+  hour: 3_600_000,
+  d: 86_400_000,
+  day: 86_400_000,
+};
+
+/** `120/min`, `100/5min`, `30/min,1000/day`: requests per window; `off`: none. */
+function budgetWindows(key: string, raw: string): BudgetWindow[] {
+  const text = raw.replace(/\s+/g, '').toLowerCase();
+  if (text === 'off') return [];
+  return text.split(',').map((part) => {
+    const match = /^(\d+)\/(\d*)([a-z]+?)s?$/.exec(part);
+    const unit = match ? WINDOW_UNITS[match[3] ?? ''] : undefined;
+    const max = Number(match?.[1]);
+    const windowMs = (unit ?? Number.NaN) * Number(match?.[2] || 1);
+    if (!(max >= 1 && max <= 10_000_000 && windowMs >= 1000 && windowMs <= 7 * 86_400_000)) {
+      throw new ConfigError(
+        `${key} must be "off" or requests per window such as 120/min, 100/5min or 30/min,1000/day (windows from 1 s to 7 days), got "${raw}"`,
+      );
+    }
+    return { max, windowMs };
+  });
+}
+
+function providerBudgets(env: Env): Record<BudgetedProvider, readonly BudgetWindow[]> {
+  const budgets = {} as Record<BudgetedProvider, readonly BudgetWindow[]>;
+  for (const provider of BUDGETED_PROVIDERS) {
+    const key = `PROVIDER_BUDGET_${provider.toUpperCase().replace('-', '_')}`;
+    budgets[provider] = Object.freeze(budgetWindows(key, env[key] || DEFAULT_BUDGETS[provider]));
+  }
+  return Object.freeze(budgets);
+}
+
+function budgetShare(env: Env): number {
+  const raw = env.PROVIDER_BUDGET_ADDRESS_SHARE?.trim() || '0.25';
+  const share = Number(raw);
+  if (!(share > 0 && share <= 1)) {
+    throw new ConfigError(
+      `PROVIDER_BUDGET_ADDRESS_SHARE must be a fraction above 0 and at most 1, got "${raw}"`,
+    );
+  }
+  return share;
+}
+
 function cookieSecret(env: Env): string {
   const raw = env.COOKIE_SECRET ?? '';
   if (raw !== '' && raw.length < 32) throw new ConfigError('COOKIE_SECRET must be at least 32 characters');
@@ -237,6 +317,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 60_000),
+    providerBudgets: providerBudgets(env),
+    providerBudgetShare: budgetShare(env),
   };
   return Object.freeze(config);
 }

@@ -1,6 +1,8 @@
 import type { Isbn } from '../domain/isbn.js';
 import type { MissCache } from '../store/provider-misses.js';
+import { OutboundError } from './http-client.js';
 import { mergeRecords } from './merge.js';
+import { onBehalfOf, requesterOf } from './requester.js';
 import type { BookRecord, MetadataProvider, SearchQuery } from './types.js';
 
 export type { MissCache } from '../store/provider-misses.js';
@@ -18,7 +20,23 @@ export interface ProviderChainOptions {
   onError?: (provider: string, error: unknown) => void;
 }
 
-type Answer<T> = { ok: true; value: T } | { ok: false };
+/** `refused`: the provider was not asked (its budget, quota or circuit): its answer is missing, not empty. */
+type Answer<T> = { ok: true; value: T } | { ok: false; refused: boolean };
+
+/** A lookup's record, and whether some provider could not be asked (the answer may be incomplete). */
+export interface IsbnAnswer {
+  record: BookRecord | null;
+  limited: boolean;
+}
+
+/** A search's records; `complete` when every provider answered, `limited` when one could not be asked. */
+export interface SearchAnswers {
+  records: BookRecord[];
+  complete: boolean;
+  limited: boolean;
+}
+
+const limitedBy = (answers: readonly Answer<unknown>[]) => answers.some((a) => !a.ok && a.refused);
 
 const DEFAULT_TIMEOUT_MS = 2500;
 const DEFAULT_MISS_TTL_MS = 60 * 60 * 1000;
@@ -41,17 +59,25 @@ export class ProviderChain {
 
   /** The merged record for an ISBN, or null when no source knows it. */
   async lookupIsbn(isbn: Isbn, signal?: AbortSignal): Promise<BookRecord | null> {
+    return (await this.lookupIsbnAnswer(isbn, signal)).record;
+  }
+
+  /** `lookupIsbn`, telling whether a provider could not be asked (then null is no "unknown"). */
+  async lookupIsbnAnswer(isbn: Isbn, signal?: AbortSignal): Promise<IsbnAnswer> {
     const remembered = (await this.options.missCache?.isMiss(isbn.isbn13)) ?? false;
     const alwaysAsk = this.options.alwaysAsk ?? ['local'];
     const asked = remembered ? this.providers.filter((p) => alwaysAsk.includes(p.name)) : this.providers;
     const answers = await Promise.all(asked.map((p) => this.ask(p, (s) => p.lookupIsbn(isbn, s), signal)));
     const found = answers.flatMap((answer) => (answer.ok && answer.value ? [answer.value] : []));
-    if (found.length > 0) return { ...mergeRecords(found), isbn13: isbn.isbn13, isbn10: isbn.isbn10 };
+    const limited = limitedBy(answers);
+    if (found.length > 0) {
+      return { record: { ...mergeRecords(found), isbn13: isbn.isbn13, isbn10: isbn.isbn10 }, limited };
+    }
     // Only a clean "unknown" from every source is remembered: an outage must not hide a real book.
     if (!remembered && answers.every((answer) => answer.ok) && !signal?.aborted) {
       await this.options.missCache?.remember(isbn.isbn13, this.missTtlMs);
     }
-    return null;
+    return { record: null, limited };
   }
 
   /** Whether any provider answers text searches (with none, `search` always answers nothing). */
@@ -65,10 +91,7 @@ export class ProviderChain {
   }
 
   /** `search`, telling whether every provider answered (only a complete answer may be cached). */
-  async searchAnswers(
-    query: SearchQuery,
-    signal?: AbortSignal,
-  ): Promise<{ records: BookRecord[]; complete: boolean }> {
+  async searchAnswers(query: SearchQuery, signal?: AbortSignal): Promise<SearchAnswers> {
     const searchers = this.providers.filter((p) => typeof p.search === 'function');
     const answers = await Promise.all(
       searchers.map((p) => this.ask(p, (s) => p.search?.(query, s) ?? Promise.resolve([]), signal)),
@@ -76,6 +99,7 @@ export class ProviderChain {
     return {
       records: dedupeByIsbn(answers.flatMap((answer) => (answer.ok ? answer.value : []))),
       complete: answers.every((answer) => answer.ok),
+      limited: limitedBy(answers),
     };
   }
 
@@ -86,7 +110,8 @@ export class ProviderChain {
     outer: AbortSignal | undefined,
   ): Promise<Answer<T>> {
     const deadline = AbortSignal.timeout(this.timeoutMs);
-    const signal = outer ? AbortSignal.any([outer, deadline]) : deadline;
+    // The provider's signal is the call's context: it is made for whom the outer one was.
+    const signal = onBehalfOf(requesterOf(outer), outer ? AbortSignal.any([outer, deadline]) : deadline);
     let timer: NodeJS.Timeout | undefined;
     let settled = false;
     // A provider that ignores its signal still cannot hold the chain past the deadline.
@@ -97,14 +122,14 @@ export class ProviderChain {
           provider.name,
           new Error(`${provider.name}: no answer in ${this.timeoutMs} ms`),
         );
-        resolve({ ok: false });
+        resolve({ ok: false, refused: false });
       }, this.timeoutMs + 50);
     });
     const answered = call(signal).then(
       (value): Answer<T> => ({ ok: true, value }),
       (error: unknown): Answer<T> => {
         if (!settled) this.options.onError?.(provider.name, error);
-        return { ok: false };
+        return { ok: false, refused: error instanceof OutboundError && error.refused };
       },
     );
     try {

@@ -16,6 +16,8 @@ export interface BreakerOptions {
 export class CircuitBreaker {
   private failures = 0;
   private openedAt: number | null = null;
+  /** Set while the circuit is open for a time the provider asked for (a quota answer's Retry-After). */
+  private openUntil: number | null = null;
   private trialInFlight = false;
   private readonly now: () => number;
 
@@ -24,8 +26,20 @@ export class CircuitBreaker {
   }
 
   get state(): BreakerState {
+    if (this.openUntil !== null) return this.now() >= this.openUntil ? 'half-open' : 'open';
     if (this.openedAt === null) return 'closed';
     return this.now() - this.openedAt >= this.options.cooldownMs ? 'half-open' : 'open';
+  }
+
+  /**
+   * Opens the circuit for `ms` whatever the failure count: the provider said how long to wait (a
+   * quota answer). Afterwards one trial call goes through, as after any cool-down.
+   */
+  openFor(ms: number): void {
+    this.failures = Math.max(this.failures, this.options.threshold);
+    this.openedAt = this.now();
+    this.openUntil = this.openedAt + ms;
+    this.trialInFlight = false;
   }
 
   /** Whether a call may go out now; in half-open state only one trial call at a time. */
@@ -40,12 +54,16 @@ export class CircuitBreaker {
   success(): void {
     this.failures = 0;
     this.openedAt = null;
+    this.openUntil = null;
     this.trialInFlight = false;
   }
 
   failure(): void {
     this.failures += 1;
-    if (this.trialInFlight || this.failures >= this.options.threshold) this.openedAt = this.now();
+    if (this.trialInFlight || this.failures >= this.options.threshold) {
+      this.openedAt = this.now();
+      this.openUntil = null;
+    }
     this.trialInFlight = false;
   }
 

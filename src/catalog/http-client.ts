@@ -2,6 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher, request } from 'undici';
 import type { Config } from '../config.js';
 import { type BreakerState, CircuitBreaker } from './circuit-breaker.js';
+import type { BudgetDecision, ProviderBudget } from './provider-budget.js';
+import { quotaWaitMs, retryAfterMs } from './quota.js';
+import { requesterOf } from './requester.js';
 
 /**
  * The one outbound HTTP client. Every call names the provider it is for, may only reach the
@@ -33,20 +36,59 @@ export type OutboundErrorCode =
   | 'network'
   | 'http_status'
   | 'too_large'
-  | 'bad_json';
+  | 'bad_json'
+  /** The provider answered that our quota is spent (429, Google's RESOURCE_EXHAUSTED). */
+  | 'quota'
+  /** The provider budget (this server's own limit) has no room: the request was never sent. */
+  | 'budget_spent';
+
+/** Codes of calls the provider never saw because of a limit: the answer is missing, not negative. */
+const REFUSALS: ReadonlySet<OutboundErrorCode> = new Set(['circuit_open', 'quota', 'budget_spent']);
 
 export class OutboundError extends Error {
   override name = 'OutboundError';
+  /** How long the provider (or the budget) asks to wait, for `quota` and `budget_spent`. */
+  readonly retryAfterMs: number | null;
   constructor(
     message: string,
     readonly provider: string,
     readonly code: OutboundErrorCode,
     readonly status: number | null = null,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { retryAfterMs?: number },
   ) {
     super(message, options);
+    this.retryAfterMs = options?.retryAfterMs ?? null;
+  }
+
+  /** Whether the provider's answer is missing because of a limit (its budget, its quota, its circuit). */
+  get refused(): boolean {
+    return REFUSALS.has(this.code);
   }
 }
+
+/** What became of one call, for /metrics: `ok` and `http_4xx` are answers, the rest failures or refusals. */
+export type ProviderOutcome =
+  | 'ok'
+  | 'http_4xx'
+  | 'http_5xx'
+  | 'quota'
+  | 'timeout'
+  | 'network'
+  | 'bad_answer'
+  | 'circuit_open'
+  | 'budget_global'
+  | 'budget_address';
+
+/** Where the client writes its few lines: the app's logger (pino), or the console without one. */
+export interface ProviderLog {
+  warn(details: Record<string, unknown>, message: string): void;
+  info(details: Record<string, unknown>, message: string): void;
+}
+
+const consoleLog: ProviderLog = {
+  warn: (details, message) => console.warn(message, JSON.stringify(details)),
+  info: (details, message) => console.info(message, JSON.stringify(details)),
+};
 
 export interface HttpClientOptions {
   /** Origins (scheme://host[:port]) calls may reach; anything else is refused before any I/O. */
@@ -63,6 +105,11 @@ export interface HttpClientOptions {
   maxBodyBytes?: number;
   userAgent?: string;
   dispatcher?: Dispatcher;
+  /** Asked before every request (retries included); without it requests are never limited. */
+  budget?: ProviderBudget | null;
+  log?: ProviderLog;
+  /** The breakers' clock (tests move it instead of waiting out a Retry-After). */
+  now?: () => number;
 }
 
 export interface CallOptions {
@@ -79,6 +126,12 @@ export interface ProviderCounters {
   timeouts: number;
   /** Calls refused at once because the provider's circuit was open. */
   rejected: number;
+  /** Calls answered with a quota answer (429, RESOURCE_EXHAUSTED): never retried, the circuit opens. */
+  quota: number;
+  /** Calls (or retries) not sent because the provider budget had no room. */
+  budgetRefused: number;
+  /** Every call by what became of it. */
+  outcomes: Partial<Record<ProviderOutcome, number>>;
   breaker: BreakerState;
 }
 
@@ -92,6 +145,27 @@ type Counters = Omit<ProviderCounters, 'breaker'>;
 type Attempt =
   | { kind: 'ok'; response: Dispatcher.ResponseData }
   | { kind: 'retry'; error: OutboundError; retryAfterMs: number | null };
+
+/** A provider failing since `since`: logged when it starts and when the provider answers again. */
+interface Episode {
+  since: number;
+  failures: number;
+}
+
+const OUTCOME_OF: Readonly<Record<OutboundErrorCode, ProviderOutcome>> = {
+  host_not_allowed: 'bad_answer',
+  circuit_open: 'circuit_open',
+  timeout: 'timeout',
+  network: 'network',
+  http_status: 'http_5xx',
+  too_large: 'bad_answer',
+  bad_json: 'bad_answer',
+  quota: 'quota',
+  budget_spent: 'budget_global',
+};
+
+/** The most of a refused answer's body read to tell a quota answer from another 429/403. */
+const QUOTA_BODY_BYTES = 64 * 1024;
 
 function hostMatches(hostname: string, hosts: readonly string[]): boolean {
   const host = hostname.toLowerCase();
@@ -115,12 +189,6 @@ function isTimeout(signal: AbortSignal | undefined): boolean {
   );
 }
 
-function retryAfterMs(headers: Dispatcher.ResponseData['headers']): number | null {
-  const raw = headers['retry-after'];
-  const seconds = Number(Array.isArray(raw) ? raw[0] : raw);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : null;
-}
-
 async function readLimited(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -136,6 +204,16 @@ async function readLimited(body: Dispatcher.ResponseData['body'], maxBytes: numb
   return Buffer.concat(chunks);
 }
 
+/** A refused answer's JSON body (a quota error explains itself there), or null; never throws. */
+async function readJsonQuietly(body: Dispatcher.ResponseData['body']): Promise<unknown> {
+  try {
+    const bytes = await readLimited(body, QUOTA_BODY_BYTES);
+    return bytes ? (JSON.parse(bytes.toString('utf8')) as unknown) : null;
+  } catch {
+    return null;
+  }
+}
+
 export class HttpClient {
   private readonly origins: Set<string>;
   private readonly shortLinkHosts: readonly string[];
@@ -143,24 +221,43 @@ export class HttpClient {
   private readonly counters = new Map<string, Counters>();
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
+  private readonly episodes = new Map<string, Episode>();
+  /** Per provider, until when its spent budget has been logged (once per window). */
+  private readonly budgetLogged = new Map<string, number>();
+  private log: ProviderLog;
 
   constructor(private readonly options: HttpClientOptions) {
     this.origins = new Set(options.allowedOrigins.map((origin) => new URL(origin).origin));
     this.shortLinkHosts = options.shortLinkHosts ?? SHORT_LINK_HOSTS;
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 32 });
+    this.log = options.log ?? consoleLog;
+  }
+
+  /** Sends the client's log lines to `log` from now on (the app's logger, once it exists). */
+  logTo(log: ProviderLog): void {
+    this.log = log;
   }
 
   /** GETs a JSON document; throws OutboundError on refusal, timeout, non-2xx or bad JSON. */
   async getJson(provider: string, url: string, options: CallOptions = {}): Promise<unknown> {
     const response = await this.call(provider, 'GET', url, options, 'application/json');
     const bytes = await readLimited(response.body, this.options.maxBodyBytes ?? 4 * 1024 * 1024);
-    if (!bytes) throw new OutboundError(`${provider}: response too large`, provider, 'too_large');
+    let body: unknown;
     try {
-      return JSON.parse(bytes.toString('utf8')) as unknown;
+      if (!bytes) throw new OutboundError(`${provider}: response too large`, provider, 'too_large');
+      body = JSON.parse(bytes.toString('utf8')) as unknown;
     } catch (error) {
-      throw new OutboundError(`${provider}: invalid JSON`, provider, 'bad_json', null, { cause: error });
+      const failure =
+        error instanceof OutboundError
+          ? error
+          : new OutboundError(`${provider}: invalid JSON`, provider, 'bad_json', null, { cause: error });
+      this.countersOf(provider).failures += 1;
+      this.settle(provider, 'bad_answer', failure);
+      throw failure;
     }
+    this.settle(provider, 'ok');
+    return body;
   }
 
   /**
@@ -175,6 +272,7 @@ export class HttpClient {
     try {
       const response = await this.call(provider, 'HEAD', url, options, 'image/*');
       await response.body.dump();
+      this.settle(provider, 'ok');
       const length = Number(response.headers['content-length'] ?? Number.NaN);
       if (options.minBytes && Number.isFinite(length) && length < options.minBytes) return false;
       return String(response.headers['content-type'] ?? '').startsWith('image/');
@@ -189,7 +287,11 @@ export class HttpClient {
   stats(): Record<string, ProviderCounters> {
     const result: Record<string, ProviderCounters> = {};
     for (const [provider, counters] of this.counters) {
-      result[provider] = { ...counters, breaker: this.breaker(provider).state };
+      result[provider] = {
+        ...counters,
+        outcomes: { ...counters.outcomes },
+        breaker: this.breaker(provider).state,
+      };
     }
     return result;
   }
@@ -265,11 +367,21 @@ export class HttpClient {
     if (!this.isAllowed(url)) {
       throw new OutboundError(`${provider}: host not allowed: ${url}`, provider, 'host_not_allowed');
     }
+    // A call its caller gave up on already is neither sent nor counted against the budget.
+    options.signal?.throwIfAborted();
     const counters = this.countersOf(provider);
     const breaker = this.breaker(provider);
     if (!breaker.tryAcquire()) {
       counters.rejected += 1;
+      this.count(provider, 'circuit_open');
       throw new OutboundError(`${provider}: circuit open`, provider, 'circuit_open');
+    }
+    try {
+      await this.spend(provider, null, options.signal);
+    } catch (error) {
+      // Never sent: no verdict on the provider.
+      breaker.release();
+      throw error;
     }
     counters.calls += 1;
     try {
@@ -277,23 +389,100 @@ export class HttpClient {
       breaker.success();
       return response;
     } catch (error) {
-      if (
-        error instanceof OutboundError &&
-        error.code === 'http_status' &&
-        !this.isServerFault(error.status)
-      ) {
+      if (!(error instanceof OutboundError)) {
+        // The caller gave up (its own signal): no verdict on the provider.
+        breaker.release();
+      } else if (error.code === 'http_status' && !this.isServerFault(error.status)) {
         // A 404 or 400 is an answer, not an outage.
         breaker.success();
-      } else if (error instanceof OutboundError) {
+        this.settle(provider, 'http_4xx');
+      } else if (error.code === 'quota') {
+        // Asking again before the time it named would only be refused again: wait that long.
+        counters.failures += 1;
+        counters.quota += 1;
+        breaker.openFor(error.retryAfterMs ?? 0);
+        this.settle(provider, 'quota', error);
+      } else {
         counters.failures += 1;
         if (error.code === 'timeout') counters.timeouts += 1;
         breaker.failure();
-      } else {
-        // The caller gave up (its own signal): no verdict on the provider.
-        breaker.release();
+        this.settle(provider, OUTCOME_OF[error.code], error);
       }
       throw error;
     }
+  }
+
+  /**
+   * Counts one request against the provider budget, for the client the call's signal was made for
+   * (see requester.ts); throws `budget_spent` when there is no room. `failed` is the error a retry
+   * would follow: when the budget refuses the retry, that error is the call's outcome.
+   */
+  private async spend(provider: string, failed: OutboundError | null, signal?: AbortSignal): Promise<void> {
+    const budget = this.options.budget;
+    if (!budget) return;
+    const decision = await budget.take(provider, requesterOf(signal));
+    if (decision.allowed) return;
+    this.countersOf(provider).budgetRefused += 1;
+    if (failed) throw failed;
+    this.count(provider, decision.scope === 'global' ? 'budget_global' : 'budget_address');
+    if (decision.scope === 'global') this.logSpentBudget(provider, decision);
+    throw new OutboundError(
+      `${provider}: request budget spent (${decision.window.max} per ${decision.window.windowMs / 1000} s${decision.scope === 'address' ? ' for this client' : ''})`,
+      provider,
+      'budget_spent',
+      null,
+      { retryAfterMs: decision.retryAfterMs },
+    );
+  }
+
+  private logSpentBudget(provider: string, decision: Extract<BudgetDecision, { allowed: false }>): void {
+    const now = Date.now();
+    if ((this.budgetLogged.get(provider) ?? 0) > now) return;
+    this.budgetLogged.set(provider, now + decision.retryAfterMs);
+    this.log.warn(
+      {
+        provider,
+        budget: decision.window.max,
+        windowSeconds: decision.window.windowMs / 1000,
+        retryAfterSeconds: Math.ceil(decision.retryAfterMs / 1000),
+      },
+      `provider budget spent: ${provider} is asked nothing more for ${Math.ceil(decision.retryAfterMs / 1000)} s; answers come from the cache and the local catalog`,
+    );
+  }
+
+  /**
+   * Counts a call's outcome, and logs a failure once per episode: the first failure of a provider
+   * that answered before (with its status), then one line when it answers again.
+   */
+  private settle(provider: string, outcome: ProviderOutcome, error?: OutboundError): void {
+    this.count(provider, outcome);
+    const episode = this.episodes.get(provider);
+    if (!error) {
+      if (!episode) return;
+      this.episodes.delete(provider);
+      const seconds = Math.round((Date.now() - episode.since) / 1000);
+      this.log.info(
+        { provider, failures: episode.failures, seconds },
+        `provider ${provider} answers again after ${episode.failures} failed calls in ${seconds} s`,
+      );
+      return;
+    }
+    if (episode) {
+      episode.failures += 1;
+      return;
+    }
+    this.episodes.set(provider, { since: Date.now(), failures: 1 });
+    const wait =
+      error.retryAfterMs === null ? {} : { retryAfterSeconds: Math.ceil(error.retryAfterMs / 1000) };
+    this.log.warn(
+      { provider, outcome, status: error.status, code: error.code, ...wait },
+      `provider ${provider} failing: ${error.message}`,
+    );
+  }
+
+  private count(provider: string, outcome: ProviderOutcome): void {
+    const outcomes = this.countersOf(provider).outcomes;
+    outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
   }
 
   private async withRetries(
@@ -308,8 +497,10 @@ export class HttpClient {
       const result = await this.attempt(provider, method, url, options, accept);
       if (result.kind === 'ok') return result.response;
       if (attempt >= retries) throw result.error;
-      this.countersOf(provider).retries += 1;
       await sleep(this.backoff(attempt, result.retryAfterMs), undefined, { signal: options.signal });
+      // A retry is a request like any other: it needs room in the budget.
+      await this.spend(provider, result.error, options.signal);
+      this.countersOf(provider).retries += 1;
     }
   }
 
@@ -341,7 +532,19 @@ export class HttpClient {
       return { kind: 'retry', error: failure, retryAfterMs: null };
     }
     if (response.statusCode >= 200 && response.statusCode < 300) return { kind: 'ok', response };
-    await response.body.dump();
+    const status = response.statusCode;
+    if (status === 429 || status === 403) {
+      const wait = quotaWaitMs(status, response.headers, await readJsonQuietly(response.body));
+      if (wait !== null) {
+        throw new OutboundError(
+          `${provider}: quota answer (HTTP ${status}); asking again in ${Math.ceil(wait / 1000)} s`,
+          provider,
+          'quota',
+          status,
+          { retryAfterMs: wait },
+        );
+      }
+    } else await response.body.dump();
     const error = new OutboundError(
       `${provider}: HTTP ${response.statusCode}`,
       provider,
@@ -353,10 +556,10 @@ export class HttpClient {
   }
 
   private isServerFault(status: number | null): boolean {
-    return status !== null && (status >= 500 || status === 429);
+    return status !== null && status >= 500;
   }
 
-  /** Exponential back-off with jitter, capped; a 429's Retry-After is honoured up to the cap. */
+  /** Exponential back-off with jitter, capped; a 503's Retry-After is honoured up to the cap. */
   private backoff(attempt: number, retryAfter: number | null): number {
     const base = this.options.backoffMs ?? 100;
     const cap = this.options.maxBackoffMs ?? 1000;
@@ -370,6 +573,7 @@ export class HttpClient {
       breaker = new CircuitBreaker({
         threshold: this.options.breakerThreshold ?? 5,
         cooldownMs: this.options.breakerCooldownMs ?? 30_000,
+        now: this.options.now,
       });
       this.breakers.set(provider, breaker);
     }
@@ -379,7 +583,16 @@ export class HttpClient {
   private countersOf(provider: string): Counters {
     let counters = this.counters.get(provider);
     if (!counters) {
-      counters = { calls: 0, failures: 0, retries: 0, timeouts: 0, rejected: 0 };
+      counters = {
+        calls: 0,
+        failures: 0,
+        retries: 0,
+        timeouts: 0,
+        rejected: 0,
+        quota: 0,
+        budgetRefused: 0,
+        outcomes: {},
+      };
       this.counters.set(provider, counters);
     }
     return counters;

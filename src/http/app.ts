@@ -120,6 +120,7 @@ export async function buildApp({
   await app.register(guards, { baseUrl: config.baseUrl });
   await app.register(metrics, {
     providers: () => services.providers.client.stats(),
+    providerBudget: services.providers.budget,
     clicks: () => services.clicks.stats(),
     usage: () => services.usage.stats(),
     searchLog: () => services.searchLog.stats(),
@@ -129,6 +130,8 @@ export async function buildApp({
     connections: () => connections.stats(),
     token: config.metricsToken,
   });
+  // Provider failures and spent budgets are logged with the requests, once the logger exists.
+  if (logger) services.providers.client.logTo(app.log);
   await app.register(apiKeys, { apiKeys: services.apiKeys, usage: services.usage });
   const limits = { anonymous: config.rateLimitAnon, keyed: config.rateLimitKeyed };
   await app.register(rateLimit, { ...limits, redis: services.redis, breaker: services.redisBreaker });

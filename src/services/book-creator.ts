@@ -1,4 +1,6 @@
+import type { IsbnAnswer } from '../catalog/chain.js';
 import { isProviderAnswer, type LocalCatalogProvider, providerAnswerEntry } from '../catalog/local.js';
+import { type Requester, requesterSignal } from '../catalog/requester.js';
 import type { BookRecord } from '../catalog/types.js';
 import type { Isbn } from '../domain/isbn.js';
 import { baseSlug, slugCandidate } from '../domain/slug.js';
@@ -10,14 +12,29 @@ import { newBookFacts } from '../store/new-book.js';
 
 /** Remote metadata for an ISBN (the provider chain), or null when no source knows it. */
 export interface IsbnLookup {
-  lookupIsbn(isbn: Isbn): Promise<BookRecord | null>;
+  /** `signal` carries whom the lookup is for (see catalog/requester.ts). */
+  lookupIsbn(isbn: Isbn, signal?: AbortSignal): Promise<BookRecord | null>;
+  /** The same, telling whether some source could not be asked (the provider chain's). */
+  lookupIsbnAnswer?(isbn: Isbn, signal?: AbortSignal): Promise<IsbnAnswer>;
+}
+
+/** A lookup's answer from any `IsbnLookup` (one without `lookupIsbnAnswer` asks every source it has). */
+export async function isbnAnswer(
+  lookup: IsbnLookup,
+  isbn: Isbn,
+  requester: Requester = null,
+): Promise<IsbnAnswer> {
+  const signal = requesterSignal(requester);
+  if (lookup.lookupIsbnAnswer) return lookup.lookupIsbnAnswer(isbn, signal);
+  return { record: await lookup.lookupIsbn(isbn, signal), limited: false };
 }
 
 export type IsbnOutcome =
   | { kind: 'existing'; book: Book }
   | { kind: 'created'; book: Book }
   | { kind: 'not_created' }
-  | { kind: 'unknown' };
+  /** `limited`: some source could not be asked now (its request budget or quota is spent). */
+  | { kind: 'unknown'; limited: boolean };
 
 const MAX_SLUG_ATTEMPTS = 8;
 /** Slug alternatives checked in one query: an ISBN book's second is its own ("…-9780…"), so one query nearly always does. */
@@ -43,21 +60,29 @@ export class BookCreator {
     private readonly onCreated: (book: Book) => void = () => undefined,
   ) {}
 
-  /** `mayCreate` is false for automated clients: they may read existing books, never create one. */
-  async byIsbn(isbn: Isbn, mayCreate: boolean): Promise<IsbnOutcome> {
+  /**
+   * `mayCreate` is false for automated clients: they may read existing books, never create one.
+   * `requester`: the client address the providers are asked for (its share of their budgets).
+   */
+  async byIsbn(isbn: Isbn, mayCreate: boolean, requester: Requester = null): Promise<IsbnOutcome> {
     const existing = await findBookByIsbn13(this.store.db, isbn.isbn13);
     if (existing) return { kind: 'existing', book: existing };
     if (!mayCreate) return { kind: 'not_created' };
     const pending = this.inflight.get(isbn.isbn13);
     if (pending) return pending;
-    const creation = this.createFromSources(isbn).finally(() => this.inflight.delete(isbn.isbn13));
+    const creation = this.createFromSources(isbn, requester).finally(() => this.inflight.delete(isbn.isbn13));
     this.inflight.set(isbn.isbn13, creation);
     return creation;
   }
 
-  private async createFromSources(isbn: Isbn): Promise<IsbnOutcome> {
-    const record = (await this.local.lookupIsbn(isbn)) ?? (await this.remote?.lookupIsbn(isbn)) ?? null;
-    if (!record?.title) return { kind: 'unknown' };
+  private async createFromSources(isbn: Isbn, requester: Requester): Promise<IsbnOutcome> {
+    const local = await this.local.lookupIsbn(isbn);
+    const answer =
+      local || !this.remote
+        ? { record: local, limited: false }
+        : await isbnAnswer(this.remote, isbn, requester);
+    const record = answer.record;
+    if (!record?.title) return { kind: 'unknown', limited: answer.limited };
     const book = await this.createFromRecord({ ...record, isbn13: isbn.isbn13, isbn10: isbn.isbn10 });
     return { kind: 'created', book };
   }

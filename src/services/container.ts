@@ -3,6 +3,7 @@ import type { ProviderChain } from '../catalog/chain.js';
 import type { CircuitBreaker } from '../catalog/circuit-breaker.js';
 import type { HttpClient } from '../catalog/http-client.js';
 import { LocalCatalogProvider } from '../catalog/local.js';
+import type { ProviderBudget } from '../catalog/provider-budget.js';
 import { createProviderChain } from '../catalog/providers/index.js';
 import type { Config } from '../config.js';
 import { ApiKeyDirectory } from '../store/api-keys.js';
@@ -22,6 +23,7 @@ import { CoverFallback } from './cover-fallback.js';
 import { Ingest } from './ingest.js';
 import { Lists } from './lists.js';
 import { PartnerDirectory } from './partners.js';
+import { createProviderBudget } from './provider-budget.js';
 import { reusedCheck } from './readiness.js';
 import { closeRedis, createRedis, createRedisBreaker, type Redis, throughBreaker } from './redis.js';
 import { createResolver } from './resolve/wiring.js';
@@ -51,7 +53,7 @@ export interface Services {
   store: Store;
   local: LocalCatalogProvider;
   /** Remote metadata sources (Open Library, Google Books, iTunes) behind one outbound client. */
-  providers: { chain: ProviderChain; client: HttpClient };
+  providers: { chain: ProviderChain; client: HttpClient; budget: ProviderBudget | null };
   creator: BookCreator;
   search: SearchService;
   /** The API's search log, buffered and written once a second (and on close). */
@@ -126,8 +128,20 @@ export function createServices(
   overrides: ServiceOverrides = {},
 ): Services {
   const local = new LocalCatalogProvider(store.db);
+  // A client made from REDIS_URL is closed with the services; an injected one belongs to the caller.
+  const ownsRedis = overrides.redis === undefined && config.redisUrl !== null;
+  const redis =
+    overrides.redis !== undefined
+      ? overrides.redis
+      : config.redisUrl
+        ? createRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix })
+        : null;
+  const redisBreaker = redis ? createRedisBreaker() : null;
   // The creator asks the local catalog itself first, so the chain holds only the remote sources.
-  const providers = createProviderChain(config, store.db);
+  // Every request they send is counted against the providers' budgets (shared through Redis).
+  const providers = createProviderChain(config, store.db, undefined, {
+    budget: createProviderBudget(config, redis, redisBreaker),
+  });
   const remote = overrides.remote === undefined ? providers.chain : overrides.remote;
   const pages = new BookPages(store.db, config);
   const events = new ChangeEvents();
@@ -145,15 +159,6 @@ export function createServices(
     deadLetterFile: config.clickWalDir ? deadLetterPath(config.clickWalDir) : null,
   });
   const visits = new VisitCounter(store.db, overrides.clickFlushIntervalMs ?? 5000);
-  // A client made from REDIS_URL is closed with the services; an injected one belongs to the caller.
-  const ownsRedis = overrides.redis === undefined && config.redisUrl !== null;
-  const redis =
-    overrides.redis !== undefined
-      ? overrides.redis
-      : config.redisUrl
-        ? createRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix })
-        : null;
-  const redisBreaker = redis ? createRedisBreaker() : null;
   const apiKeys = new ApiKeyDirectory(store.db, { ttlMs: overrides.apiKeyCacheMs });
   events.on('api-keys-changed', () => apiKeys.clear());
   const changeRelay = redis ? relayChanges(events, redis, changesChannel(redis)) : null;

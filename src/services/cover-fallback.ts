@@ -2,6 +2,7 @@ import type { ProviderChain } from '../catalog/chain.js';
 import { GoogleBooksProvider } from '../catalog/providers/googlebooks.js';
 import { ItunesProvider } from '../catalog/providers/itunes.js';
 import { OpenLibraryProvider } from '../catalog/providers/openlibrary.js';
+import { onBehalfOf, type Requester } from '../catalog/requester.js';
 import type { MetadataProvider } from '../catalog/types.js';
 import type { Isbn } from '../domain/isbn.js';
 import { coverOfBook, setBookCover } from '../store/book-matches.js';
@@ -17,6 +18,8 @@ export interface CoverRequest {
   isbn: Isbn;
   slug: string | null;
   title: string | null;
+  /** The client address the providers are asked for (its share of their budgets). */
+  requester?: Requester;
 }
 
 const TIMEOUT_MS = 3000;
@@ -59,7 +62,7 @@ export class CoverFallback {
   private async search(request: CoverRequest): Promise<CoverFound | null> {
     const current = request.slug ? await this.currentCover(request.slug) : null;
     const usable = (url: string | null | undefined): url is string => Boolean(url) && url !== current;
-    const signal = AbortSignal.timeout(TIMEOUT_MS);
+    const signal = onBehalfOf(request.requester, AbortSignal.timeout(TIMEOUT_MS));
     const { providers } = this.chain;
     const google = pick(providers, GoogleBooksProvider);
     const fromGoogle = await google?.lookupIsbn(request.isbn, signal).catch(() => null);

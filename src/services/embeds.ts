@@ -1,3 +1,4 @@
+import type { Requester } from '../catalog/requester.js';
 import { parseIsbn } from '../domain/isbn.js';
 import type { LinkGroup } from '../domain/links.js';
 import type { BookCreator } from './book-creator.js';
@@ -25,9 +26,9 @@ export function cleanPartnerId(value: string | undefined): string | null {
 export async function loadEmbed(
   deps: { pages: BookPages; creator: BookCreator },
   book: string,
-  options: { country: string | null; mayCreate: boolean },
+  options: { country: string | null; mayCreate: boolean; requester?: Requester },
 ): Promise<EmbedContent | null> {
-  const loaded = await loadBySlugOrIsbn(deps, book, options.mayCreate);
+  const loaded = await loadBySlugOrIsbn(deps, book, options.mayCreate, options.requester ?? null);
   if (!loaded) return null;
   const groups = await deps.pages.groups(loaded, { country: options.country, access: new Set() });
   return { loaded, groups };
@@ -37,12 +38,13 @@ async function loadBySlugOrIsbn(
   deps: { pages: BookPages; creator: BookCreator },
   book: string,
   mayCreate: boolean,
+  requester: Requester,
 ): Promise<LoadedBook | null> {
   const bySlug = await deps.pages.load(book);
   if (bySlug) return bySlug;
   const isbn = parseIsbn(book);
   if (!isbn) return null;
-  const outcome = await deps.creator.byIsbn(isbn, mayCreate);
+  const outcome = await deps.creator.byIsbn(isbn, mayCreate, requester);
   if (outcome.kind !== 'existing' && outcome.kind !== 'created') return null;
   return deps.pages.load(outcome.book.slug);
 }

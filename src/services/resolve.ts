@@ -1,3 +1,4 @@
+import type { Requester } from '../catalog/requester.js';
 import { parseIsbn } from '../domain/isbn.js';
 import { parseQuery } from '../domain/query.js';
 import { type ParsedRetailerUrl, parseRetailerUrl } from '../domain/retailer-urls/index.js';
@@ -101,8 +102,11 @@ export class Resolver {
     await this.deps.close?.();
   }
 
-  /** A retailer URL; text that is not a URL at all is only offered back as search text. */
-  async resolveUrl(input: string, mayCreate: boolean): Promise<ResolveOutcome> {
+  /**
+   * A retailer URL; text that is not a URL at all is only offered back as search text. `requester`:
+   * the client address the providers are asked for (its share of their budgets).
+   */
+  async resolveUrl(input: string, mayCreate: boolean, requester: Requester = null): Promise<ResolveOutcome> {
     const text = input.trim();
     if (!text) return notFound(null);
     let parsed = parseRetailerUrl(text);
@@ -114,36 +118,44 @@ export class Resolver {
       if (!parsed || parsed.needsExpansion) return notFound(null, 'unknown_shop');
     }
     if (!parsed) return notFound(/^[a-z][a-z0-9+.-]*:/i.test(text) ? null : text, 'not_book');
-    return this.resolveParsed(parsed, mayCreate);
+    return this.resolveParsed(parsed, mayCreate, requester);
   }
 
   /** `POST /api/v1/clients/resolve`: a URL, an ISBN or free text. */
-  async resolveInput(input: string, mayCreate: boolean): Promise<ResolveOutcome & { inputKind: InputKind }> {
+  async resolveInput(
+    input: string,
+    mayCreate: boolean,
+    requester: Requester = null,
+  ): Promise<ResolveOutcome & { inputKind: InputKind }> {
     const text = input.trim();
     if (parseRetailerUrl(text) || isShortLink(text, this.deps.shortLinkHosts)) {
-      return { ...(await this.resolveUrl(text, mayCreate)), inputKind: 'url' };
+      return { ...(await this.resolveUrl(text, mayCreate, requester)), inputKind: 'url' };
     }
     const query = parseQuery(text);
     if (query.kind === 'isbn') {
-      const outcome = await this.deps.creator.byIsbn(query.isbn, mayCreate);
+      const outcome = await this.deps.creator.byIsbn(query.isbn, mayCreate, requester);
       if (outcome.kind === 'existing' || outcome.kind === 'created') {
         return { status: 'found', book: outcome.book, via: 'isbn', inputKind: 'isbn' };
       }
       return { ...notFound(query.isbn.isbn13, 'no_match'), inputKind: 'isbn' };
     }
-    return { ...(await this.resolveText(text, mayCreate)), inputKind: 'text' };
+    return { ...(await this.resolveText(text, mayCreate, requester)), inputKind: 'text' };
   }
 
-  private async resolveParsed(parsed: ParsedRetailerUrl, mayCreate: boolean): Promise<ResolveOutcome> {
+  private async resolveParsed(
+    parsed: ParsedRetailerUrl,
+    mayCreate: boolean,
+    requester: Requester,
+  ): Promise<ResolveOutcome> {
     // A DVD or a search page is never tied to a book, whatever identifiers it carries.
     if (parsed.kind === 'not_book') return notFound(searchTextOf(parsed), 'not_book');
     if (parsed.isbn) {
-      const outcome = await this.deps.creator.byIsbn(parsed.isbn, mayCreate);
+      const outcome = await this.deps.creator.byIsbn(parsed.isbn, mayCreate, requester);
       if (outcome.kind === 'existing' || outcome.kind === 'created') {
         return { status: 'found', book: outcome.book, via: 'isbn' };
       }
     }
-    const byIdentifier = await this.identifiers.resolve(parsed.identifiers, mayCreate);
+    const byIdentifier = await this.identifiers.resolve(parsed.identifiers, mayCreate, requester);
     if (byIdentifier) return { status: 'found', ...byIdentifier };
     // An ISBN names one edition: when no source knows it, another edition found by title would be
     // a guess (a Swedish "Hobbit" is not the English one), so only ISBN-less URLs use their words.
@@ -154,6 +166,7 @@ export class Resolver {
         parsed.titleWords,
         parsed.authorWords ?? null,
         mayCreate,
+        requester,
       );
       if (book) return { status: 'found', ...book };
     }
@@ -169,22 +182,24 @@ export class Resolver {
     titleWords: string,
     authorWords: string | null,
     mayCreate: boolean,
+    requester: Requester,
   ): Promise<{ book: Book; via: ResolveVia } | null> {
     const search = this.deps.search;
     const words = slugTitle(store, titleWords);
-    let candidate = search ? await confidentTitleCandidate(search, words, authorWords) : null;
+    let candidate = search ? await confidentTitleCandidate(search, words, authorWords, requester) : null;
     // A title-only slug the local catalog answers may still name another book the world knows.
     const slug = { titleWords: words, authorWords };
     const providers = this.deps.providerTitles;
     if (candidate && mayCreate && providers && slugIsTitleOnly(slug, candidate.record)) {
-      if (await providersKnowRival(providers, slug, candidate.record, this.deps.timeoutMs)) candidate = null;
+      const timeoutMs = this.deps.timeoutMs;
+      if (await providersKnowRival(providers, slug, candidate.record, timeoutMs, requester)) candidate = null;
     }
     if (search && candidate && (candidate.book || candidate.record.isbn13 || !mayCreate)) {
       const book = await search.bookFor(candidate, mayCreate);
       return book ? { book, via: 'title' } : null;
     }
     if (mayCreate) {
-      const book = await this.providerTitleBook(words, authorWords);
+      const book = await this.providerTitleBook(words, authorWords, requester);
       if (book) return { book, via: 'provider' };
     }
     const book = search && candidate ? await search.bookFor(candidate, mayCreate) : null;
@@ -196,23 +211,28 @@ export class Resolver {
    * confident answer; the one edition they agree on becomes the book (by its ISBN when it has one,
    * so the local catalog and the provider chain fill it in as for `/isbn/`).
    */
-  private async providerTitleBook(titleWords: string, authorWords: string | null): Promise<Book | null> {
+  private async providerTitleBook(
+    titleWords: string,
+    authorWords: string | null,
+    requester: Requester,
+  ): Promise<Book | null> {
     const source = this.deps.providerTitles;
     if (!source) return null;
-    const record = await providerTitleRecord(source, { titleWords, authorWords }, this.deps.timeoutMs);
+    const slug = { titleWords, authorWords };
+    const record = await providerTitleRecord(source, slug, this.deps.timeoutMs, requester);
     if (!record) return null;
     const isbn = record.isbn13 ? parseIsbn(record.isbn13) : null;
     if (isbn) {
-      const outcome = await this.deps.creator.byIsbn(isbn, true);
+      const outcome = await this.deps.creator.byIsbn(isbn, true, requester);
       if (outcome.kind === 'existing' || outcome.kind === 'created') return outcome.book;
     }
     return this.deps.creator.createFromRecord(record);
   }
 
   /** Free text: the search service's confident match, or the text to search for. */
-  private async resolveText(text: string, mayCreate: boolean): Promise<ResolveOutcome> {
+  private async resolveText(text: string, mayCreate: boolean, requester: Requester): Promise<ResolveOutcome> {
     if (!this.deps.search) return notFound(text);
-    const outcome = await this.deps.search.search(text, 5);
+    const outcome = await this.deps.search.search(text, 5, requester);
     const book = outcome.confident ? await this.deps.search.bookFor(outcome.confident, mayCreate) : null;
     return book ? { status: 'found', book, via: 'text' } : notFound(text, 'no_match');
   }

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { catalogEntryToRecord, type LocalCatalogProvider } from '../catalog/local.js';
+import { onBehalfOf, type Requester } from '../catalog/requester.js';
 import type { BookRecord, SearchQuery } from '../catalog/types.js';
 import { editionIdentifiers } from '../domain/identifiers.js';
 import { type ParsedQuery, parseQuery, type TextQuery } from '../domain/query.js';
@@ -25,7 +26,7 @@ import {
   pinnedBooks,
   retrieveCandidates,
 } from '../store/search.js';
-import type { BookCreator, IsbnLookup } from './book-creator.js';
+import { type BookCreator, type IsbnLookup, isbnAnswer } from './book-creator.js';
 import { type AnswerCache, MemoryAnswerCache, RedisAnswerCache } from './search/cache.js';
 import type { SearchLogRecorder } from './search/log.js';
 import { planProviderSearch, requestKey } from './search/plans.js';
@@ -41,7 +42,7 @@ export interface TextSearchSource {
   searchAnswers?(
     query: SearchQuery,
     signal?: AbortSignal,
-  ): Promise<{ records: BookRecord[]; complete: boolean }>;
+  ): Promise<{ records: BookRecord[]; complete: boolean; limited?: boolean }>;
 }
 
 /** One edition that could answer the query: a saved book, a catalog entry or a provider record. */
@@ -57,6 +58,11 @@ export interface SearchOutcome {
   results: Candidate[];
   /** Set when the top result is sure enough to go straight to it. */
   confident: Candidate | null;
+  /**
+   * A provider that would have been asked could not be (its request budget or quota is spent, or
+   * its circuit is open): the results come from the local catalog and earlier answers only.
+   */
+  incomplete: boolean;
 }
 
 export interface SearchOptions {
@@ -81,6 +87,8 @@ export interface SearchOptions {
  */
 interface Completeness {
   complete: boolean;
+  /** Some provider question went unasked for a limit (budget, quota, circuit): see `incomplete`. */
+  limited?: boolean;
 }
 
 /** Provider answers cached in this process, and in Redis too when the install has one. */
@@ -292,16 +300,16 @@ export class SearchService {
    * lately and nothing changed since, else searched (and cached when complete). A cached answer is
    * shared by every caller: it is frozen and must not be changed.
    */
-  async search(text: string, limit = 10): Promise<SearchOutcome> {
+  async search(text: string, limit = 10, requester: Requester = null): Promise<SearchOutcome> {
     const cache = this.options.results;
-    if (!cache) return this.searchNow(text, limit, { complete: true });
+    if (!cache) return this.searchNow(text, limit, { complete: true }, requester);
     // Everything a search depends on is read from the text as parseQuery keeps it (trimmed, bounded).
     const key = `${limit} ${text.trim().slice(0, 500)}`;
     const cached = cache.get(key);
     if (cached) return cached;
     const mark = cache.mark();
     const progress: Completeness = { complete: true };
-    const outcome = await this.searchNow(text, limit, progress);
+    const outcome = await this.searchNow(text, limit, progress, requester);
     if (progress.complete && outcome.query.kind !== 'empty' && outcome.query.kind !== 'url') {
       cache.set(key, frozen(outcome), mark);
     }
@@ -324,11 +332,16 @@ export class SearchService {
     return this.options.results?.stats() ?? { hits: 0, misses: 0, entries: 0, clears: 0 };
   }
 
-  private async searchNow(text: string, limit: number, progress: Completeness): Promise<SearchOutcome> {
+  private async searchNow(
+    text: string,
+    limit: number,
+    progress: Completeness,
+    requester: Requester,
+  ): Promise<SearchOutcome> {
     const started = Date.now();
     const query = parseQuery(text);
-    if (query.kind === 'isbn') return this.byIsbn(query, progress);
-    if (query.kind !== 'text') return { query, results: [], confident: null };
+    if (query.kind === 'isbn') return this.byIsbn(query, progress, requester);
+    if (query.kind !== 'text') return { query, results: [], confident: null, incomplete: false };
     // Retrieval ranks what it found to fetch the leading works' families; the scores are kept.
     const scoreOf = queryScores(query);
     const local = await this.localCandidates(query, scoreOf);
@@ -338,11 +351,12 @@ export class SearchService {
       this.remote.searches !== false &&
       !(confident(query, groups) && (groups[0]?.relevance ?? 0) >= LOCAL_ENOUGH)
     ) {
-      groups = await this.withProviders(query, local, groups, started, progress);
+      groups = await this.withProviders(query, local, groups, started, progress, requester);
     }
     groups = volumeFirst(query, groups);
     const results = groups.slice(0, limit).map((group) => ({ ...group.best, relevance: group.relevance }));
-    return { query, results, confident: confident(query, groups) ? (results[0] ?? null) : null };
+    const sure = confident(query, groups) ? (results[0] ?? null) : null;
+    return { query, results, confident: sure, incomplete: progress.limited === true };
   }
 
   /**
@@ -356,6 +370,7 @@ export class SearchService {
     localGroups: RankedGroup<Candidate>[],
     started: number,
     progress: Completeness,
+    requester: Requester,
   ): Promise<RankedGroup<Candidate>[]> {
     // The budget covers the whole search, the local part included.
     const deadline = started + (this.options.remoteTimeoutMs ?? 1500);
@@ -384,7 +399,7 @@ export class SearchService {
         ? best.groups
         : best.groups.map((group) => ({ ...group, relevance: group.relevance * best.weight }));
     };
-    found.push(...(await this.ask(plan.strict, deadline, progress)));
+    found.push(...(await this.ask(plan.strict, deadline, progress, requester)));
     let groups = found.length > 0 ? rank() : localGroups;
     if ((groups[0]?.relevance ?? 0) < STRICT_ENOUGH && plan.relaxed.length > 0) {
       if (deadline - Date.now() <= 50) {
@@ -392,7 +407,7 @@ export class SearchService {
         return groups;
       }
       const answers = await Promise.all(
-        plan.relaxed.map((request) => this.ask([request], deadline, progress)),
+        plan.relaxed.map((request) => this.ask([request], deadline, progress, requester)),
       );
       plan.relaxed.forEach((request, i) => {
         const more = answers[i] ?? [];
@@ -414,21 +429,23 @@ export class SearchService {
     requests: readonly SearchQuery[],
     deadline: number,
     progress: Completeness,
+    requester: Requester,
   ): Promise<Candidate[]> {
     const remote = this.remote;
     if (!remote) return [];
-    const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+    const signal = onBehalfOf(requester, AbortSignal.timeout(Math.max(1, deadline - Date.now())));
     const answers = Promise.all(
       requests.map(async (request): Promise<BookRecord[]> => {
         const key = requestKey(request);
         const cached = await this.cache.get(key);
         if (cached) return cached;
-        const answer = remote.searchAnswers
+        const answer: { records: BookRecord[]; complete: boolean; limited?: boolean } = remote.searchAnswers
           ? await remote.searchAnswers(request, signal).catch(() => ({ records: [], complete: false }))
           : await remote.search(request, signal).then(
               (records) => ({ records, complete: records.length > 0 }),
               () => ({ records: [], complete: false }),
             );
+        if (answer.limited) progress.limited = true;
         if (answer.complete && !signal.aborted) await this.cache.set(key, answer.records);
         else progress.complete = false;
         return answer.records;
@@ -452,15 +469,18 @@ export class SearchService {
   private async byIsbn(
     query: Extract<ParsedQuery, { kind: 'isbn' }>,
     progress: Completeness,
+    requester: Requester,
   ): Promise<SearchOutcome> {
     const book = await findBookByIsbn13(this.store.db, query.isbn.isbn13);
     const local = book ? bookToRecord(book) : await this.local.lookupIsbn(query.isbn);
     // The providers' answer (or silence) is theirs to give again: it is never cached here.
     if (!local && this.options.isbnLookup) progress.complete = false;
-    const record = local ?? (await this.remoteIsbn(query));
-    if (!record) return { query, results: [], confident: null };
+    const remote = local ? null : await this.remoteIsbn(query, requester);
+    const incomplete = remote?.limited ?? false;
+    const record = local ?? remote?.record ?? null;
+    if (!record) return { query, results: [], confident: null, incomplete };
     const found = { ...candidate(record, book, 0, `isbn:${query.isbn.isbn13}`), relevance: 1 };
-    return { query, results: [found], confident: found };
+    return { query, results: [found], confident: found, incomplete };
   }
 
   private localCandidates(query: TextQuery, scoreOf: (candidate: Candidate) => number): Promise<Candidate[]> {
@@ -491,12 +511,19 @@ export class SearchService {
     });
   }
 
-  /** The provider chain's record for an ISBN, within the search budget; null when none answers. */
-  private async remoteIsbn(query: Extract<ParsedQuery, { kind: 'isbn' }>): Promise<BookRecord | null> {
+  /** The provider chain's record for an ISBN (null when none answers), and whether one could not be asked. */
+  private async remoteIsbn(
+    query: Extract<ParsedQuery, { kind: 'isbn' }>,
+    requester: Requester,
+  ): Promise<{ record: BookRecord | null; limited: boolean } | null> {
     const lookup = this.options.isbnLookup;
     if (!lookup) return null;
-    const record = await lookup.lookupIsbn(query.isbn).catch(() => null);
-    return record?.title ? { ...record, isbn13: query.isbn.isbn13, isbn10: query.isbn.isbn10 } : null;
+    const { record, limited } = await isbnAnswer(lookup, query.isbn, requester).catch(() => ({
+      record: null,
+      limited: false,
+    }));
+    if (!record?.title) return { record: null, limited };
+    return { record: { ...record, isbn13: query.isbn.isbn13, isbn10: query.isbn.isbn10 }, limited };
   }
 
   /** Logs a search now; the id is the `sfid` its result links carry (the search page's). */

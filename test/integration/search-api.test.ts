@@ -75,7 +75,7 @@ describeEachDialect('/api/v1/search and search feedback', (context) => {
 
   it('answers not_found with an empty list', async () => {
     const body = await (await t.get('/api/v1/search?q=qwertyuiop%20zxcvb')).json();
-    assert.deepEqual(body, { status: 'not_found', results: [] });
+    assert.deepEqual(body, { status: 'not_found', results: [], incomplete: false });
   });
 
   it('gives the SPEC 7 422 body for every limit', async () => {

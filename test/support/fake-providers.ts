@@ -70,7 +70,8 @@ export interface FakeBook {
 }
 
 export type FakeFailure =
-  | { status: number; times?: number }
+  /** An error answer; `headers` and `body` as a real service sends them (Retry-After, Google's error JSON). */
+  | { status: number; times?: number; headers?: Record<string, string>; body?: unknown }
   | { delayMs: number; times?: number }
   | { hang: true; times?: number };
 
@@ -93,12 +94,25 @@ export interface FakeProviders {
   requestCount(service?: FakeService): number;
   /** Paths (with query) a service was asked, in order. */
   requests(service: FakeService): string[];
+  /** When (Date.now()) each request reached a service, in order. */
+  requestTimes(service: FakeService): number[];
   /** Serves `path` as a 301 to `location` (a short-link host stand-in). */
   addRedirect(path: string, location: string): void;
   /** Forgets books, failures, redirects and counts. */
   reset(): void;
   close(): Promise<void>;
 }
+
+/**
+ * The fakes are local: tests ask them as often as they need to, and the provider budget tests set
+ * their own budgets over these.
+ */
+export const NO_BUDGETS: Readonly<Record<string, string>> = {
+  PROVIDER_BUDGET_OPENLIBRARY: 'off',
+  PROVIDER_BUDGET_OPENLIBRARY_COVERS: 'off',
+  PROVIDER_BUDGET_GOOGLEBOOKS: 'off',
+  PROVIDER_BUDGET_ITUNES: 'off',
+};
 
 /** A valid 1×1 PNG: covers must be real image bytes. */
 const PNG = Buffer.from(
@@ -177,6 +191,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
   const failures = new Map<FakeService, FakeFailure>();
   const redirects = new Map<string, string>();
   const log = new Map<FakeService, string[]>();
+  const times = new Map<FakeService, number[]>();
   let origin = '';
 
   const known = (service: FakeService) => [...books.values()].filter((book) => knows(book, service));
@@ -429,7 +444,8 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       await new Promise((resolve) => setTimeout(resolve, failure.delayMs));
       return res.destroyed;
     }
-    json(res, failure.status, { error: `simulated ${failure.status}` });
+    res.writeHead(failure.status, { 'content-type': 'application/json; charset=utf-8', ...failure.headers });
+    res.end(JSON.stringify(failure.body ?? { error: `simulated ${failure.status}` }));
     return true;
   }
 
@@ -440,6 +456,9 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     const paths = log.get(service) ?? [];
     paths.push(`${url.pathname}${url.search}`);
     log.set(service, paths);
+    const stamps = times.get(service) ?? [];
+    stamps.push(Date.now());
+    times.set(service, stamps);
     if (await fail(service, res)) return;
     handlers[service](url, res);
   }
@@ -463,6 +482,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       OPENLIBRARY_COVERS_URL: urls.openLibraryCoversUrl,
       GOOGLE_BOOKS_URL: urls.googleBooksUrl,
       ITUNES_URL: urls.itunesUrl,
+      ...NO_BUDGETS,
     },
     origin,
     addBook: (book) => void books.set(book.isbn13, book),
@@ -473,12 +493,14 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         ? (log.get(service)?.length ?? 0)
         : [...log.values()].reduce((sum, paths) => sum + paths.length, 0),
     requests: (service) => [...(log.get(service) ?? [])],
+    requestTimes: (service) => [...(times.get(service) ?? [])],
     addRedirect: (path, location) => void redirects.set(path, location),
     reset: () => {
       books.clear();
       failures.clear();
       redirects.clear();
       log.clear();
+      times.clear();
     },
     close: async () => {
       server.closeAllConnections();
@@ -724,6 +746,7 @@ export async function startCatalogProviders(books: readonly CatalogFakeBook[]): 
       OPENLIBRARY_COVERS_URL: urls.openLibraryCoversUrl,
       GOOGLE_BOOKS_URL: urls.googleBooksUrl,
       ITUNES_URL: urls.itunesUrl,
+      ...NO_BUDGETS,
     },
     requestCount: (service) =>
       service ? (counts.get(service) ?? 0) : [...counts.values()].reduce((a, b) => a + b, 0),

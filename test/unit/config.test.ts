@@ -76,4 +76,40 @@ describe('configuration', () => {
     assert.equal(loadConfig({ CLICK_WAL_FSYNC: 'always' }).clickWalFsync, 'always');
     assert.throws(() => loadConfig({ CLICK_WAL_FSYNC: 'sometimes' }), ConfigError);
   });
+
+  it('reads provider budgets as requests per window, below the public APIs own limits by default', () => {
+    const defaults = loadConfig({});
+    assert.deepEqual(defaults.providerBudgets.googlebooks, [
+      { max: 30, windowMs: 60_000 },
+      { max: 1000, windowMs: 86_400_000 },
+    ]);
+    assert.deepEqual(defaults.providerBudgets.itunes, [{ max: 20, windowMs: 60_000 }]);
+    assert.deepEqual(defaults.providerBudgets['openlibrary-covers'], [{ max: 100, windowMs: 300_000 }]);
+    assert.equal(defaults.providerBudgetShare, 0.25);
+    const set = loadConfig({
+      PROVIDER_BUDGET_OPENLIBRARY: '2/s, 100/hour',
+      PROVIDER_BUDGET_ITUNES: 'off',
+      PROVIDER_BUDGET_OPENLIBRARY_COVERS: '50 / 10 minutes',
+      PROVIDER_BUDGET_ADDRESS_SHARE: '0.1',
+    });
+    assert.deepEqual(set.providerBudgets.openlibrary, [
+      { max: 2, windowMs: 1000 },
+      { max: 100, windowMs: 3_600_000 },
+    ]);
+    assert.deepEqual(set.providerBudgets.itunes, []);
+    assert.deepEqual(set.providerBudgets['openlibrary-covers'], [{ max: 50, windowMs: 600_000 }]);
+    assert.equal(set.providerBudgetShare, 0.1);
+    for (const bad of ['lots', '20', '20/fortnight', '0/min', '20/0min', '5/30d']) {
+      assert.throws(
+        () => loadConfig({ PROVIDER_BUDGET_GOOGLEBOOKS: bad }),
+        /PROVIDER_BUDGET_GOOGLEBOOKS must be/,
+      );
+    }
+    for (const bad of ['0', '1.5', 'half']) {
+      assert.throws(
+        () => loadConfig({ PROVIDER_BUDGET_ADDRESS_SHARE: bad }),
+        /PROVIDER_BUDGET_ADDRESS_SHARE/,
+      );
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { providerMissCache } from '../../store/provider-misses.js';
 import type { Db } from '../../store/schema.js';
 import { ProviderChain, type ProviderChainOptions } from '../chain.js';
 import { createHttpClient, type HttpClient } from '../http-client.js';
+import type { ProviderBudget } from '../provider-budget.js';
 import type { MetadataProvider } from '../types.js';
 import { GoogleBooksProvider } from './googlebooks.js';
 import { ItunesProvider } from './itunes.js';
@@ -52,6 +53,8 @@ export interface ProviderWiring {
   chain: ProviderChain;
   /** For /metrics (`client.stats()`) and shutdown (`client.close()`). */
   client: HttpClient;
+  /** What every request the client sends is counted against; null: no provider has a budget. */
+  budget: ProviderBudget | null;
 }
 
 /**
@@ -62,14 +65,15 @@ export function createProviderChain(
   config: ProviderConfig,
   db: Db,
   localProvider?: MetadataProvider,
-  options: Omit<ProviderChainOptions, 'missCache' | 'timeoutMs'> = {},
+  options: Omit<ProviderChainOptions, 'missCache' | 'timeoutMs'> & { budget?: ProviderBudget | null } = {},
 ): ProviderWiring {
-  const client = createHttpClient(config);
+  const { budget = null, ...chainOptions } = options;
+  const client = createHttpClient(config, { budget });
   const providers = buildProviders(config, localProvider, client);
   const chain = new ProviderChain(providers, {
-    ...options,
+    ...chainOptions,
     timeoutMs: config.providerTimeoutMs,
     missCache: providerMissCache(db),
   });
-  return { chain, client };
+  return { chain, client, budget };
 }

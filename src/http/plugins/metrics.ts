@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { ProviderCounters } from '../../catalog/http-client.js';
+import type { BudgetPolicy, BudgetStats } from '../../catalog/provider-budget.js';
 import type { ClickRecorderStats } from '../../services/click-recorder.js';
 import type { UsageRecorderStats } from '../../services/container.js';
 import type { SearchLogStats } from '../../services/search/log.js';
@@ -22,6 +23,8 @@ export interface AppMetrics {
 export interface MetricsSources {
   /** Outbound calls per provider (`services.providers.client.stats`). */
   providers?: () => Record<string, ProviderCounters>;
+  /** The provider budget's limits and its store's fallbacks (`services.providers.budget`). */
+  providerBudget?: { policy: BudgetPolicy; stats(): BudgetStats } | null;
   /** Click recorder totals (`services.clicks.stats`). */
   clicks?: () => ClickRecorderStats;
   /** API usage recorder totals (`services.usage.stats`). */
@@ -52,7 +55,7 @@ declare module 'fastify' {
   }
 }
 
-const PROVIDER_FIELDS = ['calls', 'failures', 'timeouts', 'retries', 'rejected'] as const;
+const PROVIDER_FIELDS = ['calls', 'failures', 'timeouts', 'retries', 'rejected', 'quota'] as const;
 const BREAKER_VALUE = { closed: 0, 'half-open': 0.5, open: 1 } as const;
 
 /**
@@ -76,6 +79,19 @@ export function registerProviderMetrics(
       },
     });
   }
+  new Counter({
+    name: 'booklink_provider_outcomes_total',
+    help: 'Metadata provider calls by outcome: ok, http_4xx (answers), http_5xx, quota, timeout, network, bad_answer (failures), circuit_open, budget_global, budget_address (not sent)',
+    labelNames: ['provider', 'outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [provider, counters] of Object.entries(stats())) {
+        for (const [outcome, count] of Object.entries(counters.outcomes))
+          this.inc({ provider, outcome }, count);
+      }
+    },
+  });
   new Gauge({
     name: 'booklink_provider_circuit_state',
     help: 'Provider circuit breaker: 0 closed, 0.5 half-open, 1 open (calls refused)',
@@ -86,6 +102,37 @@ export function registerProviderMetrics(
       for (const [provider, counters] of Object.entries(stats())) {
         this.set({ provider }, BREAKER_VALUE[counters.breaker]);
       }
+    },
+  });
+}
+
+/** The configured budgets (requests per window, per provider) and the fallbacks of their shared store. */
+export function registerBudgetMetrics(
+  registry: Registry,
+  budget: { policy: BudgetPolicy; stats(): BudgetStats },
+): void {
+  const budgets = new Gauge({
+    name: 'booklink_provider_budget_requests',
+    help: 'Provider budget: requests allowed per window (all instances together), by provider and window length',
+    labelNames: ['provider', 'window_seconds'],
+    registers: [registry],
+  });
+  for (const [provider, windows] of Object.entries(budget.policy.limits)) {
+    for (const window of windows)
+      budgets.set({ provider, window_seconds: window.windowMs / 1000 }, window.max);
+  }
+  new Gauge({
+    name: 'booklink_provider_budget_address_share',
+    help: 'Provider budget: the fraction of each window one client address may use',
+    registers: [registry],
+  }).set(budget.policy.addressShare);
+  new Counter({
+    name: 'booklink_provider_budget_local_decisions_total',
+    help: 'Provider budget decisions taken in this process alone because Redis could not be asked',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(budget.stats().localFallbacks);
     },
   });
 }
@@ -185,6 +232,7 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
     registers: [registry],
   });
   if (sources.providers) registerProviderMetrics(registry, sources.providers);
+  if (sources.providerBudget) registerBudgetMetrics(registry, sources.providerBudget);
   if (sources.clicks) registerRecorderMetrics(registry, 'booklink_clicks', sources.clicks);
   if (sources.usage) registerRecorderMetrics(registry, 'booklink_api_usage', sources.usage);
   if (sources.searchLog) registerRecorderMetrics(registry, 'booklink_search_log', sources.searchLog);

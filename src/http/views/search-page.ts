@@ -20,7 +20,12 @@ export interface SearchPageModel {
   siteName?: string;
   /** Set when a pasted link led here: why it named no book (see resolve-notice.ts). */
   resolveReason?: ResolveReason | null;
+  /** Some book source could not be asked (its request budget is spent): the results may be incomplete. */
+  incomplete?: boolean;
 }
+
+const INCOMPLETE =
+  'Some book sources could not be asked just now (this site has used up its requests to them for the moment), so these results may be incomplete. Try again in a minute.';
 
 function resultItem(result: SearchResultView, position: number): SafeHtml {
   const cover = safeUrl(result.coverUrl);
@@ -60,6 +65,7 @@ export function renderSearchPage(model: SearchPageModel): string {
         html`<p class="search-empty">No books match “${model.query}”. Check the spelling, or try the author's name or the ISBN.</p>`;
   const body = html`<main id="main" class="search-page" data-sfid="${model.sfid ?? ''}">
   ${model.resolveReason && resolveNotice(model.resolveReason)}
+  ${model.incomplete === true && html`<p class="search-notice" role="status" data-results-incomplete>${INCOMPLETE}</p>`}
   <h1>${heading}</h1>
   ${searchForm(model.query, 'search search--large', 'Search for a book')}
   ${model.query && resultCount(model.results.length)}

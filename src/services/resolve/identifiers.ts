@@ -1,3 +1,4 @@
+import { onBehalfOf, type Requester } from '../../catalog/requester.js';
 import type { BookRecord } from '../../catalog/types.js';
 import { editionIdentifiers } from '../../domain/identifiers.js';
 import { parseIsbn } from '../../domain/isbn.js';
@@ -50,7 +51,12 @@ export class IdentifierResolver {
 
   constructor(private readonly deps: IdentifierDeps) {}
 
-  async resolve(identifiers: Record<string, string>, mayCreate: boolean): Promise<IdentifierMatch> {
+  /** `requester`: the client address the providers are asked for (its share of their budgets). */
+  async resolve(
+    identifiers: Record<string, string>,
+    mayCreate: boolean,
+    requester: Requester = null,
+  ): Promise<IdentifierMatch> {
     const pairs = Object.entries(identifiers);
     for (const [scheme, value] of pairs) {
       const saved =
@@ -60,22 +66,27 @@ export class IdentifierResolver {
     }
     for (const [scheme, value] of pairs) {
       const record = await findCatalogEntryByIdentifier(this.deps.db, scheme, value);
-      const book = record ? await this.materialise(record, scheme, value, mayCreate) : null;
+      const book = record ? await this.materialise(record, scheme, value, mayCreate, requester) : null;
       if (book) return { book, via: 'catalog' };
     }
     if (!mayCreate) return null;
     for (const [scheme, value] of pairs) {
-      const record = await this.askProviders(scheme, value);
-      const book = record ? await this.materialise(record, scheme, value, mayCreate) : null;
+      const record = await this.askProviders(scheme, value, requester);
+      const book = record ? await this.materialise(record, scheme, value, mayCreate, requester) : null;
       if (book) return { book, via: 'provider' };
     }
     return null;
   }
 
-  private async askProviders(scheme: string, value: string): Promise<BookRecord | null> {
+  private async askProviders(
+    scheme: string,
+    value: string,
+    requester: Requester,
+  ): Promise<BookRecord | null> {
     for (const provider of this.deps.lookups.filter((lookup) => lookup.scheme === scheme)) {
       try {
-        const record = await provider.lookup(value, AbortSignal.timeout(this.deps.timeoutMs));
+        const signal = onBehalfOf(requester, AbortSignal.timeout(this.deps.timeoutMs));
+        const record = await provider.lookup(value, signal);
         if (record?.title) return record;
       } catch {
         // An outage or a timeout only costs this source its say; the URL may still resolve otherwise.
@@ -90,11 +101,12 @@ export class IdentifierResolver {
     scheme: string,
     value: string,
     mayCreate: boolean,
+    requester: Requester,
   ): Promise<Book | null> {
     const isbn = record.isbn13 ? parseIsbn(record.isbn13) : null;
     let book: Book | null = null;
     if (isbn) {
-      const outcome = await this.deps.creator.byIsbn(isbn, mayCreate);
+      const outcome = await this.deps.creator.byIsbn(isbn, mayCreate, requester);
       if (outcome.kind === 'existing' || outcome.kind === 'created') book = outcome.book;
       else if (outcome.kind === 'not_created') return null;
     }

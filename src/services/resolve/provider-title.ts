@@ -1,3 +1,4 @@
+import { onBehalfOf, type Requester } from '../../catalog/requester.js';
 import type { BookRecord, SearchQuery } from '../../catalog/types.js';
 import { authorSurname, coreTitle, foldText, matchKey } from '../../domain/text.js';
 import { FORMATS } from './title-match.js';
@@ -99,10 +100,11 @@ export async function providerTitleRecord(
   source: ProviderTitleSource,
   slug: SlugWords,
   timeoutMs: number,
+  requester: Requester = null,
 ): Promise<BookRecord | null> {
   const splits = slugSplits(slug);
   if (splits.length === 0) return null;
-  const signal = AbortSignal.timeout(timeoutMs);
+  const signal = onBehalfOf(requester, AbortSignal.timeout(timeoutMs));
   const answers = await Promise.all(
     splits.map((split) =>
       source
@@ -134,13 +136,14 @@ export async function providersKnowRival(
   slug: SlugWords,
   record: BookRecord,
   timeoutMs: number,
+  requester: Requester = null,
 ): Promise<boolean> {
   const title = wordsOf(slug.titleWords)
     .filter((word) => !FORMATS.has(word))
     .join(' ');
   if (!title) return false;
   const answers = await source
-    .search({ text: '', title, limit: 10 }, AbortSignal.timeout(timeoutMs))
+    .search({ text: '', title, limit: 10 }, onBehalfOf(requester, AbortSignal.timeout(timeoutMs)))
     .catch(() => []);
   const work = matchKey(record.title, record.authors);
   return answers.some((other) => slugAgrees(slug, other) && matchKey(other.title, other.authors) !== work);

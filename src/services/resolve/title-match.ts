@@ -1,10 +1,11 @@
+import type { Requester } from '../../catalog/requester.js';
 import { authorSurname, coreTitle, foldText } from '../../domain/text.js';
 import type { Book } from '../../store/books.js';
 import type { Candidate, SearchOutcome } from '../search.js';
 
 /** What the resolver needs from the search service: its confident match, and the book behind it. */
 export interface ConfidentTitleSearch {
-  search(text: string, limit?: number): Promise<SearchOutcome>;
+  search(text: string, limit?: number, requester?: Requester): Promise<SearchOutcome>;
   bookFor(result: Candidate, mayCreate: boolean): Promise<Book | null>;
 }
 
@@ -62,13 +63,14 @@ export async function confidentTitleCandidate(
   search: ConfidentTitleSearch,
   titleWords: string,
   authorWords: string | null = null,
+  requester: Requester = null,
 ): Promise<Candidate | null> {
   // Format words would only blur the query ("…-Hardcover"); joiners like "by" help it read the author.
   const query = words(titleWords)
     .filter((word) => !FORMATS.has(word))
     .join(' ');
   if (!query) return null;
-  const outcome = await search.search(query, 5);
+  const outcome = await search.search(query, 5, requester);
   if (outcome.query.kind !== 'text' || !outcome.confident) return null;
   const { confident } = outcome;
   if (!slugNamesCandidate(titleWords, confident)) return null;

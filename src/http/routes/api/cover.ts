@@ -4,6 +4,7 @@ import { parseIsbn } from '../../../domain/isbn.js';
 import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
 import type { Services } from '../../../services/container.js';
 import { ValidationProblem } from '../../errors.js';
+import { requesterOf } from '../../requester.js';
 
 const CoverQuery = Type.Object({
   isbn: Type.String({
@@ -73,6 +74,7 @@ export const coverFallbackRoutes: FastifyPluginAsyncTypebox<{ services: Services
         isbn,
         slug: request.query.slug ?? null,
         title: request.query.title ?? null,
+        requester: requesterOf(request),
       });
       return found
         ? { status: 'found' as const, cover_url: found.coverUrl, source: found.source }

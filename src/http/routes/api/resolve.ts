@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
 import { ClientResolveResult, presentResolve, ResolveResult } from '../../presenters/resolve.js';
+import { requesterOf } from '../../requester.js';
 import { mayCreateBook } from '../pages/resolve.js';
 
 const ResolveQuery = Type.Object({
@@ -57,7 +58,11 @@ export const apiResolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       },
     },
     async (request) => {
-      const outcome = await services.resolver.resolveUrl(request.query.url ?? '', mayCreateBook(request));
+      const outcome = await services.resolver.resolveUrl(
+        request.query.url ?? '',
+        mayCreateBook(request),
+        requesterOf(request),
+      );
       return presentResolve(outcome, base);
     },
   );
@@ -75,7 +80,11 @@ export const apiResolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       },
     },
     async (request) => {
-      const outcome = await services.resolver.resolveInput(request.body.input, mayCreateBook(request));
+      const outcome = await services.resolver.resolveInput(
+        request.body.input,
+        mayCreateBook(request),
+        requesterOf(request),
+      );
       return { ...presentResolve(outcome, base), input_kind: outcome.inputKind };
     },
   );

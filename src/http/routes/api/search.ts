@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
+import { requesterOf } from '../../requester.js';
 import { Integer } from '../../validation.js';
 
 const SearchQuerystring = Type.Object({
@@ -46,10 +47,14 @@ const SearchResponse = Type.Object(
   {
     status: Type.Union([Type.Literal('found'), Type.Literal('not_found')]),
     results: Type.Array(SearchCandidate),
+    incomplete: Type.Boolean({
+      description:
+        'true when a metadata provider that would have been asked could not be (the service has used up its request budget for it, the provider answered that its quota is spent, or it is failing): the results then come from the local catalog and earlier answers only and may be incomplete; asking again in a minute may find more',
+    }),
   },
   {
     description: 'Search result (SPEC 2.3)',
-    examples: [{ status: 'not_found', results: [] }],
+    examples: [{ status: 'not_found', results: [], incomplete: false }],
   },
 );
 
@@ -65,7 +70,7 @@ export const apiSearchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       schema: {
         summary: 'Find books by title, author or ISBN',
         description:
-          'Answers `{"status":"found","results":[…]}` with up to `limit` candidates, best first, one per work (the mainstream trade edition), or `{"status":"not_found","results":[]}`.',
+          'Answers `{"status":"found","results":[…],"incomplete":false}` with up to `limit` candidates, best first, one per work (the mainstream trade edition), or `{"status":"not_found","results":[],"incomplete":false}`. `incomplete` is true when a metadata provider could not be asked (the service\'s request budget for it is spent): the answer then holds what the local catalog and earlier answers know.',
         tags: ['api'],
         querystring: SearchQuerystring,
         response: { 200: SearchResponse },
@@ -74,7 +79,7 @@ export const apiSearchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
     async (request) => {
       const { q, limit, source } = request.query;
       const text = q.trim();
-      const outcome = await services.search.search(text, limit);
+      const outcome = await services.search.search(text, limit, requesterOf(request));
       // Off the request path: the answer carries no search id.
       await services.search.record(outcome, 'api', source ?? null);
       const results = outcome.results.map((result, i) => ({
@@ -85,7 +90,8 @@ export const apiSearchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         published_date: result.record.publishedDate,
         search_url: `${base}/search?${new URLSearchParams({ q: text, pick: String(i + 1) })}`,
       }));
-      return { status: results.length > 0 ? ('found' as const) : ('not_found' as const), results };
+      const status = results.length > 0 ? ('found' as const) : ('not_found' as const);
+      return { status, results, incomplete: outcome.incomplete };
     },
   );
 };

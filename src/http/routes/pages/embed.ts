@@ -6,6 +6,7 @@ import type { Services } from '../../../services/container.js';
 import { cleanPartnerId, loadEmbed } from '../../../services/embeds.js';
 import { HttpError } from '../../errors.js';
 import { embedData } from '../../presenters/embed.js';
+import { requesterOf } from '../../requester.js';
 import { findStaticAsset } from '../../views/assets.js';
 import { renderEmbedPage } from '../../views/embed-page.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../views/layout.js';
@@ -106,6 +107,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       const content = await loadEmbed(deps, request.params.slug, {
         country: chosenCountry,
         mayCreate: !request.isAutomated,
+        requester: requesterOf(request),
       });
       if (!content) return reply.code(404).send({ detail: 'There is no book at this address.' });
       const data = embedData(content, {
@@ -136,6 +138,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       const content = await loadEmbed(deps, request.params.slug, {
         country: chosenCountry,
         mayCreate: !request.isAutomated,
+        requester: requesterOf(request),
       });
       if (!content) throw new HttpError(404, 'book_not_found', 'There is no book at this address.');
       const data = embedData(content, {

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { parseIsbn } from '../../../domain/isbn.js';
 import type { Services } from '../../../services/container.js';
 import { HttpError, ValidationProblem } from '../../errors.js';
+import { requesterOf } from '../../requester.js';
 
 const IsbnParams = Type.Object({
   isbn: Type.String({
@@ -40,9 +41,18 @@ export const isbnRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
           },
         ]);
       }
-      const outcome = await services.creator.byIsbn(isbn, !request.isAutomated);
+      const outcome = await services.creator.byIsbn(isbn, !request.isAutomated, requesterOf(request));
       if (outcome.kind === 'existing' || outcome.kind === 'created') {
         return reply.redirect(`/book/${encodeURIComponent(outcome.book.slug)}`, 302);
+      }
+      if (outcome.kind === 'unknown' && outcome.limited) {
+        // Not "unknown": some source was not asked (its request budget is spent); it may know the book.
+        reply.header('retry-after', 60);
+        throw new HttpError(
+          503,
+          'sources_busy',
+          `The local catalog does not know the ISBN ${isbn.isbn13}, and some book sources could not be asked just now. Try again in a minute.`,
+        );
       }
       throw new HttpError(
         404,

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
 import { bookPath, resolveReasonCookie, searchPath } from '../../presenters/resolve.js';
+import { requesterOf } from '../../requester.js';
 
 const ResolveQuery = Type.Object({
   url: Type.Optional(
@@ -43,7 +44,11 @@ export const resolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       },
     },
     async (request, reply) => {
-      const outcome = await services.resolver.resolveUrl(request.query.url ?? '', mayCreateBook(request));
+      const outcome = await services.resolver.resolveUrl(
+        request.query.url ?? '',
+        mayCreateBook(request),
+        requesterOf(request),
+      );
       reply.header('cache-control', 'no-store');
       if (outcome.status === 'found') return reply.redirect(bookPath(outcome.book.slug), 302);
       if (!outcome.searchText) return reply.redirect('/', 302);

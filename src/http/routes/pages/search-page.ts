@@ -6,6 +6,7 @@ import type { NotFoundReason } from '../../../services/resolve.js';
 import type { Candidate, SearchOutcome } from '../../../services/search.js';
 import { HttpError } from '../../errors.js';
 import { readResolveReason, resolveReasonCookie } from '../../presenters/resolve.js';
+import { requesterOf } from '../../requester.js';
 import { Integer } from '../../validation.js';
 import { renderMissThanks, renderSearchPage, type SearchResultView } from '../../views/search-page.js';
 
@@ -86,7 +87,15 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(renderSearchPage({ query, sfid, results, resolveReason: query ? resolveReason : null }));
+      .send(
+        renderSearchPage({
+          query,
+          sfid,
+          results,
+          resolveReason: query ? resolveReason : null,
+          incomplete: outcome?.incomplete ?? false,
+        }),
+      );
   };
 
   async function pick(
@@ -97,7 +106,7 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     sfid: number | undefined,
     human?: string,
   ) {
-    const outcome = await search.search(q, 20);
+    const outcome = await search.search(q, 20, requesterOf(request));
     const chosen = outcome.results[position - 1];
     if (!chosen)
       throw new HttpError(
@@ -139,12 +148,16 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       }
       if (!query) return page(reply, '', null, null);
       if (position !== undefined) return pick(request, reply, query, position, sfid, human);
-      const outcome = await search.search(query);
+      const outcome = await search.search(query, 10, requesterOf(request));
       if (outcome.query.kind === 'url')
         return reply.redirect(`/resolve?${new URLSearchParams({ url: outcome.query.url })}`, 302);
       const id = await search.log(outcome, 'page', source ?? null);
       if (outcome.query.kind === 'isbn') {
-        const created = await search.creator.byIsbn(outcome.query.isbn, mayCreate(request, human));
+        const created = await search.creator.byIsbn(
+          outcome.query.isbn,
+          mayCreate(request, human),
+          requesterOf(request),
+        );
         if (created.kind === 'existing' || created.kind === 'created')
           return reply.redirect(bookLocation(created.book.slug, id), 302);
       } else if (outcome.confident) {
