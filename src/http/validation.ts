@@ -1,6 +1,6 @@
 import type { Ajv } from 'ajv';
 import type { FastifySchemaValidationError } from 'fastify';
-import { type TInteger, type TNumberOptions, Type } from 'typebox';
+import { type TInteger, type TNumberOptions, type TSchema, Type } from 'typebox';
 import type { ValidationIssue } from './errors.js';
 
 const INT_MAX = 2_147_483_647;
@@ -31,6 +31,13 @@ export function int32Keyword(ajv: Ajv): Ajv {
  * The integer of every request schema (query, path and body): refuses `Infinity`, `-Infinity`, `NaN`
  * and anything beyond 32 bits with SPEC 7's 422, whatever the route.
  */
+/**
+ * An optional value that may also be null, for request bodies. Null is the first branch: with
+ * `coerceTypes`, Ajv tries the branches in order, and an integer or string branch first would turn a
+ * JSON `null` into 0 or "" (`{"book_id": null}` read as book 0) before the null branch is reached.
+ */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([Type.Null(), schema]));
+
 export const Integer = (options: TNumberOptions = {}): TInteger =>
   Type.Integer({ format: 'int32', ...options, [INT32_KEYWORD]: true });
 

@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Integer } from '../../validation.js';
+import { Integer, Nullable } from '../../validation.js';
 import { submitBookForm } from './book-form.js';
 import { type AdminRouteOptions, IdParams } from './context.js';
 
 /** SPEC 2.4 "book link edition", "book unlink edition", "book set canonical". */
 /** The other edition by ISBN, page address, slug or id (see `findEditionTarget`). */
 const LinkBody = Type.Object({ target_book_id: Type.String({ minLength: 1, maxLength: 500 }) });
-const UnlinkBody = Type.Object({ target_book_id: Type.Optional(Type.Union([Integer(), Type.Null()])) });
+const UnlinkBody = Type.Object({ target_book_id: Nullable(Integer()) });
 const CanonicalBody = Type.Object({
-  new_canonical_id: Type.Optional(Type.Union([Integer(), Type.Null()])),
+  new_canonical_id: Nullable(Integer()),
 });
 
 export const editionRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {

@@ -4,18 +4,16 @@ import type { Services } from '../../../services/container.js';
 import { listPath } from '../../../services/lists.js';
 import { ValidationProblem } from '../../errors.js';
 import { requireScope } from '../../plugins/api-keys.js';
-import { Integer } from '../../validation.js';
-
-const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+import { Integer, Nullable } from '../../validation.js';
 
 const IngestBookRequest = Type.Object(
   {
-    isbn_13: nullable(Type.String()),
-    isbn_10: nullable(Type.String()),
-    title: nullable(Type.String()),
-    author: nullable(Type.String()),
-    url: nullable(Type.String()),
-    rank: nullable(Integer()),
+    isbn_13: Nullable(Type.String()),
+    isbn_10: Nullable(Type.String()),
+    title: Nullable(Type.String()),
+    author: Nullable(Type.String()),
+    url: Nullable(Type.String()),
+    rank: Nullable(Integer()),
   },
   { description: 'SPEC 2.4 IngestBookRequest: isbn_13, isbn_10, title with author, or a retailer url' },
 );
@@ -24,9 +22,9 @@ const IngestListRequest = Type.Object(
   {
     list_source: Type.String({ maxLength: 100 }),
     books: Type.Array(IngestBookRequest, { minItems: 1, maxItems: 500 }),
-    list_name: nullable(Type.String({ maxLength: 500 })),
-    list_date: nullable(Type.String({ maxLength: 20 })),
-    destination_slug: nullable(Type.String({ maxLength: 100 })),
+    list_name: Nullable(Type.String({ maxLength: 500 })),
+    list_date: Nullable(Type.String({ maxLength: 20 })),
+    destination_slug: Nullable(Type.String({ maxLength: 100 })),
     is_featured: Type.Optional(Type.Boolean({ default: false })),
   },
   {

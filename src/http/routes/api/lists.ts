@@ -4,9 +4,8 @@ import type { Services } from '../../../services/container.js';
 import { type BookChange, listPath } from '../../../services/lists.js';
 import { HttpError, notFound, ValidationProblem } from '../../errors.js';
 import { CreatedListBody, ListBody, listJson, MyListsBody } from '../../presenters/list.js';
-import { Integer } from '../../validation.js';
+import { Integer, Nullable } from '../../validation.js';
 
-const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 const ListId = Integer({ minimum: 1, description: 'The list id' });
 const EditToken = Type.Object({
   'x-edit-token': Type.Optional(
@@ -15,13 +14,13 @@ const EditToken = Type.Object({
 });
 
 const CreateListRequest = Type.Object(
-  { name: nullable(Type.String({ maxLength: 200 })), book_id: nullable(Integer()) },
+  { name: Nullable(Type.String({ maxLength: 200 })), book_id: Nullable(Integer()) },
   { description: 'SPEC 2.4 CreateListRequest', examples: [{ name: 'Summer reading', book_id: 1 }] },
 );
 const UpdateListRequest = Type.Object(
   {
-    name: nullable(Type.String({ maxLength: 200 })),
-    description: nullable(Type.String({ maxLength: 2000 })),
+    name: Nullable(Type.String({ maxLength: 200 })),
+    description: Nullable(Type.String({ maxLength: 2000 })),
   },
   { description: 'SPEC 2.4 UpdateListRequest' },
 );
@@ -29,7 +28,7 @@ const AddBookRequest = Type.Object({ book_id: Integer() }, { description: 'SPEC 
 const MyListsRequest = Type.Object(
   {
     edit_tokens: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 }),
-    book_id: nullable(Integer()),
+    book_id: Nullable(Integer()),
   },
   { description: 'SPEC 2.4 MyListsRequest' },
 );

@@ -2,22 +2,20 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
 import { notFound } from '../../errors.js';
-import { Integer } from '../../validation.js';
-
-const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+import { Integer, Nullable } from '../../validation.js';
 
 const SearchFeedbackRequest = Type.Object(
   {
     query: Type.String({ maxLength: 500, description: 'The query as typed' }),
-    parsed_title: nullable(Type.String({ maxLength: 500 })),
-    parsed_author: nullable(Type.String({ maxLength: 300 })),
+    parsed_title: Nullable(Type.String({ maxLength: 500 })),
+    parsed_author: Nullable(Type.String({ maxLength: 300 })),
     result_count: Integer({ minimum: 0 }),
     clicked_position: Integer({ minimum: 1, description: '1-based position of the clicked result' }),
-    clicked_book_id: nullable(Integer()),
-    clicked_score: nullable(Integer()),
-    clicked_relevance: nullable(Integer()),
-    top_results_json: nullable(Type.String()),
-    source_sfid: nullable(Integer()),
+    clicked_book_id: Nullable(Integer()),
+    clicked_score: Nullable(Integer()),
+    clicked_relevance: Nullable(Integer()),
+    top_results_json: Nullable(Type.String()),
+    source_sfid: Nullable(Integer()),
   },
   {
     description: 'A click on a search result (SPEC 2.4 SearchFeedbackRequest)',
@@ -29,8 +27,8 @@ const SearchMissRequest = Type.Object(
   {
     query: Type.String({ maxLength: 500 }),
     result_count: Integer({ minimum: 0 }),
-    sfid: nullable(Integer()),
-    details: nullable(Type.String({ maxLength: 2000, description: 'What the reader was looking for' })),
+    sfid: Nullable(Integer()),
+    details: Nullable(Type.String({ maxLength: 2000, description: 'What the reader was looking for' })),
   },
   {
     description: "A can't-find-my-book signal (SPEC 2.4 SearchMissRequest)",
