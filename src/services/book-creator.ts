@@ -7,6 +7,7 @@ import { type Book, findBookByIsbn13, insertBook, takenSlugs } from '../store/bo
 import { saveProviderEntry } from '../store/catalog-identifiers.js';
 import { nowIso, type Store } from '../store/db.js';
 import { newBookFacts } from '../store/new-book.js';
+import { type MayCreate, mayCreateNow } from './write-limits.js';
 
 /** Remote metadata for an ISBN (the provider chain), or null when no source knows it. */
 export interface IsbnLookup {
@@ -43,23 +44,32 @@ export class BookCreator {
     private readonly onCreated: (book: Book) => void = () => undefined,
   ) {}
 
-  /** `mayCreate` is false for automated clients: they may read existing books, never create one. */
-  async byIsbn(isbn: Isbn, mayCreate: boolean): Promise<IsbnOutcome> {
+  /**
+   * `mayCreate` is false for automated clients: they may read existing books, never create one; a
+   * visitor's allowance is charged one creation only when a source knows the ISBN.
+   */
+  async byIsbn(isbn: Isbn, mayCreate: MayCreate): Promise<IsbnOutcome> {
     const existing = await findBookByIsbn13(this.store.db, isbn.isbn13);
     if (existing) return { kind: 'existing', book: existing };
     if (!mayCreate) return { kind: 'not_created' };
     const pending = this.inflight.get(isbn.isbn13);
     if (pending) return pending;
-    const creation = this.createFromSources(isbn).finally(() => this.inflight.delete(isbn.isbn13));
+    const creation = this.createFromSources(isbn, mayCreate).finally(() => this.inflight.delete(isbn.isbn13));
     this.inflight.set(isbn.isbn13, creation);
     return creation;
   }
 
-  private async createFromSources(isbn: Isbn): Promise<IsbnOutcome> {
+  private async createFromSources(isbn: Isbn, mayCreate: MayCreate): Promise<IsbnOutcome> {
     const record = (await this.local.lookupIsbn(isbn)) ?? (await this.remote?.lookupIsbn(isbn)) ?? null;
     if (!record?.title) return { kind: 'unknown' };
+    if (!(await mayCreateNow(mayCreate))) return { kind: 'not_created' };
     const book = await this.createFromRecord({ ...record, isbn13: isbn.isbn13, isbn10: isbn.isbn10 });
     return { kind: 'created', book };
+  }
+
+  /** A record's book for a caller that may be out of creations: null when `mayCreate` refuses. */
+  async createIfAllowed(record: BookRecord, mayCreate: MayCreate): Promise<Book | null> {
+    return (await mayCreateNow(mayCreate)) ? this.createFromRecord(record) : null;
   }
 
   /**

@@ -34,12 +34,15 @@ import { SearchSignals } from './search-signals.js';
 import { Shelves } from './shelves.js';
 import { Sitemap } from './sitemap.js';
 import { VisitCounter } from './visit-counter.js';
+import { CreationAllowance, type MayCreate, WriteLimits, type Writer } from './write-limits.js';
 
 // What the HTTP layer's plugins need from the store, handed on here: http/ never imports store/.
 export type { ApiKeyDirectory, ApiKeyIdentity } from '../store/api-keys.js';
 export { type UsageRecorder, type UsageRecorderStats, usageSource } from '../store/api-usage.js';
 export { isDatabaseUnavailable } from '../store/errors.js';
 export { ChangeEvents } from './change-events.js';
+export type { Admission, MayCreate, WriteLimitStats, Writer } from './write-limits.js';
+export { CreationAllowance } from './write-limits.js';
 
 /** Everything the routes need, built once per process and closed on shutdown. */
 export interface Services {
@@ -88,6 +91,10 @@ export interface Services {
   readiness: Record<string, () => Promise<unknown>>;
   /** Resolves when the database answers; `/readyz` fails on it. */
   pingDatabase(): Promise<void>;
+  /** Per-address caps on the rows anonymous visitors can add (misses, votes, lists, new books…). */
+  writes: WriteLimits;
+  /** What a visitor may create: nothing when automated, else its `writer`'s allowance of new books. */
+  creationAllowance(automated: boolean, writer: Writer): MayCreate;
   /** Reader lists without accounts (API, list pages, home page, QR codes). */
   lists: Lists;
   /** Series, author and popular-book shelves. */
@@ -148,6 +155,12 @@ export function createServices(
         ? createRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix })
         : null;
   const redisBreaker = redis ? createRedisBreaker() : null;
+  const writes = new WriteLimits({
+    caps: config.writeLimits,
+    windowMs: config.writeLimitWindowMs,
+    redis,
+    breaker: redisBreaker,
+  });
   const apiKeys = new ApiKeyDirectory(store.db, { ttlMs: overrides.apiKeyCacheMs });
   events.on('api-keys-changed', () => apiKeys.clear());
   const changeRelay = redis ? relayChanges(events, redis, changesChannel(redis)) : null;
@@ -195,11 +208,14 @@ export function createServices(
     creator,
     search,
     searchLog,
-    signals: new SearchSignals(store.db),
-    saved: new SavedBooks(store.db),
+    signals: new SearchSignals(store.db, writes),
+    saved: new SavedBooks(store.db, writes),
     ingest: new Ingest(store.db, creator),
     sitemap: new Sitemap(store.db),
-    lists: new Lists(store.db),
+    lists: new Lists(store.db, writes),
+    writes,
+    creationAllowance: (automated, writer) =>
+      automated ? false : writer === null ? true : new CreationAllowance(writes, writer),
     shelves: new Shelves(store),
     admin,
     pingDatabase: () => pingDatabase(store.db),

@@ -13,6 +13,7 @@ import {
 } from './resolve/provider-title.js';
 import { expandShortLink, isShortLink, type ShortLinkFollower } from './resolve/short-links.js';
 import { type ConfidentTitleSearch, confidentTitleCandidate } from './resolve/title-match.js';
+import type { MayCreate } from './write-limits.js';
 
 export type { ConfidentTitleSearch } from './resolve/title-match.js';
 
@@ -102,7 +103,7 @@ export class Resolver {
   }
 
   /** A retailer URL; text that is not a URL at all is only offered back as search text. */
-  async resolveUrl(input: string, mayCreate: boolean): Promise<ResolveOutcome> {
+  async resolveUrl(input: string, mayCreate: MayCreate): Promise<ResolveOutcome> {
     const text = input.trim();
     if (!text) return notFound(null);
     let parsed = parseRetailerUrl(text);
@@ -118,7 +119,10 @@ export class Resolver {
   }
 
   /** `POST /api/v1/clients/resolve`: a URL, an ISBN or free text. */
-  async resolveInput(input: string, mayCreate: boolean): Promise<ResolveOutcome & { inputKind: InputKind }> {
+  async resolveInput(
+    input: string,
+    mayCreate: MayCreate,
+  ): Promise<ResolveOutcome & { inputKind: InputKind }> {
     const text = input.trim();
     if (parseRetailerUrl(text) || isShortLink(text, this.deps.shortLinkHosts)) {
       return { ...(await this.resolveUrl(text, mayCreate)), inputKind: 'url' };
@@ -134,7 +138,7 @@ export class Resolver {
     return { ...(await this.resolveText(text, mayCreate)), inputKind: 'text' };
   }
 
-  private async resolveParsed(parsed: ParsedRetailerUrl, mayCreate: boolean): Promise<ResolveOutcome> {
+  private async resolveParsed(parsed: ParsedRetailerUrl, mayCreate: MayCreate): Promise<ResolveOutcome> {
     // A DVD or a search page is never tied to a book, whatever identifiers it carries.
     if (parsed.kind === 'not_book') return notFound(searchTextOf(parsed), 'not_book');
     if (parsed.isbn) {
@@ -168,7 +172,7 @@ export class Resolver {
     store: string,
     titleWords: string,
     authorWords: string | null,
-    mayCreate: boolean,
+    mayCreate: MayCreate,
   ): Promise<{ book: Book; via: ResolveVia } | null> {
     const search = this.deps.search;
     const words = slugTitle(store, titleWords);
@@ -184,7 +188,7 @@ export class Resolver {
       return book ? { book, via: 'title' } : null;
     }
     if (mayCreate) {
-      const book = await this.providerTitleBook(words, authorWords);
+      const book = await this.providerTitleBook(words, authorWords, mayCreate);
       if (book) return { book, via: 'provider' };
     }
     const book = search && candidate ? await search.bookFor(candidate, mayCreate) : null;
@@ -196,21 +200,26 @@ export class Resolver {
    * confident answer; the one edition they agree on becomes the book (by its ISBN when it has one,
    * so the local catalog and the provider chain fill it in as for `/isbn/`).
    */
-  private async providerTitleBook(titleWords: string, authorWords: string | null): Promise<Book | null> {
+  private async providerTitleBook(
+    titleWords: string,
+    authorWords: string | null,
+    mayCreate: MayCreate,
+  ): Promise<Book | null> {
     const source = this.deps.providerTitles;
     if (!source) return null;
     const record = await providerTitleRecord(source, { titleWords, authorWords }, this.deps.timeoutMs);
     if (!record) return null;
     const isbn = record.isbn13 ? parseIsbn(record.isbn13) : null;
     if (isbn) {
-      const outcome = await this.deps.creator.byIsbn(isbn, true);
+      const outcome = await this.deps.creator.byIsbn(isbn, mayCreate);
       if (outcome.kind === 'existing' || outcome.kind === 'created') return outcome.book;
+      if (outcome.kind === 'not_created') return null;
     }
-    return this.deps.creator.createFromRecord(record);
+    return this.deps.creator.createIfAllowed(record, mayCreate);
   }
 
   /** Free text: the search service's confident match, or the text to search for. */
-  private async resolveText(text: string, mayCreate: boolean): Promise<ResolveOutcome> {
+  private async resolveText(text: string, mayCreate: MayCreate): Promise<ResolveOutcome> {
     if (!this.deps.search) return notFound(text);
     const outcome = await this.deps.search.search(text, 5);
     const book = outcome.confident ? await this.deps.search.bookFor(outcome.confident, mayCreate) : null;

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
 import { ClientResolveResult, presentResolve, ResolveResult } from '../../presenters/resolve.js';
+import { refuseIfCreationRefused } from '../../write-refusals.js';
 import { mayCreateBook } from '../pages/resolve.js';
 
 const ResolveQuery = Type.Object({
@@ -56,8 +57,10 @@ export const apiResolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         response: { 200: ResolveResult },
       },
     },
-    async (request) => {
-      const outcome = await services.resolver.resolveUrl(request.query.url ?? '', mayCreateBook(request));
+    async (request, reply) => {
+      const mayCreate = mayCreateBook(services, request);
+      const outcome = await services.resolver.resolveUrl(request.query.url ?? '', mayCreate);
+      if (outcome.status !== 'found') refuseIfCreationRefused(reply, mayCreate);
       return presentResolve(outcome, base);
     },
   );
@@ -74,8 +77,10 @@ export const apiResolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         response: { 200: ClientResolveResult },
       },
     },
-    async (request) => {
-      const outcome = await services.resolver.resolveInput(request.body.input, mayCreateBook(request));
+    async (request, reply) => {
+      const mayCreate = mayCreateBook(services, request);
+      const outcome = await services.resolver.resolveInput(request.body.input, mayCreate);
+      if (outcome.status !== 'found') refuseIfCreationRefused(reply, mayCreate);
       return { ...presentResolve(outcome, base), input_kind: outcome.inputKind };
     },
   );

@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
 import { notFound } from '../../errors.js';
+import { writerOf } from '../../plugins/rate-limit.js';
 import { Integer } from '../../validation.js';
+import { writeRefused } from '../../write-refusals.js';
 
 const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 
@@ -16,7 +18,7 @@ const SearchFeedbackRequest = Type.Object(
     clicked_book_id: nullable(Integer()),
     clicked_score: nullable(Integer()),
     clicked_relevance: nullable(Integer()),
-    top_results_json: nullable(Type.String()),
+    top_results_json: nullable(Type.String({ maxLength: 5000 })),
     source_sfid: nullable(Integer()),
   },
   {
@@ -71,18 +73,22 @@ export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Service
     },
     async (request, reply) => {
       const body = request.body;
-      await signals.feedback({
-        query: body.query,
-        parsed_title: body.parsed_title ?? null,
-        parsed_author: body.parsed_author ?? null,
-        result_count: body.result_count,
-        clicked_position: body.clicked_position,
-        clicked_book_id: body.clicked_book_id ?? null,
-        clicked_score: body.clicked_score ?? null,
-        clicked_relevance: body.clicked_relevance ?? null,
-        top_results_json: body.top_results_json ?? null,
-        source_sfid: body.source_sfid ?? null,
-      });
+      const admission = await signals.feedback(
+        {
+          query: body.query,
+          parsed_title: body.parsed_title ?? null,
+          parsed_author: body.parsed_author ?? null,
+          result_count: body.result_count,
+          clicked_position: body.clicked_position,
+          clicked_book_id: body.clicked_book_id ?? null,
+          clicked_score: body.clicked_score ?? null,
+          clicked_relevance: body.clicked_relevance ?? null,
+          top_results_json: body.top_results_json ?? null,
+          source_sfid: body.source_sfid ?? null,
+        },
+        writerOf(request),
+      );
+      if (admission.kind === 'refused') writeRefused(reply, 'feedback', admission.retryAfterSeconds);
       return reply.code(201).send({ status: 'recorded' as const });
     },
   );
@@ -99,7 +105,9 @@ export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Service
     },
     async (request, reply) => {
       const { query, result_count, sfid, details } = request.body;
-      await signals.miss({ query, result_count, sfid: sfid ?? null, details: details?.trim() || null });
+      const miss = { query, result_count, sfid: sfid ?? null, details: details?.trim() || null };
+      const admission = await signals.miss(miss, writerOf(request));
+      if (admission.kind === 'refused') writeRefused(reply, 'miss', admission.retryAfterSeconds);
       return reply.code(201).send({ status: 'recorded' as const });
     },
   );
@@ -118,9 +126,9 @@ export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Service
       },
     },
     async (request, reply) => {
-      if (!(await signals.vote(request.params.sfid, request.body.feedback))) {
-        throw notFound('No search has this id.');
-      }
+      const outcome = await signals.vote(request.params.sfid, request.body.feedback, writerOf(request));
+      if (outcome.kind === 'not_found') throw notFound('No search has this id.');
+      if (outcome.kind === 'refused') writeRefused(reply, 'vote', outcome.retryAfterSeconds);
       return reply.code(201).send({ status: 'recorded' as const });
     },
   );

@@ -9,6 +9,7 @@ import { embedData } from '../../presenters/embed.js';
 import { findStaticAsset } from '../../views/assets.js';
 import { renderEmbedPage } from '../../views/embed-page.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../views/layout.js';
+import { refuseIfCreationRefused, visitorMayCreate } from '../../write-refusals.js';
 
 const CSS_PLACEHOLDER = "'__BOOKLINK_EMBED_CSS__'";
 
@@ -103,10 +104,9 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     },
     async (request, reply) => {
       const chosenCountry = readerCountry(request.query.country, request.headers);
-      const content = await loadEmbed(deps, request.params.slug, {
-        country: chosenCountry,
-        mayCreate: !request.isAutomated,
-      });
+      const mayCreate = visitorMayCreate(services, request, request.isAutomated);
+      const content = await loadEmbed(deps, request.params.slug, { country: chosenCountry, mayCreate });
+      if (!content) refuseIfCreationRefused(reply, mayCreate);
       if (!content) return reply.code(404).send({ detail: 'There is no book at this address.' });
       const data = embedData(content, {
         baseUrl,
@@ -133,10 +133,9 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     },
     async (request, reply) => {
       const chosenCountry = readerCountry(request.query.country, request.headers);
-      const content = await loadEmbed(deps, request.params.slug, {
-        country: chosenCountry,
-        mayCreate: !request.isAutomated,
-      });
+      const mayCreate = visitorMayCreate(services, request, request.isAutomated);
+      const content = await loadEmbed(deps, request.params.slug, { country: chosenCountry, mayCreate });
+      if (!content) refuseIfCreationRefused(reply, mayCreate);
       if (!content) throw new HttpError(404, 'book_not_found', 'There is no book at this address.');
       const data = embedData(content, {
         baseUrl,

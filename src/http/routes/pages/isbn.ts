@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { parseIsbn } from '../../../domain/isbn.js';
 import type { Services } from '../../../services/container.js';
 import { HttpError, ValidationProblem } from '../../errors.js';
+import { refuseIfCreationRefused, visitorMayCreate } from '../../write-refusals.js';
 
 const IsbnParams = Type.Object({
   isbn: Type.String({
@@ -40,10 +41,12 @@ export const isbnRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
           },
         ]);
       }
-      const outcome = await services.creator.byIsbn(isbn, !request.isAutomated);
+      const mayCreate = visitorMayCreate(services, request, request.isAutomated);
+      const outcome = await services.creator.byIsbn(isbn, mayCreate);
       if (outcome.kind === 'existing' || outcome.kind === 'created') {
         return reply.redirect(`/book/${encodeURIComponent(outcome.book.slug)}`, 302);
       }
+      refuseIfCreationRefused(reply, mayCreate);
       throw new HttpError(
         404,
         outcome.kind === 'unknown' ? 'isbn_unknown' : 'book_not_created',

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Services } from '../../../services/container.js';
+import type { MayCreate, Services } from '../../../services/container.js';
 import { bookPath, resolveReasonCookie, searchPath } from '../../presenters/resolve.js';
+import { visitorMayCreate } from '../../write-refusals.js';
 
 const ResolveQuery = Type.Object({
   url: Type.Optional(
@@ -21,8 +22,8 @@ const ResolveQuery = Type.Object({
  * Books are created for people only (SPEC 7 rule 4): never for a client that names itself a bot,
  * and not for a request without any User-Agent (a script).
  */
-export function mayCreateBook(request: FastifyRequest): boolean {
-  return !request.isAutomated;
+export function mayCreateBook(services: Services, request: FastifyRequest): MayCreate {
+  return visitorMayCreate(services, request, request.isAutomated);
 }
 
 /**
@@ -43,7 +44,10 @@ export const resolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       },
     },
     async (request, reply) => {
-      const outcome = await services.resolver.resolveUrl(request.query.url ?? '', mayCreateBook(request));
+      const outcome = await services.resolver.resolveUrl(
+        request.query.url ?? '',
+        mayCreateBook(services, request),
+      );
       reply.header('cache-control', 'no-store');
       if (outcome.status === 'found') return reply.redirect(bookPath(outcome.book.slug), 302);
       if (!outcome.searchText) return reply.redirect('/', 302);

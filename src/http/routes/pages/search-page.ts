@@ -1,13 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Services } from '../../../services/container.js';
+import type { MayCreate, Services } from '../../../services/container.js';
 import type { NotFoundReason } from '../../../services/resolve.js';
 import type { Candidate, SearchOutcome } from '../../../services/search.js';
 import { HttpError } from '../../errors.js';
+import { writerOf } from '../../plugins/rate-limit.js';
 import { readResolveReason, resolveReasonCookie } from '../../presenters/resolve.js';
 import { Integer } from '../../validation.js';
 import { renderMissThanks, renderSearchPage, type SearchResultView } from '../../views/search-page.js';
+import { refuseIfCreationRefused, visitorMayCreate, writeRefused } from '../../write-refusals.js';
 
 const SearchPageQuery = Type.Object({
   q: Type.Optional(
@@ -53,9 +55,9 @@ const bookLocation = (slug: string, sfid: number) => `/book/${encodeURIComponent
  * Books are created for people only: never for a client that names itself a bot (SPEC 7 rule 4);
  * a request with no User-Agent at all is a script unless the link was built with `human=1`.
  */
-function mayCreate(request: FastifyRequest, human: string | undefined): boolean {
-  if (request.isAutomated) return false;
-  return Boolean(request.headers['user-agent']) || human === '1';
+function mayCreate(services: Services, request: FastifyRequest, human: string | undefined): MayCreate {
+  const automated = request.isAutomated || !(request.headers['user-agent'] || human === '1');
+  return visitorMayCreate(services, request, automated);
 }
 
 /** `/search` (SPEC 4.1): straight to the book on a confident match, else a page of results. */
@@ -105,7 +107,9 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         'pick_gone',
         'That search result is no longer available. Try the search again.',
       );
-    const book = await search.bookFor(chosen, mayCreate(request, human));
+    const allowance = mayCreate(services, request, human);
+    const book = await search.bookFor(chosen, allowance);
+    refuseIfCreationRefused(reply, allowance);
     if (!book)
       throw new HttpError(
         404,
@@ -144,11 +148,11 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         return reply.redirect(`/resolve?${new URLSearchParams({ url: outcome.query.url })}`, 302);
       const id = await search.log(outcome, 'page', source ?? null);
       if (outcome.query.kind === 'isbn') {
-        const created = await search.creator.byIsbn(outcome.query.isbn, mayCreate(request, human));
+        const created = await search.creator.byIsbn(outcome.query.isbn, mayCreate(services, request, human));
         if (created.kind === 'existing' || created.kind === 'created')
           return reply.redirect(bookLocation(created.book.slug, id), 302);
       } else if (outcome.confident) {
-        const book = await search.bookFor(outcome.confident, mayCreate(request, human));
+        const book = await search.bookFor(outcome.confident, mayCreate(services, request, human));
         if (book) return reply.redirect(bookLocation(book.slug, id), 302);
       }
       return page(reply, query, outcome, id, resolveReason);
@@ -167,12 +171,9 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     },
     async (request, reply) => {
       const { query, result_count, sfid, details } = request.body;
-      await services.signals.miss({
-        query,
-        result_count,
-        sfid: sfid ?? null,
-        details: details?.trim() || null,
-      });
+      const miss = { query, result_count, sfid: sfid ?? null, details: details?.trim() || null };
+      const admission = await services.signals.miss(miss, writerOf(request));
+      if (admission.kind === 'refused') writeRefused(reply, 'miss', admission.retryAfterSeconds);
       return reply.code(201).type('text/html; charset=utf-8').send(renderMissThanks(query));
     },
   );
