@@ -23,8 +23,8 @@ export type Admission =
 export interface WriteLimitStats {
   refused: Readonly<Record<WriteKind, number>>;
   duplicates: Readonly<Record<WriteKind, number>>;
-  /** Admissions let through unchecked because the counter store (Redis) failed or was down. */
-  unchecked: number;
+  /** Writes counted by this process alone because Redis was down, its circuit open or a command failed. */
+  counted_locally: number;
 }
 
 type Counted = { current: number; ttl: number };
@@ -67,7 +67,7 @@ export interface WriteLimitOptions {
   /** Counters shared by every instance; null keeps them in this process. */
   redis: Redis | null;
   breaker?: CircuitBreaker | null;
-  /** Told once per outage of the counter store; writes pass meanwhile, as API requests do. */
+  /** Told once per outage of Redis; this process counts alone meanwhile. */
   onStoreFailure?: (error: Error | null, message: string) => void;
 }
 
@@ -76,92 +76,103 @@ export interface WriteLimitOptions {
  * admitted while its writer's count for its kind is under the cap in the current window; past it,
  * nothing is stored and the caller answers 429. A write that repeats one admitted in the window (same
  * writer, same fingerprint) is a duplicate: not stored again and not counted again. A refusal costs
- * one counter read and no write, so a flood past the cap stores nothing anywhere.
+ * one counter command (a read where repeats are merged, else the increment of the writer's one
+ * counter) and leaves no new key, so a flood past the cap stores nothing anywhere.
+ *
+ * Unlike the API rate limit, an outage of Redis does not lift the caps: this process's own counters
+ * take over (each instance then allows the cap on its own) until Redis answers again.
  */
 export class WriteLimits {
-  private readonly store: WindowStore;
+  private readonly shared: WindowStore | null;
+  private readonly local = new LocalRateStore();
   private readonly refused = tally();
   private readonly duplicates = tally();
-  private unchecked = 0;
+  private countedLocally = 0;
   private failing = false;
 
   constructor(private readonly options: WriteLimitOptions) {
-    this.store = options.redis
-      ? new RedisStore(false, false, options.redis, 'write-limit:')
-      : new LocalRateStore();
-  }
-
-  get windowMs(): number {
-    return this.options.windowMs;
+    this.shared = options.redis ? new RedisStore(false, false, options.redis, 'write-limit:') : null;
   }
 
   async admit(kind: WriteKind, writer: Writer, fingerprint: string | null = null): Promise<Admission> {
     if (writer === null) return ADMITTED;
-    if (!this.storeUsable()) return ADMITTED;
-    const cap = this.options.caps[kind];
     const key = `${kind}:${writer}`;
-    try {
-      const used = await this.read(key);
-      if (used.current >= cap) return this.refuse(kind, used.ttl);
-      if (fingerprint !== null) {
-        const seen = await this.incr(`${key}:${fingerprint}`, 1);
-        if (seen.current > 1) {
-          this.duplicates[kind] += 1;
-          return this.succeeded(DUPLICATE);
-        }
+    if (this.shared && this.sharedUsable()) {
+      try {
+        const admission = await this.decide(this.shared, kind, key, fingerprint);
+        this.options.breaker?.success();
+        this.failing = false;
+        return admission;
+      } catch (error) {
+        this.options.breaker?.failure();
+        this.report(
+          error instanceof Error ? error : null,
+          'redis failed; write caps are counted per process',
+        );
       }
-      const counted = await this.incr(key, cap);
-      if (counted.current > cap) return this.refuse(kind, counted.ttl);
-      return this.succeeded(ADMITTED);
-    } catch (error) {
-      this.options.breaker?.failure();
-      this.report(error instanceof Error ? error : null, 'write-limit store failed; writes pass unchecked');
-      return ADMITTED;
     }
+    if (this.shared) this.countedLocally += 1;
+    return this.decide(this.local, kind, key, fingerprint);
   }
 
   stats(): WriteLimitStats {
-    return { refused: { ...this.refused }, duplicates: { ...this.duplicates }, unchecked: this.unchecked };
+    return {
+      refused: { ...this.refused },
+      duplicates: { ...this.duplicates },
+      counted_locally: this.countedLocally,
+    };
   }
 
-  /** Like the API rate limit: while Redis is down or its circuit is open, writes pass at once. */
-  private storeUsable(): boolean {
+  private async decide(
+    store: WindowStore,
+    kind: WriteKind,
+    key: string,
+    fingerprint: string | null,
+  ): Promise<Admission> {
+    const cap = this.options.caps[kind];
+    if (fingerprint !== null) {
+      // Read first, so that writes past the cap leave no repeat keys behind.
+      const used = await this.read(store, key);
+      if (used.current >= cap) return this.refuse(kind, used.ttl);
+      const seen = await this.incr(store, `${key}:${fingerprint}`, 1);
+      if (seen.current > 1) {
+        this.duplicates[kind] += 1;
+        return DUPLICATE;
+      }
+    }
+    const counted = await this.incr(store, key, cap);
+    return counted.current > cap ? this.refuse(kind, counted.ttl) : ADMITTED;
+  }
+
+  /** Like the API rate limit, Redis is not waited for while it is down or its circuit is open. */
+  private sharedUsable(): boolean {
     const { redis, breaker } = this.options;
-    if (!redis) return true;
-    if (redis.status !== 'ready') {
-      this.report(null, 'redis is not connected; writes pass unchecked');
+    if (redis && redis.status !== 'ready') {
+      this.report(null, 'redis is not connected; write caps are counted per process');
       return false;
     }
     if (breaker && !breaker.tryAcquire()) {
-      this.report(null, 'redis circuit open; writes pass unchecked');
+      this.report(null, 'redis circuit open; write caps are counted per process');
       return false;
     }
     return true;
   }
 
-  private succeeded(admission: Admission): Admission {
-    this.options.breaker?.success();
-    this.failing = false;
-    return admission;
-  }
-
   private refuse(kind: WriteKind, ttlMs: number): Admission {
-    this.succeeded(ADMITTED);
     this.refused[kind] += 1;
     // Never "retry in 0 s": the window may have a few milliseconds left.
     return { kind: 'refused', retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
   }
 
   private report(error: Error | null, message: string): void {
-    this.unchecked += 1;
     if (this.failing) return;
     this.failing = true;
     (this.options.onStoreFailure ?? ((e, m) => console.error(m, e ?? '')))(error, message);
   }
 
-  private incr(key: string, max: number): Promise<Counted> {
+  private incr(store: WindowStore, key: string, max: number): Promise<Counted> {
     return new Promise((resolve, reject) => {
-      this.store.incr(
+      store.incr(
         key,
         (error, result) => (error || !result ? reject(error) : resolve(result)),
         this.options.windowMs,
@@ -170,9 +181,9 @@ export class WriteLimits {
     });
   }
 
-  private read(key: string): Promise<Counted> {
+  private read(store: WindowStore, key: string): Promise<Counted> {
     return new Promise((resolve, reject) => {
-      this.store.read(key, (error, result) => (error || !result ? reject(error) : resolve(result)));
+      store.read(key, (error, result) => (error || !result ? reject(error) : resolve(result)));
     });
   }
 }

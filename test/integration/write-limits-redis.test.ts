@@ -4,7 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { createServices } from '../../src/services/container.js';
-import { createRedis, type Redis, redisReachable } from '../../src/services/redis.js';
+import { createRedis, createRedisBreaker, type Redis, redisReachable } from '../../src/services/redis.js';
+import { WRITE_KINDS, WriteLimits } from '../../src/services/write-limits.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { HUMAN_UA } from '../support/app.js';
@@ -14,6 +15,7 @@ import {
   REQUIRE_ALL,
   type TestDatabase,
 } from '../support/databases.js';
+import { startHungRedis } from '../support/hung-redis.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CAP = 5;
@@ -131,6 +133,52 @@ describe('write caps shared by two instances through Redis, on one PostgreSQL da
       assert.equal(await misses('alone'), 2 * CAP);
     } finally {
       for (const instance of alone) await instance.close();
+    }
+  });
+});
+
+describe('write caps while Redis hangs or is down: each process counts alone, the caps hold', () => {
+  const caps = Object.fromEntries(WRITE_KINDS.map((kind) => [kind, CAP])) as Record<
+    (typeof WRITE_KINDS)[number],
+    number
+  >;
+  const admitted = async (limits: WriteLimits, count: number) => {
+    let n = 0;
+    for (let i = 0; i < count; i++) {
+      if ((await limits.admit('miss', 'ip:192.0.2.50', `report ${i}`)).kind === 'admitted') n += 1;
+    }
+    return n;
+  };
+
+  it('a Redis that accepts connections and never answers', async () => {
+    const hung = await startHungRedis();
+    const redis = createRedis(hung.url, { commandTimeoutMs: 50, onError: () => undefined });
+    try {
+      await new Promise<void>((resolve) => redis.once('ready', () => resolve()));
+      const failures: string[] = [];
+      const limits = new WriteLimits({
+        caps,
+        windowMs: 60_000,
+        redis,
+        breaker: createRedisBreaker(),
+        onStoreFailure: (_error, message) => failures.push(message),
+      });
+      assert.equal(await admitted(limits, 12), CAP);
+      assert.equal(failures.length, 1, 'told once per outage');
+      assert.equal(limits.stats().counted_locally, 12);
+    } finally {
+      redis.disconnect();
+      await hung.close();
+    }
+  });
+
+  it('a Redis that is not reachable', async () => {
+    const redis = createRedis('redis://127.0.0.1:1', { onError: () => undefined });
+    try {
+      const limits = new WriteLimits({ caps, windowMs: 60_000, redis, onStoreFailure: () => undefined });
+      assert.equal(await admitted(limits, 12), CAP);
+    } finally {
+      redis.disconnect();
     }
   });
 });

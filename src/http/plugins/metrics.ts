@@ -142,7 +142,7 @@ export function registerSearchCacheMetrics(registry: Registry, stats: () => Resu
   });
 }
 
-/** Per-address write caps (issue 43): refusals and merged repeats by kind, and writes let through unchecked. */
+/** Per-address write caps (issue 43): refusals and merged repeats by kind, and writes counted without Redis. */
 export function registerWriteLimitMetrics(registry: Registry, stats: () => WriteLimitStats): void {
   const byKind = {
     refused: [
@@ -170,12 +170,12 @@ export function registerWriteLimitMetrics(registry: Registry, stats: () => Write
     });
   }
   new Counter({
-    name: 'booklink_write_limit_unchecked_total',
-    help: 'Anonymous writes let through unchecked while the write-limit counters (Redis) failed',
+    name: 'booklink_write_limit_local_total',
+    help: 'Anonymous writes counted by this process alone while Redis was down or failing',
     registers: [registry],
     collect() {
       this.reset();
-      this.inc(stats().unchecked);
+      this.inc(stats().counted_locally);
     },
   });
 }
