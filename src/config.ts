@@ -52,6 +52,7 @@ export interface WriteLimitCaps {
   list: number;
   list_book: number;
   book: number;
+  click: number;
 }
 
 export type TrustProxy = false | number | readonly string[];
@@ -169,6 +170,7 @@ function writeLimits(env: Env): WriteLimitCaps {
     list: cap('WRITE_LIMIT_LISTS', 20),
     list_book: cap('WRITE_LIMIT_LIST_BOOKS', 300),
     book: cap('WRITE_LIMIT_BOOKS', 60),
+    click: cap('WRITE_LIMIT_CLICKS', 1000),
   });
 }
 

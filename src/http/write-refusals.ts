@@ -13,6 +13,7 @@ const WHAT: Record<WriteKind, string> = {
   list: 'new lists',
   list_book: 'books added to lists',
   book: 'new book pages',
+  click: 'clicks',
 };
 
 /** "42 seconds", "3 minutes", "2 hours": the wait, rounded up to the unit a reader thinks in. */

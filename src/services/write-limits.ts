@@ -5,7 +5,16 @@ import { LocalRateStore } from './local-rate-store.js';
 import type { Redis } from './redis.js';
 
 /** The rows a visitor's request can add, each with a cap of its own. */
-export const WRITE_KINDS = ['miss', 'feedback', 'vote', 'saved_event', 'list', 'list_book', 'book'] as const;
+export const WRITE_KINDS = [
+  'miss',
+  'feedback',
+  'vote',
+  'saved_event',
+  'list',
+  'list_book',
+  'book',
+  'click',
+] as const;
 export type WriteKind = (typeof WRITE_KINDS)[number];
 
 /**

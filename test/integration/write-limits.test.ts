@@ -15,6 +15,7 @@ const CAPS = {
   WRITE_LIMIT_LISTS: String(CAP),
   WRITE_LIMIT_LIST_BOOKS: String(CAP),
   WRITE_LIMIT_BOOKS: String(CAP),
+  WRITE_LIMIT_CLICKS: String(CAP),
 };
 
 let nextAddress = 1;
@@ -314,9 +315,37 @@ describeEachDialect('per-address caps on anonymous writes', (context: DialectCon
     assert.equal(await rows('books'), booksBefore);
   });
 
+  it('clicks: past the cap the reader still goes to the store, the click is not stored', async () => {
+    const isbn = inventedIsbn(7777);
+    await addCatalogEntry(context.store(), { isbn13: isbn, title: 'Clicked Book', authors: ['C. Author'] });
+    const visit = await send('GET', `/isbn/${isbn}`, freshIpv4());
+    const slug = (visit.headers.get('location') ?? '').replace('/book/', '');
+    assert.ok(slug, 'the book exists');
+    const clicks = async () => {
+      await t.services.clicks.flush();
+      return rows('clicks');
+    };
+    const before = await clicks();
+    const ip = freshIpv4();
+    const statuses = await flood(
+      SENT,
+      () => ip,
+      () => send('GET', `/go/${slug}/worldcat`, ip),
+    );
+    assert.deepEqual(statuses, Array(SENT).fill(302), 'every click still redirects');
+    assert.equal(await clicks(), before + CAP);
+    const fromIpv6 = await flood(SENT, freshIpv6(), (_, address) =>
+      send('GET', `/go/${slug}/worldcat`, address),
+    );
+    assert.deepEqual(fromIpv6, Array(SENT).fill(302));
+    assert.equal(await clicks(), before + 2 * CAP);
+    assert.equal((await send('GET', `/go/${slug}/worldcat`, freshIpv4())).status, 302);
+    assert.equal(await clicks(), before + 2 * CAP + 1, 'another address is still counted');
+  });
+
   it('/metrics counts refusals and merged repeats by kind', async () => {
     const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
-    for (const kind of ['miss', 'feedback', 'vote', 'saved_event', 'list', 'list_book', 'book']) {
+    for (const kind of ['miss', 'feedback', 'vote', 'saved_event', 'list', 'list_book', 'book', 'click']) {
       const refused = new RegExp(`booklink_write_refusals_total\\{kind="${kind}"\\} (\\d+)`).exec(text);
       assert.ok(refused && Number(refused[1]) > 0, `refusals of ${kind}`);
     }
