@@ -41,8 +41,7 @@ export type { ApiKeyDirectory, ApiKeyIdentity } from '../store/api-keys.js';
 export { type UsageRecorder, type UsageRecorderStats, usageSource } from '../store/api-usage.js';
 export { isDatabaseUnavailable } from '../store/errors.js';
 export { ChangeEvents } from './change-events.js';
-export type { Admission, MayCreate, WriteLimitStats, Writer } from './write-limits.js';
-export { CreationAllowance } from './write-limits.js';
+export type { MayCreate, WriteLimitStats, Writer } from './write-limits.js';
 
 /** Everything the routes need, built once per process and closed on shutdown. */
 export interface Services {
