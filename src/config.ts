@@ -170,7 +170,7 @@ function writeLimits(env: Env): WriteLimitCaps {
     list: cap('WRITE_LIMIT_LISTS', 20),
     list_book: cap('WRITE_LIMIT_LIST_BOOKS', 300),
     book: cap('WRITE_LIMIT_BOOKS', 60),
-    click: cap('WRITE_LIMIT_CLICKS', 1000),
+    click: cap('WRITE_LIMIT_CLICKS', 10_000),
   });
 }
 

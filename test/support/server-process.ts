@@ -25,6 +25,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       BASE_URL: 'http://booklink.test',
       PROVIDERS: 'local',
       LOG_LEVEL: 'info',
+      // These servers take click bursts from one address to test durability, not the per-address cap.
+      WRITE_LIMIT_CLICKS: '1000000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
