@@ -161,6 +161,18 @@ describeEachDialect('per-address caps on anonymous writes', (context: DialectCon
     await mergesRepeats('search_misses', 201, (ip) =>
       send('POST', '/api/v1/search/miss', ip, { query: 'The  Lost Book', result_count: 0 }),
     );
+    // Case, accents and spacing aside, the same words are the same report; other details are not.
+    const spelled = freshIpv4();
+    const earlier = await rows('search_misses');
+    for (const query of ['Le Café Perdu', 'le cafe  perdu', ' LE CAFÉ PERDU ']) {
+      assert.equal(
+        (await send('POST', '/api/v1/search/miss', spelled, { query, result_count: 0 })).status,
+        201,
+      );
+    }
+    const other = { query: 'le cafe perdu', result_count: 0, details: 'the 1962 edition' };
+    assert.equal((await send('POST', '/api/v1/search/miss', spelled, other)).status, 201);
+    assert.equal(await rows('search_misses'), earlier + 2);
 
     const ip = freshIpv4();
     const form = (i: number) =>
