@@ -53,6 +53,7 @@ export interface WriteLimitCaps {
   list_book: number;
   book: number;
   click: number;
+  search: number;
 }
 
 export type TrustProxy = false | number | readonly string[];
@@ -171,6 +172,7 @@ function writeLimits(env: Env): WriteLimitCaps {
     list_book: cap('WRITE_LIMIT_LIST_BOOKS', 300),
     book: cap('WRITE_LIMIT_BOOKS', 60),
     click: cap('WRITE_LIMIT_CLICKS', 10_000),
+    search: cap('WRITE_LIMIT_SEARCHES', 5000),
   });
 }
 

@@ -14,6 +14,7 @@ const WHAT: Record<WriteKind, string> = {
   list_book: 'books added to lists',
   book: 'new book pages',
   click: 'clicks',
+  search: 'searches',
 };
 
 /** "42 seconds", "3 minutes", "2 hours": the wait, rounded up to the unit a reader thinks in. */

@@ -14,6 +14,7 @@ export const WRITE_KINDS = [
   'list_book',
   'book',
   'click',
+  'search',
 ] as const;
 export type WriteKind = (typeof WRITE_KINDS)[number];
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { WRITE_KINDS } from '../../src/services/write-limits.js';
 import type { Database } from '../../src/store/schema.js';
 import { HUMAN_UA, startTestApp, type TestApp } from '../support/app.js';
 import { type DialectContext, describeEachDialect } from '../support/databases.js';
@@ -16,6 +17,7 @@ const CAPS = {
   WRITE_LIMIT_LIST_BOOKS: String(CAP),
   WRITE_LIMIT_BOOKS: String(CAP),
   WRITE_LIMIT_CLICKS: String(CAP),
+  WRITE_LIMIT_SEARCHES: String(CAP),
 };
 
 let nextAddress = 1;
@@ -355,9 +357,34 @@ describeEachDialect('per-address caps on anonymous writes', (context: DialectCon
     assert.equal(await clicks(), before + 2 * CAP + 1, 'another address is still counted');
   });
 
+  it('the search log: past the cap a search is answered alike, only not logged (page and API share the cap)', async () => {
+    const logged = async () => {
+      await t.services.searchLog.flush();
+      return rows('searches');
+    };
+    const before = await logged();
+    const ip = freshIpv4();
+    const pages = await flood(
+      SENT,
+      () => ip,
+      (i) => send('GET', `/search?q=${encodeURIComponent(`zzqx nowhere ${i}`)}`, ip),
+    );
+    assert.deepEqual(pages, Array(SENT).fill(200));
+    assert.equal(await logged(), before + CAP);
+    const unlogged = await (await send('GET', '/search?q=zzqx+nowhere+again', ip)).text();
+    assert.match(unlogged, /data-sfid=""/, 'past the cap the page carries no search id');
+    const api = await flood(SENT, freshIpv6(), (i, address) =>
+      send('GET', `/api/v1/search?q=zzqx+api+${i}`, address),
+    );
+    assert.deepEqual(api, Array(SENT).fill(200));
+    assert.equal(await logged(), before + 2 * CAP);
+    assert.equal((await send('GET', '/search?q=zzqx+other', freshIpv4())).status, 200);
+    assert.equal(await logged(), before + 2 * CAP + 1, 'another address is still logged');
+  });
+
   it('/metrics counts refusals and merged repeats by kind', async () => {
     const text = await (await fetch(`${t.baseUrl}/metrics`)).text();
-    for (const kind of ['miss', 'feedback', 'vote', 'saved_event', 'list', 'list_book', 'book', 'click']) {
+    for (const kind of WRITE_KINDS) {
       const refused = new RegExp(`booklink_write_refusals_total\\{kind="${kind}"\\} (\\d+)`).exec(text);
       assert.ok(refused && Number(refused[1]) > 0, `refusals of ${kind}`);
     }

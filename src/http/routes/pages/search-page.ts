@@ -37,7 +37,12 @@ export function pickUrl(query: string, position: number, sfid: number | null): s
   return `/search?${params}`;
 }
 
-function resultView(result: Candidate, query: string, position: number, sfid: number): SearchResultView {
+function resultView(
+  result: Candidate,
+  query: string,
+  position: number,
+  sfid: number | null,
+): SearchResultView {
   const { record } = result;
   return {
     title: record.title,
@@ -49,7 +54,8 @@ function resultView(result: Candidate, query: string, position: number, sfid: nu
   };
 }
 
-const bookLocation = (slug: string, sfid: number) => `/book/${encodeURIComponent(slug)}?sfid=${sfid}`;
+const bookLocation = (slug: string, sfid: number | null) =>
+  `/book/${encodeURIComponent(slug)}${sfid === null ? '' : `?sfid=${sfid}`}`;
 
 /**
  * Books are created for people only: never for a client that names itself a bot (SPEC 7 rule 4);
@@ -83,13 +89,18 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     sfid: number | null,
     resolveReason: NotFoundReason | null = null,
   ) => {
-    const results =
-      outcome && sfid !== null ? outcome.results.map((r, i) => resultView(r, query, i + 1, sfid)) : [];
+    const results = outcome ? outcome.results.map((r, i) => resultView(r, query, i + 1, sfid)) : [];
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
       .send(renderSearchPage({ query, sfid, results, resolveReason: query ? resolveReason : null }));
   };
+
+  /** The search's log id; null past the address's cap of logged searches, and the page answers alike. */
+  async function logged(request: FastifyRequest, outcome: SearchOutcome, source: string | null) {
+    const admission = await services.writes.admit('search', writerOf(request));
+    return admission.kind === 'admitted' ? search.log(outcome, 'page', source) : null;
+  }
 
   async function pick(
     request: FastifyRequest,
@@ -116,7 +127,7 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         'book_not_created',
         'This book has no page yet. Pages are created when a reader first visits.',
       );
-    const id = sfid ?? (await search.log(outcome, 'page', null));
+    const id = sfid ?? (await logged(request, outcome, null));
     return reply.redirect(bookLocation(book.slug, id), 302);
   }
 
@@ -146,7 +157,7 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       const outcome = await search.search(query);
       if (outcome.query.kind === 'url')
         return reply.redirect(`/resolve?${new URLSearchParams({ url: outcome.query.url })}`, 302);
-      const id = await search.log(outcome, 'page', source ?? null);
+      const id = await logged(request, outcome, source ?? null);
       if (outcome.query.kind === 'isbn') {
         const created = await search.creator.byIsbn(outcome.query.isbn, mayCreate(services, request, human));
         if (created.kind === 'existing' || created.kind === 'created')
