@@ -34,7 +34,7 @@ export interface WriteLimitStats {
   refused: Readonly<Record<WriteKind, number>>;
   duplicates: Readonly<Record<WriteKind, number>>;
   /** Writes counted by this process alone because Redis was down, its circuit open or a command failed. */
-  counted_locally: number;
+  countedLocally: number;
 }
 
 type Counted = { current: number; ttl: number };
@@ -129,7 +129,7 @@ export class WriteLimits {
     return {
       refused: { ...this.refused },
       duplicates: { ...this.duplicates },
-      counted_locally: this.countedLocally,
+      countedLocally: this.countedLocally,
     };
   }
 

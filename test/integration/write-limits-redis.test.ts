@@ -165,7 +165,7 @@ describe('write caps while Redis hangs or is down: each process counts alone, th
       });
       assert.equal(await admitted(limits, 12), CAP);
       assert.equal(failures.length, 1, 'told once per outage');
-      assert.equal(limits.stats().counted_locally, 12);
+      assert.equal(limits.stats().countedLocally, 12);
     } finally {
       redis.disconnect();
       await hung.close();

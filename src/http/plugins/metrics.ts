@@ -175,7 +175,7 @@ export function registerWriteLimitMetrics(registry: Registry, stats: () => Write
     registers: [registry],
     collect() {
       this.reset();
-      this.inc(stats().counted_locally);
+      this.inc(stats().countedLocally);
     },
   });
 }
