@@ -3,7 +3,8 @@
  * [--workers 8] [--redis redis://127.0.0.1:6379]`. Starts the real server (`dist/`, default caps, the
  * API rate limit lifted so only the write caps stand) on a fresh SQLite database, then sends
  * `--writes` distinct anonymous writes of each kind from one address (127.0.0.1) and counts the rows
- * each kind added. Goal: every kind stores at most its cap.
+ * each kind added. Goal: every kind stores at most its cap. `WRITE_LIMIT_*` variables set other caps
+ * (`WRITE_LIMIT_CLICKS=1000`: the default, 10,000, would take every click of the run).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -219,6 +220,12 @@ await withTempDir(async (dir) => {
       cap: caps.book,
       request: (i) => ({ method: 'GET', path: `/isbn/${isbn13(i + 1)}` }),
     },
+    {
+      name: 'search',
+      table: 'searches',
+      cap: caps.search,
+      request: (i) => ({ method: 'GET', path: `/search?q=${encodeURIComponent(`zzqx nowhere ${i}`)}` }),
+    },
     // Clicks are buffered and written every second: their rows are counted once the flush is due.
     {
       name: 'click',
@@ -227,10 +234,12 @@ await withTempDir(async (dir) => {
       request: () => ({ method: 'GET', path: `/go/${slug}/worldcat` }),
     },
   ];
-  // The default caps, clicks' too (the harness lifts it for the click benchmarks).
+  // The caps of this environment (WRITE_LIMIT_*, else the defaults), clicks' too: the harness lifts
+  // that one for the click benchmarks.
   const env: Record<string, string> = {
     RATE_LIMIT_ANON: '1000000',
     RATE_LIMIT_KEYED: '1000000',
+    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith('WRITE_LIMIT_'))),
     WRITE_LIMIT_CLICKS: String(caps.click),
   };
   // A prefix of this run's own, removed at the end: the counters must not limit anyone else's runs.
