@@ -37,7 +37,7 @@ export function writeRefused(reply: FastifyReply, kind: WriteKind, retryAfterSec
   throw new HttpError(
     429,
     'write_limited',
-    `This address has sent as many ${WHAT[kind]} as it may in a while. Please try again in ${wait(retryAfterSeconds)}.`,
+    `This address has made as many ${WHAT[kind]} as it may for now. Please try again in ${wait(retryAfterSeconds)}.`,
   );
 }
 
