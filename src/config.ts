@@ -20,6 +20,10 @@ export interface Config {
   providerTimeoutMs: number;
   rateLimitAnon: number;
   rateLimitKeyed: number;
+  /** Per-address caps on the rows anonymous visitors can add, per `writeLimitWindowMs` (issue 43). */
+  writeLimits: Readonly<WriteLimitCaps>;
+  /** `WRITE_LIMIT_WINDOW` (seconds): the fixed window the write caps count in. */
+  writeLimitWindowMs: number;
   adminEmail: string | null;
   adminPassword: string | null;
   contactEmail: string | null;
@@ -78,6 +82,19 @@ const DEFAULT_BUDGETS: Readonly<Record<BudgetedProvider, string>> = {
   googlebooks: '30/min,1000/day',
   itunes: '20/min',
 };
+
+/** Keys match the write kinds of `services/write-limits.ts`. */
+export interface WriteLimitCaps {
+  miss: number;
+  feedback: number;
+  vote: number;
+  saved_event: number;
+  list: number;
+  list_book: number;
+  book: number;
+  click: number;
+  search: number;
+}
 
 export type TrustProxy = false | number | readonly string[];
 
@@ -181,6 +198,22 @@ function affiliateTags(env: Env): Record<string, string> {
     tags[slug] = tag;
   }
   return tags;
+}
+
+/** Caps per address and window (`WRITE_LIMIT_WINDOW`, an hour by default): generous for a shared NAT. */
+function writeLimits(env: Env): WriteLimitCaps {
+  const cap = (key: string, fallback: number) => integer(env, key, fallback, 1, 1_000_000);
+  return Object.freeze({
+    miss: cap('WRITE_LIMIT_MISSES', 20),
+    feedback: cap('WRITE_LIMIT_FEEDBACK', 300),
+    vote: cap('WRITE_LIMIT_VOTES', 100),
+    saved_event: cap('WRITE_LIMIT_SAVED_EVENTS', 300),
+    list: cap('WRITE_LIMIT_LISTS', 20),
+    list_book: cap('WRITE_LIMIT_LIST_BOOKS', 300),
+    book: cap('WRITE_LIMIT_BOOKS', 60),
+    click: cap('WRITE_LIMIT_CLICKS', 10_000),
+    search: cap('WRITE_LIMIT_SEARCHES', 5000),
+  });
 }
 
 function databaseUrl(env: Env): string {
@@ -304,6 +337,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     searchCacheMs: integer(env, 'SEARCH_CACHE_MS', 30_000, 0, 600_000),
     rateLimitAnon: integer(env, 'RATE_LIMIT_ANON', 20, 1, 1_000_000),
     rateLimitKeyed: integer(env, 'RATE_LIMIT_KEYED', 120, 1, 1_000_000),
+    writeLimits: writeLimits(env),
+    writeLimitWindowMs: integer(env, 'WRITE_LIMIT_WINDOW', 3600, 1, 7 * 86_400) * 1000,
     adminEmail: email('ADMIN_EMAIL'),
     adminPassword: env.ADMIN_PASSWORD || null,
     contactEmail: email('CONTACT_EMAIL'),

@@ -125,6 +125,7 @@ export async function buildApp({
     usage: () => services.usage.stats(),
     searchLog: () => services.searchLog.stats(),
     searchCache: () => services.search.cacheStats(),
+    writes: () => services.writes.stats(),
     pageReplays: () => replay.replayed,
     checkpoints,
     connections: () => connections.stats(),

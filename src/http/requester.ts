@@ -1,6 +1,6 @@
-import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import type { Requester } from '../catalog/requester.js';
+import { clientAddress } from './plugins/rate-limit.js';
 
 /**
  * The client a request's provider calls are charged to (its share of the provider budgets): its
@@ -8,5 +8,5 @@ import type { Requester } from '../catalog/requester.js';
  * route that may reach a provider passes it to the service it calls.
  */
 export function requesterOf(request: FastifyRequest): Requester {
-  return request.ip.includes(':') ? normalizeIP(request.ip) : request.ip;
+  return clientAddress(request);
 }

@@ -9,6 +9,7 @@ import { type Book, findBookByIsbn13, insertBook, takenSlugs } from '../store/bo
 import { saveProviderEntry } from '../store/catalog-identifiers.js';
 import { nowIso, type Store } from '../store/db.js';
 import { newBookFacts } from '../store/new-book.js';
+import { type MayCreate, mayCreateNow } from './write-limits.js';
 
 /** Remote metadata for an ISBN (the provider chain), or null when no source knows it. */
 export interface IsbnLookup {
@@ -61,21 +62,28 @@ export class BookCreator {
   ) {}
 
   /**
-   * `mayCreate` is false for automated clients: they may read existing books, never create one.
+   * `mayCreate` is false for automated clients: they may read existing books, never create one; a
+   * visitor's allowance is charged one creation only when a source knows the ISBN.
    * `requester`: the client address the providers are asked for (its share of their budgets).
    */
-  async byIsbn(isbn: Isbn, mayCreate: boolean, requester: Requester = null): Promise<IsbnOutcome> {
+  async byIsbn(isbn: Isbn, mayCreate: MayCreate, requester: Requester = null): Promise<IsbnOutcome> {
     const existing = await findBookByIsbn13(this.store.db, isbn.isbn13);
     if (existing) return { kind: 'existing', book: existing };
     if (!mayCreate) return { kind: 'not_created' };
     const pending = this.inflight.get(isbn.isbn13);
     if (pending) return pending;
-    const creation = this.createFromSources(isbn, requester).finally(() => this.inflight.delete(isbn.isbn13));
+    const creation = this.createFromSources(isbn, mayCreate, requester).finally(() =>
+      this.inflight.delete(isbn.isbn13),
+    );
     this.inflight.set(isbn.isbn13, creation);
     return creation;
   }
 
-  private async createFromSources(isbn: Isbn, requester: Requester): Promise<IsbnOutcome> {
+  private async createFromSources(
+    isbn: Isbn,
+    mayCreate: MayCreate,
+    requester: Requester,
+  ): Promise<IsbnOutcome> {
     const local = await this.local.lookupIsbn(isbn);
     const answer =
       local || !this.remote
@@ -83,8 +91,14 @@ export class BookCreator {
         : await isbnAnswer(this.remote, isbn, requester);
     const record = answer.record;
     if (!record?.title) return { kind: 'unknown', limited: answer.limited };
+    if (!(await mayCreateNow(mayCreate))) return { kind: 'not_created' };
     const book = await this.createFromRecord({ ...record, isbn13: isbn.isbn13, isbn10: isbn.isbn10 });
     return { kind: 'created', book };
+  }
+
+  /** A record's book for a caller that may be out of creations: null when `mayCreate` refuses. */
+  async createIfAllowed(record: BookRecord, mayCreate: MayCreate): Promise<Book | null> {
+    return (await mayCreateNow(mayCreate)) ? this.createFromRecord(record) : null;
   }
 
   /**

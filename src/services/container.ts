@@ -37,12 +37,14 @@ import { SearchSignals } from './search-signals.js';
 import { Shelves } from './shelves.js';
 import { Sitemap } from './sitemap.js';
 import { VisitCounter } from './visit-counter.js';
+import { CreationAllowance, type MayCreate, WriteLimits, type Writer } from './write-limits.js';
 
 // What the HTTP layer's plugins need from the store, handed on here: http/ never imports store/.
 export type { ApiKeyDirectory, ApiKeyIdentity } from '../store/api-keys.js';
 export { type UsageRecorder, type UsageRecorderStats, usageSource } from '../store/api-usage.js';
 export { isDatabaseUnavailable } from '../store/errors.js';
 export { ChangeEvents } from './change-events.js';
+export type { MayCreate, WriteLimitStats, Writer } from './write-limits.js';
 
 /** How long one write check's outcome answers `/readyz` (a full disk shows within this). */
 const WRITE_CHECK_INTERVAL_MS = 2000;
@@ -96,6 +98,10 @@ export interface Services {
   pingDatabase(): Promise<void>;
   /** Resolves when the database takes a write (checked at most every few seconds); `/readyz` reports it. */
   checkDatabaseWrites(): Promise<void>;
+  /** Per-address caps on the rows anonymous visitors can add (misses, votes, lists, new books…). */
+  writes: WriteLimits;
+  /** What a visitor may create: nothing when automated, else its `writer`'s allowance of new books. */
+  creationAllowance(automated: boolean, writer: Writer): MayCreate;
   /** Reader lists without accounts (API, list pages, home page, QR codes). */
   lists: Lists;
   /** Series, author and popular-book shelves. */
@@ -159,6 +165,12 @@ export function createServices(
     deadLetterFile: config.clickWalDir ? deadLetterPath(config.clickWalDir) : null,
   });
   const visits = new VisitCounter(store.db, overrides.clickFlushIntervalMs ?? 5000);
+  const writes = new WriteLimits({
+    caps: config.writeLimits,
+    windowMs: config.writeLimitWindowMs,
+    redis,
+    breaker: redisBreaker,
+  });
   const apiKeys = new ApiKeyDirectory(store.db, { ttlMs: overrides.apiKeyCacheMs });
   events.on('api-keys-changed', () => apiKeys.clear());
   const changeRelay = redis ? relayChanges(events, redis, changesChannel(redis)) : null;
@@ -206,11 +218,14 @@ export function createServices(
     creator,
     search,
     searchLog,
-    signals: new SearchSignals(store.db),
-    saved: new SavedBooks(store.db),
+    signals: new SearchSignals(store.db, writes),
+    saved: new SavedBooks(store.db, writes),
     ingest: new Ingest(store.db, creator),
     sitemap: new Sitemap(store.db),
-    lists: new Lists(store.db),
+    lists: new Lists(store.db, writes),
+    writes,
+    creationAllowance: (automated, writer) =>
+      automated ? false : writer === null ? true : new CreationAllowance(writes, writer),
     shelves: new Shelves(store),
     admin,
     pingDatabase: () => pingDatabase(store.db),

@@ -3,6 +3,7 @@ import { parseIsbn } from '../domain/isbn.js';
 import type { LinkGroup } from '../domain/links.js';
 import type { BookCreator } from './book-creator.js';
 import type { BookPages, LoadedBook } from './book-pages.js';
+import type { MayCreate } from './write-limits.js';
 
 /** What an embed (script or iframe) shows: the book and its public link groups for one storefront. */
 export interface EmbedContent {
@@ -26,7 +27,7 @@ export function cleanPartnerId(value: string | undefined): string | null {
 export async function loadEmbed(
   deps: { pages: BookPages; creator: BookCreator },
   book: string,
-  options: { country: string | null; mayCreate: boolean; requester?: Requester },
+  options: { country: string | null; mayCreate: MayCreate; requester?: Requester },
 ): Promise<EmbedContent | null> {
   const loaded = await loadBySlugOrIsbn(deps, book, options.mayCreate, options.requester ?? null);
   if (!loaded) return null;
@@ -37,7 +38,7 @@ export async function loadEmbed(
 async function loadBySlugOrIsbn(
   deps: { pages: BookPages; creator: BookCreator },
   book: string,
-  mayCreate: boolean,
+  mayCreate: MayCreate,
   requester: Requester,
 ): Promise<LoadedBook | null> {
   const bySlug = await deps.pages.load(book);

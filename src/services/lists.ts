@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { foldText } from '../domain/text.js';
 import { findBookById } from '../store/books.js';
-import { addListItem, type ListItem, listItems, removeListItem } from '../store/list-items.js';
+import { addListItem, type ListItem, listItems, listSize, removeListItem } from '../store/list-items.js';
 import {
   featuredLists,
   findList,
@@ -12,6 +12,7 @@ import {
   updateList,
 } from '../store/lists.js';
 import type { Db } from '../store/schema.js';
+import type { WriteLimits, Writer } from './write-limits.js';
 
 export type { ListItem } from '../store/list-items.js';
 export type { List, ListSummary } from '../store/lists.js';
@@ -30,19 +31,35 @@ export function listPath(list: Pick<List, 'id' | 'name'>): string {
 }
 
 export type Editable = { kind: 'ok'; list: List } | { kind: 'not_found' } | { kind: 'forbidden' };
-export type BookChange = Editable | { kind: 'no_book' } | { kind: 'not_in_list' };
+/** The writer made as many of these changes as the window allows: nothing was stored. */
+export type Refused = { kind: 'refused'; retryAfterSeconds: number };
+export type BookChange =
+  | Editable
+  | Refused
+  | { kind: 'no_book' }
+  | { kind: 'not_in_list' }
+  | { kind: 'full' };
+
+/** A reader list holds at most this many books, as many as an ingested list may. */
+export const MAX_LIST_BOOKS = 500;
 
 /**
  * Lists without accounts: whoever holds a list's edit token may change it. The token is shown once
  * at creation and only its SHA-256 is stored, so a leaked database does not hand out edit rights.
  */
 export class Lists {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly writes: WriteLimits,
+  ) {}
 
-  async create(input: { name: string | null; bookId: number | null }) {
+  /** A new list, charged to its writer (every creation hands out its own edit token, so none is a duplicate). */
+  async create(input: { name: string | null; bookId: number | null }, writer: Writer) {
     const token = randomBytes(32).toString('base64url');
     if (input.bookId !== null && !(await findBookById(this.db, input.bookId)))
       return { kind: 'no_book' as const };
+    const admission = await this.writes.admit('list', writer);
+    if (admission.kind === 'refused') return admission;
     const list = await this.db.transaction().execute(async (trx) => {
       const created = await insertList(trx, {
         kind: 'reader',
@@ -81,10 +98,16 @@ export class Lists {
     return access;
   }
 
-  async addBook(id: number, token: string | undefined, bookId: number): Promise<BookChange> {
+  /** Adds a book, charged to the writer; a book already in the list is a duplicate, charged nothing. */
+  async addBook(id: number, token: string | undefined, bookId: number, writer: Writer): Promise<BookChange> {
     const access = await this.editable(id, token);
     if (access.kind !== 'ok') return access;
     if (!(await findBookById(this.db, bookId))) return { kind: 'no_book' };
+    const size = await listSize(this.db, id, bookId);
+    if (size.contains) return access;
+    if (size.books >= MAX_LIST_BOOKS) return { kind: 'full' };
+    const admission = await this.writes.admit('list_book', writer);
+    if (admission.kind === 'refused') return admission;
     await addListItem(this.db, id, bookId);
     return access;
   }

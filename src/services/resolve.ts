@@ -14,6 +14,7 @@ import {
 } from './resolve/provider-title.js';
 import { expandShortLink, isShortLink, type ShortLinkFollower } from './resolve/short-links.js';
 import { type ConfidentTitleSearch, confidentTitleCandidate } from './resolve/title-match.js';
+import type { MayCreate } from './write-limits.js';
 
 export type { ConfidentTitleSearch } from './resolve/title-match.js';
 
@@ -106,7 +107,11 @@ export class Resolver {
    * A retailer URL; text that is not a URL at all is only offered back as search text. `requester`:
    * the client address the providers are asked for (its share of their budgets).
    */
-  async resolveUrl(input: string, mayCreate: boolean, requester: Requester = null): Promise<ResolveOutcome> {
+  async resolveUrl(
+    input: string,
+    mayCreate: MayCreate,
+    requester: Requester = null,
+  ): Promise<ResolveOutcome> {
     const text = input.trim();
     if (!text) return notFound(null);
     let parsed = parseRetailerUrl(text);
@@ -124,7 +129,7 @@ export class Resolver {
   /** `POST /api/v1/clients/resolve`: a URL, an ISBN or free text. */
   async resolveInput(
     input: string,
-    mayCreate: boolean,
+    mayCreate: MayCreate,
     requester: Requester = null,
   ): Promise<ResolveOutcome & { inputKind: InputKind }> {
     const text = input.trim();
@@ -144,7 +149,7 @@ export class Resolver {
 
   private async resolveParsed(
     parsed: ParsedRetailerUrl,
-    mayCreate: boolean,
+    mayCreate: MayCreate,
     requester: Requester,
   ): Promise<ResolveOutcome> {
     // A DVD or a search page is never tied to a book, whatever identifiers it carries.
@@ -181,7 +186,7 @@ export class Resolver {
     store: string,
     titleWords: string,
     authorWords: string | null,
-    mayCreate: boolean,
+    mayCreate: MayCreate,
     requester: Requester,
   ): Promise<{ book: Book; via: ResolveVia } | null> {
     const search = this.deps.search;
@@ -199,7 +204,7 @@ export class Resolver {
       return book ? { book, via: 'title' } : null;
     }
     if (mayCreate) {
-      const book = await this.providerTitleBook(words, authorWords, requester);
+      const book = await this.providerTitleBook(words, authorWords, mayCreate, requester);
       if (book) return { book, via: 'provider' };
     }
     const book = search && candidate ? await search.bookFor(candidate, mayCreate) : null;
@@ -214,6 +219,7 @@ export class Resolver {
   private async providerTitleBook(
     titleWords: string,
     authorWords: string | null,
+    mayCreate: MayCreate,
     requester: Requester,
   ): Promise<Book | null> {
     const source = this.deps.providerTitles;
@@ -223,14 +229,19 @@ export class Resolver {
     if (!record) return null;
     const isbn = record.isbn13 ? parseIsbn(record.isbn13) : null;
     if (isbn) {
-      const outcome = await this.deps.creator.byIsbn(isbn, true, requester);
+      const outcome = await this.deps.creator.byIsbn(isbn, mayCreate, requester);
       if (outcome.kind === 'existing' || outcome.kind === 'created') return outcome.book;
+      if (outcome.kind === 'not_created') return null;
     }
-    return this.deps.creator.createFromRecord(record);
+    return this.deps.creator.createIfAllowed(record, mayCreate);
   }
 
   /** Free text: the search service's confident match, or the text to search for. */
-  private async resolveText(text: string, mayCreate: boolean, requester: Requester): Promise<ResolveOutcome> {
+  private async resolveText(
+    text: string,
+    mayCreate: MayCreate,
+    requester: Requester,
+  ): Promise<ResolveOutcome> {
     if (!this.deps.search) return notFound(text);
     const outcome = await this.deps.search.search(text, 5, requester);
     const book = outcome.confident ? await this.deps.search.bookFor(outcome.confident, mayCreate) : null;

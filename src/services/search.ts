@@ -32,6 +32,7 @@ import type { SearchLogRecorder } from './search/log.js';
 import { planProviderSearch, requestKey } from './search/plans.js';
 import type { ResultCacheStats, SearchResultCache } from './search/results.js';
 import type { SearchVocabulary } from './search/vocabulary.js';
+import type { MayCreate } from './write-limits.js';
 
 /** A text search over remote providers (the provider chain's `search`). */
 export interface TextSearchSource {
@@ -544,13 +545,13 @@ export class SearchService {
   }
 
   /** The saved book for a candidate, creating it when `mayCreate` (never for automated clients). */
-  async bookFor(result: Candidate, mayCreate: boolean): Promise<Book | null> {
+  async bookFor(result: Candidate, mayCreate: MayCreate): Promise<Book | null> {
     if (result.book) return result.book;
     const existing = result.record.isbn13
       ? await findBookByIsbn13(this.store.db, result.record.isbn13)
       : // An edition without an ISBN that is already a book (a provider's answer filed in the catalog).
         await findBookByAnyIdentifier(this.store.db, editionIdentifiers(result.record.identifiers));
     if (existing) return existing;
-    return mayCreate ? this.creator.createFromRecord(result.record) : null;
+    return this.creator.createIfAllowed(result.record, mayCreate);
   }
 }

@@ -30,6 +30,23 @@ export async function listItems(db: Db, listId: number): Promise<ListItem[]> {
   }));
 }
 
+/** How many books a list holds, and whether `bookId` is one of them. */
+export async function listSize(
+  db: Db,
+  listId: number,
+  bookId: number,
+): Promise<{ books: number; contains: boolean }> {
+  const row = await db
+    .selectFrom('list_items')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('books'),
+      eb.fn.sum<number>(eb.case().when('book_id', '=', bookId).then(1).else(0).end()).as('matches'),
+    ])
+    .where('list_id', '=', listId)
+    .executeTakeFirst();
+  return { books: Number(row?.books ?? 0), contains: Number(row?.matches ?? 0) > 0 };
+}
+
 /** Adds a book at the end; false when it was already there. */
 export async function addListItem(db: Db, listId: number, bookId: number, rank: number | null = null) {
   const last = await db

@@ -30,6 +30,8 @@ export async function startServerProcess(
       BASE_URL: 'http://booklink.test',
       PROVIDERS: 'local',
       LOG_LEVEL: 'info',
+      // These servers take click bursts from one address to test durability, not the per-address cap.
+      WRITE_LIMIT_CLICKS: '1000000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

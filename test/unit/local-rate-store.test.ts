@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LocalRateStore } from '../../src/http/plugins/local-rate-store.js';
+import { LocalRateStore } from '../../src/services/local-rate-store.js';
 
 function incr(
   store: LocalRateStore,

@@ -5,7 +5,7 @@ import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { ProviderCounters } from '../../catalog/http-client.js';
 import type { BudgetPolicy, BudgetStats } from '../../catalog/provider-budget.js';
 import type { ClickRecorderStats } from '../../services/click-recorder.js';
-import type { UsageRecorderStats } from '../../services/container.js';
+import type { UsageRecorderStats, WriteLimitStats } from '../../services/container.js';
 import type { SearchLogStats } from '../../services/search/log.js';
 import type { ResultCacheStats } from '../../services/search/results.js';
 import type { ConnectionStats } from '../connections.js';
@@ -35,6 +35,8 @@ export interface MetricsSources {
   searchCache?: () => ResultCacheStats;
   /** Book-page visits answered by the page replay, before Fastify (`PageReplay.replayed`). */
   pageReplays?: () => number;
+  /** Anonymous writes refused past their cap and repeats merged, by kind (`services.writes.stats`). */
+  writes?: () => WriteLimitStats;
   /** SQLite's WAL checkpoints run by their thread (`Checkpoints.stats`); absent on PostgreSQL. */
   checkpoints?: () => { runs: number; failures: number };
   /** Connections closed or refused by the server's limits (`Connections.stats`). */
@@ -190,6 +192,44 @@ export function registerSearchCacheMetrics(registry: Registry, stats: () => Resu
   });
 }
 
+/** Per-address write caps (issue 43): refusals and merged repeats by kind, and writes counted without Redis. */
+export function registerWriteLimitMetrics(registry: Registry, stats: () => WriteLimitStats): void {
+  const byKind = {
+    refused: [
+      'booklink_write_refusals_total',
+      'Anonymous writes refused (429, nothing stored) past their per-address cap',
+    ],
+    duplicates: [
+      'booklink_write_duplicates_total',
+      'Anonymous writes that repeated one made in the window: stored once',
+    ],
+  } as const;
+  for (const [field, [name, help]] of Object.entries(byKind) as [
+    keyof typeof byKind,
+    readonly [string, string],
+  ][]) {
+    new Counter({
+      name,
+      help,
+      labelNames: ['kind'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [kind, count] of Object.entries(stats()[field])) this.inc({ kind }, count);
+      },
+    });
+  }
+  new Counter({
+    name: 'booklink_write_limit_local_total',
+    help: 'Anonymous writes counted by this process alone while Redis was down or failing',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(stats().countedLocally);
+    },
+  });
+}
+
 /** The route pattern, never the raw URL: one series per route however many books are asked for. */
 const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched';
 
@@ -237,6 +277,7 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
   if (sources.usage) registerRecorderMetrics(registry, 'booklink_api_usage', sources.usage);
   if (sources.searchLog) registerRecorderMetrics(registry, 'booklink_search_log', sources.searchLog);
   if (sources.searchCache) registerSearchCacheMetrics(registry, sources.searchCache);
+  if (sources.writes) registerWriteLimitMetrics(registry, sources.writes);
   const replays = sources.pageReplays;
   if (replays)
     new Counter({

@@ -2,10 +2,11 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { CircuitBreaker } from '../../catalog/circuit-breaker.js';
+import { LocalRateStore } from '../../services/local-rate-store.js';
 import type { Redis } from '../../services/redis.js';
+import type { Writer } from '../../services/write-limits.js';
 import { HttpError } from '../errors.js';
 import { isApiCall } from './api-keys.js';
-import { LocalRateStore } from './local-rate-store.js';
 
 interface RateLimitOptions {
   /** Requests per window per client IP without a key (SPEC 8: 20). */
@@ -24,11 +25,28 @@ type Decision = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']
 // Browsers may read these from cross-origin responses only when told so.
 const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
 
+/** The client's address as every limit counts it: an IPv4 address, or an IPv6 address's /64. */
+export function clientAddress(request: FastifyRequest): string {
+  // Only IPv6 addresses need normalising (to their /64 and one spelling); IPv4 is the common case.
+  return request.ip.includes(':') ? normalizeIP(request.ip) : request.ip;
+}
+
+/** The client's address as a rate-limit bucket: `ip:<address>`. */
+function addressBucket(request: FastifyRequest): string {
+  return `ip:${clientAddress(request)}`;
+}
+
 /** The bucket a request is charged to: its key, or (without a valid one) its client IP. */
 function bucketOf(request: FastifyRequest): string {
-  if (request.apiKey) return `key:${request.apiKey.id}`;
-  // Only IPv6 addresses need normalising (to their /64 and one spelling); IPv4 is the common case.
-  return `ip:${request.ip.includes(':') ? normalizeIP(request.ip) : request.ip}`;
+  return request.apiKey ? `key:${request.apiKey.id}` : addressBucket(request);
+}
+
+/**
+ * Who the rows a request adds are charged to (`services.writes`): its address, counted like the
+ * API's rate limit; nobody for a request with a valid API key, which its key's rate limit bounds.
+ */
+export function writerOf(request: FastifyRequest): Writer {
+  return request.apiKey ? null : addressBucket(request);
 }
 
 function setHeaders(reply: FastifyReply, decision: Extract<Decision, { isAllowed: false }>): number {

@@ -12,6 +12,7 @@ import {
 } from '../../store/books.js';
 import type { Db } from '../../store/schema.js';
 import type { BookCreator } from '../book-creator.js';
+import type { MayCreate } from '../write-limits.js';
 import { findCatalogEntryByIdentifier } from './catalog-identifiers.js';
 
 /** A provider that can name the edition behind one identifier scheme (Open Library, Google). */
@@ -54,7 +55,7 @@ export class IdentifierResolver {
   /** `requester`: the client address the providers are asked for (its share of their budgets). */
   async resolve(
     identifiers: Record<string, string>,
-    mayCreate: boolean,
+    mayCreate: MayCreate,
     requester: Requester = null,
   ): Promise<IdentifierMatch> {
     const pairs = Object.entries(identifiers);
@@ -100,7 +101,7 @@ export class IdentifierResolver {
     record: BookRecord,
     scheme: string,
     value: string,
-    mayCreate: boolean,
+    mayCreate: MayCreate,
     requester: Requester,
   ): Promise<Book | null> {
     const isbn = record.isbn13 ? parseIsbn(record.isbn13) : null;
@@ -110,7 +111,7 @@ export class IdentifierResolver {
       if (outcome.kind === 'existing' || outcome.kind === 'created') book = outcome.book;
       else if (outcome.kind === 'not_created') return null;
     }
-    if (!book && mayCreate) book = await this.createOnce(record, scheme, value);
+    if (!book && mayCreate) book = await this.createOnce(record, scheme, value, mayCreate);
     if (book && mayCreate) {
       // Remember the identifier on the book, so the next visit is one indexed lookup, and file the
       // provider's answer with every identifier it carried (a no-op for the catalog's own records).
@@ -123,7 +124,12 @@ export class IdentifierResolver {
     return book;
   }
 
-  private createOnce(record: BookRecord, scheme: string, value: string): Promise<Book | null> {
+  private createOnce(
+    record: BookRecord,
+    scheme: string,
+    value: string,
+    mayCreate: MayCreate,
+  ): Promise<Book | null> {
     const key = `${scheme}:${value}`;
     const pending = this.inflight.get(key);
     if (pending) return pending;
@@ -133,10 +139,10 @@ export class IdentifierResolver {
       const others = record.isbn13 ? [] : editionIdentifiers(record.identifiers);
       const existing = await findBookByAnyIdentifier(this.deps.db, [[scheme, value], ...others]);
       if (existing) return existing;
-      return this.deps.creator.createFromRecord({
-        ...record,
-        identifiers: { ...record.identifiers, [scheme]: value },
-      });
+      return this.deps.creator.createIfAllowed(
+        { ...record, identifiers: { ...record.identifiers, [scheme]: value } },
+        mayCreate,
+      );
     })().finally(() => this.inflight.delete(key));
     this.inflight.set(key, creation);
     return creation;

@@ -2,11 +2,12 @@ import type { Requester } from '../../catalog/requester.js';
 import { authorSurname, coreTitle, foldText } from '../../domain/text.js';
 import type { Book } from '../../store/books.js';
 import type { Candidate, SearchOutcome } from '../search.js';
+import type { MayCreate } from '../write-limits.js';
 
 /** What the resolver needs from the search service: its confident match, and the book behind it. */
 export interface ConfidentTitleSearch {
   search(text: string, limit?: number, requester?: Requester): Promise<SearchOutcome>;
-  bookFor(result: Candidate, mayCreate: boolean): Promise<Book | null>;
+  bookFor(result: Candidate, mayCreate: MayCreate): Promise<Book | null>;
 }
 
 /** Store boilerplate in slugs that names a format, never part of which book it is. */

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
-import { type BookChange, listPath } from '../../../services/lists.js';
+import { type BookChange, listPath, MAX_LIST_BOOKS } from '../../../services/lists.js';
 import { HttpError, notFound, ValidationProblem } from '../../errors.js';
+import { writerOf } from '../../plugins/rate-limit.js';
 import { CreatedListBody, ListBody, listJson, MyListsBody } from '../../presenters/list.js';
 import { Integer, Nullable } from '../../validation.js';
+import { writeRefused } from '../../write-refusals.js';
 
 const ListId = Integer({ minimum: 1, description: 'The list id' });
 const EditToken = Type.Object({
@@ -51,6 +53,8 @@ function refuse(outcome: BookChange, bookId: number): never {
   if (outcome.kind === 'forbidden')
     throw new HttpError(403, 'edit_token_invalid', 'The X-Edit-Token does not allow editing this list.');
   if (outcome.kind === 'no_book') throw noBook(bookId);
+  if (outcome.kind === 'full')
+    throw new HttpError(409, 'list_full', `A list holds at most ${MAX_LIST_BOOKS} books.`);
   throw notFound('This book is not in the list.');
 }
 
@@ -77,8 +81,9 @@ export const listRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
     },
     async (request, reply) => {
       const bookId = request.body.book_id ?? null;
-      const outcome = await lists.create({ name: request.body.name ?? null, bookId });
+      const outcome = await lists.create({ name: request.body.name ?? null, bookId }, writerOf(request));
       if (outcome.kind === 'no_book') throw noBook(bookId ?? 0);
+      if (outcome.kind === 'refused') writeRefused(reply, 'list', outcome.retryAfterSeconds);
       return reply.code(201).send({ ...(await load(outcome.list.id)), edit_token: outcome.token });
     },
   );
@@ -128,12 +133,14 @@ export const listRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
         params: Type.Object({ id: ListId }),
         headers: EditToken,
         body: AddBookRequest,
-        response: { 201: ListBody, 403: Detail, 404: Detail },
+        response: { 201: ListBody, 403: Detail, 404: Detail, 409: Detail },
       },
     },
     async (request, reply) => {
       const { book_id } = request.body;
-      const outcome = await lists.addBook(request.params.id, request.headers['x-edit-token'], book_id);
+      const { id } = request.params;
+      const outcome = await lists.addBook(id, request.headers['x-edit-token'], book_id, writerOf(request));
+      if (outcome.kind === 'refused') writeRefused(reply, 'list_book', outcome.retryAfterSeconds);
       if (outcome.kind !== 'ok') refuse(outcome, book_id);
       return reply.code(201).send(await load(request.params.id));
     },

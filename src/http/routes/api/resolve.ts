@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
 import { ClientResolveResult, presentResolve, ResolveResult } from '../../presenters/resolve.js';
 import { requesterOf } from '../../requester.js';
+import { refuseIfCreationRefused } from '../../write-refusals.js';
 import { mayCreateBook } from '../pages/resolve.js';
 
 const ResolveQuery = Type.Object({
@@ -57,12 +58,14 @@ export const apiResolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         response: { 200: ResolveResult },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      const mayCreate = mayCreateBook(services, request);
       const outcome = await services.resolver.resolveUrl(
         request.query.url ?? '',
-        mayCreateBook(request),
+        mayCreate,
         requesterOf(request),
       );
+      if (outcome.status !== 'found') refuseIfCreationRefused(reply, mayCreate);
       return presentResolve(outcome, base);
     },
   );
@@ -79,12 +82,14 @@ export const apiResolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         response: { 200: ClientResolveResult },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      const mayCreate = mayCreateBook(services, request);
       const outcome = await services.resolver.resolveInput(
         request.body.input,
-        mayCreateBook(request),
+        mayCreate,
         requesterOf(request),
       );
+      if (outcome.status !== 'found') refuseIfCreationRefused(reply, mayCreate);
       return { ...presentResolve(outcome, base), input_kind: outcome.inputKind };
     },
   );

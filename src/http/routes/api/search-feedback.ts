@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
 import { notFound } from '../../errors.js';
+import { writerOf } from '../../plugins/rate-limit.js';
 import { Integer, Nullable } from '../../validation.js';
+import { writeRefused } from '../../write-refusals.js';
 
 const SearchFeedbackRequest = Type.Object(
   {
@@ -14,7 +16,7 @@ const SearchFeedbackRequest = Type.Object(
     clicked_book_id: Nullable(Integer()),
     clicked_score: Nullable(Integer()),
     clicked_relevance: Nullable(Integer()),
-    top_results_json: Nullable(Type.String()),
+    top_results_json: Nullable(Type.String({ maxLength: 5000 })),
     source_sfid: Nullable(Integer()),
   },
   {
@@ -69,18 +71,22 @@ export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Service
     },
     async (request, reply) => {
       const body = request.body;
-      await signals.feedback({
-        query: body.query,
-        parsed_title: body.parsed_title ?? null,
-        parsed_author: body.parsed_author ?? null,
-        result_count: body.result_count,
-        clicked_position: body.clicked_position,
-        clicked_book_id: body.clicked_book_id ?? null,
-        clicked_score: body.clicked_score ?? null,
-        clicked_relevance: body.clicked_relevance ?? null,
-        top_results_json: body.top_results_json ?? null,
-        source_sfid: body.source_sfid ?? null,
-      });
+      const admission = await signals.feedback(
+        {
+          query: body.query,
+          parsed_title: body.parsed_title ?? null,
+          parsed_author: body.parsed_author ?? null,
+          result_count: body.result_count,
+          clicked_position: body.clicked_position,
+          clicked_book_id: body.clicked_book_id ?? null,
+          clicked_score: body.clicked_score ?? null,
+          clicked_relevance: body.clicked_relevance ?? null,
+          top_results_json: body.top_results_json ?? null,
+          source_sfid: body.source_sfid ?? null,
+        },
+        writerOf(request),
+      );
+      if (admission.kind === 'refused') writeRefused(reply, 'feedback', admission.retryAfterSeconds);
       return reply.code(201).send({ status: 'recorded' as const });
     },
   );
@@ -97,7 +103,9 @@ export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Service
     },
     async (request, reply) => {
       const { query, result_count, sfid, details } = request.body;
-      await signals.miss({ query, result_count, sfid: sfid ?? null, details: details?.trim() || null });
+      const miss = { query, result_count, sfid: sfid ?? null, details: details?.trim() || null };
+      const admission = await signals.miss(miss, writerOf(request));
+      if (admission.kind === 'refused') writeRefused(reply, 'miss', admission.retryAfterSeconds);
       return reply.code(201).send({ status: 'recorded' as const });
     },
   );
@@ -116,9 +124,9 @@ export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Service
       },
     },
     async (request, reply) => {
-      if (!(await signals.vote(request.params.sfid, request.body.feedback))) {
-        throw notFound('No search has this id.');
-      }
+      const outcome = await signals.vote(request.params.sfid, request.body.feedback, writerOf(request));
+      if (outcome.kind === 'not_found') throw notFound('No search has this id.');
+      if (outcome.kind === 'refused') writeRefused(reply, 'vote', outcome.retryAfterSeconds);
       return reply.code(201).send({ status: 'recorded' as const });
     },
   );

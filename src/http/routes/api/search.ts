@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
+import { writerOf } from '../../plugins/rate-limit.js';
 import { requesterOf } from '../../requester.js';
 import { Integer } from '../../validation.js';
 
@@ -80,8 +81,10 @@ export const apiSearchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       const { q, limit, source } = request.query;
       const text = q.trim();
       const outcome = await services.search.search(text, limit, requesterOf(request));
-      // Off the request path: the answer carries no search id.
-      await services.search.record(outcome, 'api', source ?? null);
+      // Off the request path: the answer carries no search id. Past its address's cap of logged
+      // searches in the window a search is still answered, only not logged.
+      if ((await services.writes.admit('search', writerOf(request))).kind === 'admitted')
+        await services.search.record(outcome, 'api', source ?? null);
       const results = outcome.results.map((result, i) => ({
         title: result.record.title,
         authors: result.record.authors,

@@ -10,6 +10,7 @@ import { requesterOf } from '../../requester.js';
 import { findStaticAsset } from '../../views/assets.js';
 import { renderEmbedPage } from '../../views/embed-page.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../views/layout.js';
+import { refuseIfCreationRefused, visitorMayCreate } from '../../write-refusals.js';
 
 const CSS_PLACEHOLDER = "'__BOOKLINK_EMBED_CSS__'";
 
@@ -104,11 +105,13 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     },
     async (request, reply) => {
       const chosenCountry = readerCountry(request.query.country, request.headers);
+      const mayCreate = visitorMayCreate(services, request, request.isAutomated);
       const content = await loadEmbed(deps, request.params.slug, {
         country: chosenCountry,
-        mayCreate: !request.isAutomated,
+        mayCreate,
         requester: requesterOf(request),
       });
+      if (!content) refuseIfCreationRefused(reply, mayCreate);
       if (!content) return reply.code(404).send({ detail: 'There is no book at this address.' });
       const data = embedData(content, {
         baseUrl,
@@ -135,11 +138,13 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     },
     async (request, reply) => {
       const chosenCountry = readerCountry(request.query.country, request.headers);
+      const mayCreate = visitorMayCreate(services, request, request.isAutomated);
       const content = await loadEmbed(deps, request.params.slug, {
         country: chosenCountry,
-        mayCreate: !request.isAutomated,
+        mayCreate,
         requester: requesterOf(request),
       });
+      if (!content) refuseIfCreationRefused(reply, mayCreate);
       if (!content) throw new HttpError(404, 'book_not_found', 'There is no book at this address.');
       const data = embedData(content, {
         baseUrl,

@@ -5,6 +5,7 @@ import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
 import { cdnCountry, readerCountry } from '../../../domain/storefronts.js';
 import type { Services } from '../../../services/container.js';
 import { HttpError } from '../../errors.js';
+import { writerOf } from '../../plugins/rate-limit.js';
 import { Integer } from '../../validation.js';
 
 function referrerHost(referer: string | undefined): string | null {
@@ -64,7 +65,11 @@ export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async
       const partner = await services.partners.active(request.query.partner);
       const target = await services.pages.goTarget(slug, destination, access, country, partner);
       if (!target) throw new HttpError(404, 'link_not_found', 'This book has no link to that destination.');
-      if (!request.isAutomated) {
+      // Past its address's cap of clicks in the window the reader still goes to the store: only the
+      // click is not stored (counted in /metrics as refused).
+      const counted =
+        !request.isAutomated && (await services.writes.admit('click', writerOf(request))).kind === 'admitted';
+      if (counted) {
         // Resolves once the click is durable (journaled on disk), at once without a journal.
         await services.clicks.record({
           bookId: target.book.id,

@@ -4,6 +4,7 @@ import { parseIsbn } from '../../../domain/isbn.js';
 import type { Services } from '../../../services/container.js';
 import { HttpError, ValidationProblem } from '../../errors.js';
 import { requesterOf } from '../../requester.js';
+import { refuseIfCreationRefused, visitorMayCreate } from '../../write-refusals.js';
 
 const IsbnParams = Type.Object({
   isbn: Type.String({
@@ -41,10 +42,12 @@ export const isbnRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
           },
         ]);
       }
-      const outcome = await services.creator.byIsbn(isbn, !request.isAutomated, requesterOf(request));
+      const mayCreate = visitorMayCreate(services, request, request.isAutomated);
+      const outcome = await services.creator.byIsbn(isbn, mayCreate, requesterOf(request));
       if (outcome.kind === 'existing' || outcome.kind === 'created') {
         return reply.redirect(`/book/${encodeURIComponent(outcome.book.slug)}`, 302);
       }
+      refuseIfCreationRefused(reply, mayCreate);
       if (outcome.kind === 'unknown' && outcome.limited) {
         // Not "unknown": some source was not asked (its request budget is spent); it may know the book.
         reply.header('retry-after', 60);

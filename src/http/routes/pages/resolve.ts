@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Services } from '../../../services/container.js';
+import type { MayCreate, Services } from '../../../services/container.js';
 import { bookPath, resolveReasonCookie, searchPath } from '../../presenters/resolve.js';
 import { requesterOf } from '../../requester.js';
+import { visitorMayCreate } from '../../write-refusals.js';
 
 const ResolveQuery = Type.Object({
   url: Type.Optional(
@@ -22,8 +23,8 @@ const ResolveQuery = Type.Object({
  * Books are created for people only (SPEC 7 rule 4): never for a client that names itself a bot,
  * and not for a request without any User-Agent (a script).
  */
-export function mayCreateBook(request: FastifyRequest): boolean {
-  return !request.isAutomated;
+export function mayCreateBook(services: Services, request: FastifyRequest): MayCreate {
+  return visitorMayCreate(services, request, request.isAutomated);
 }
 
 /**
@@ -46,7 +47,7 @@ export const resolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     async (request, reply) => {
       const outcome = await services.resolver.resolveUrl(
         request.query.url ?? '',
-        mayCreateBook(request),
+        mayCreateBook(services, request),
         requesterOf(request),
       );
       reply.header('cache-control', 'no-store');

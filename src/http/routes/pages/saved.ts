@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
+import { writerOf } from '../../plugins/rate-limit.js';
 import { Integer } from '../../validation.js';
 import { renderSavedPage, SAVED_VIEWS, type SavedView } from '../../views/saved-page.js';
+import { writeRefused } from '../../write-refusals.js';
 
 const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 
@@ -51,13 +53,17 @@ export const savedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     },
     async (request, reply) => {
       const body = request.body;
-      await saved.record({
-        eventType: body.event_type,
-        collectionSize: body.collection_size,
-        bookSlug: body.book_slug ?? null,
-        viewMode: body.view_mode ?? null,
-        clientToken: body.client_token ?? null,
-      });
+      const admission = await saved.record(
+        {
+          eventType: body.event_type,
+          collectionSize: body.collection_size,
+          bookSlug: body.book_slug ?? null,
+          viewMode: body.view_mode ?? null,
+          clientToken: body.client_token ?? null,
+        },
+        writerOf(request),
+      );
+      if (admission.kind === 'refused') writeRefused(reply, 'saved_event', admission.retryAfterSeconds);
       return reply.code(204).send(null);
     },
   );

@@ -1,14 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Services } from '../../../services/container.js';
+import type { MayCreate, Services } from '../../../services/container.js';
 import type { NotFoundReason } from '../../../services/resolve.js';
 import type { Candidate, SearchOutcome } from '../../../services/search.js';
 import { HttpError } from '../../errors.js';
+import { writerOf } from '../../plugins/rate-limit.js';
 import { readResolveReason, resolveReasonCookie } from '../../presenters/resolve.js';
 import { requesterOf } from '../../requester.js';
 import { Integer } from '../../validation.js';
 import { renderMissThanks, renderSearchPage, type SearchResultView } from '../../views/search-page.js';
+import { refuseIfCreationRefused, visitorMayCreate, writeRefused } from '../../write-refusals.js';
 
 const SearchPageQuery = Type.Object({
   q: Type.Optional(
@@ -36,7 +38,12 @@ export function pickUrl(query: string, position: number, sfid: number | null): s
   return `/search?${params}`;
 }
 
-function resultView(result: Candidate, query: string, position: number, sfid: number): SearchResultView {
+function resultView(
+  result: Candidate,
+  query: string,
+  position: number,
+  sfid: number | null,
+): SearchResultView {
   const { record } = result;
   return {
     title: record.title,
@@ -48,15 +55,16 @@ function resultView(result: Candidate, query: string, position: number, sfid: nu
   };
 }
 
-const bookLocation = (slug: string, sfid: number) => `/book/${encodeURIComponent(slug)}?sfid=${sfid}`;
+const bookLocation = (slug: string, sfid: number | null) =>
+  `/book/${encodeURIComponent(slug)}${sfid === null ? '' : `?sfid=${sfid}`}`;
 
 /**
  * Books are created for people only: never for a client that names itself a bot (SPEC 7 rule 4);
  * a request with no User-Agent at all is a script unless the link was built with `human=1`.
  */
-function mayCreate(request: FastifyRequest, human: string | undefined): boolean {
-  if (request.isAutomated) return false;
-  return Boolean(request.headers['user-agent']) || human === '1';
+function mayCreate(services: Services, request: FastifyRequest, human: string | undefined): MayCreate {
+  const automated = request.isAutomated || !(request.headers['user-agent'] || human === '1');
+  return visitorMayCreate(services, request, automated);
 }
 
 /** `/search` (SPEC 4.1): straight to the book on a confident match, else a page of results. */
@@ -82,8 +90,7 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     sfid: number | null,
     resolveReason: NotFoundReason | null = null,
   ) => {
-    const results =
-      outcome && sfid !== null ? outcome.results.map((r, i) => resultView(r, query, i + 1, sfid)) : [];
+    const results = outcome ? outcome.results.map((r, i) => resultView(r, query, i + 1, sfid)) : [];
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
@@ -97,6 +104,12 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         }),
       );
   };
+
+  /** The search's log id; null past the address's cap of logged searches, and the page answers alike. */
+  async function logged(request: FastifyRequest, outcome: SearchOutcome, source: string | null) {
+    const admission = await services.writes.admit('search', writerOf(request));
+    return admission.kind === 'admitted' ? search.log(outcome, 'page', source) : null;
+  }
 
   async function pick(
     request: FastifyRequest,
@@ -114,14 +127,16 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         'pick_gone',
         'That search result is no longer available. Try the search again.',
       );
-    const book = await search.bookFor(chosen, mayCreate(request, human));
+    const allowance = mayCreate(services, request, human);
+    const book = await search.bookFor(chosen, allowance);
+    refuseIfCreationRefused(reply, allowance);
     if (!book)
       throw new HttpError(
         404,
         'book_not_created',
         'This book has no page yet. Pages are created when a reader first visits.',
       );
-    const id = sfid ?? (await search.log(outcome, 'page', null));
+    const id = sfid ?? (await logged(request, outcome, null));
     return reply.redirect(bookLocation(book.slug, id), 302);
   }
 
@@ -151,17 +166,17 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       const outcome = await search.search(query, 10, requesterOf(request));
       if (outcome.query.kind === 'url')
         return reply.redirect(`/resolve?${new URLSearchParams({ url: outcome.query.url })}`, 302);
-      const id = await search.log(outcome, 'page', source ?? null);
+      const id = await logged(request, outcome, source ?? null);
       if (outcome.query.kind === 'isbn') {
         const created = await search.creator.byIsbn(
           outcome.query.isbn,
-          mayCreate(request, human),
+          mayCreate(services, request, human),
           requesterOf(request),
         );
         if (created.kind === 'existing' || created.kind === 'created')
           return reply.redirect(bookLocation(created.book.slug, id), 302);
       } else if (outcome.confident) {
-        const book = await search.bookFor(outcome.confident, mayCreate(request, human));
+        const book = await search.bookFor(outcome.confident, mayCreate(services, request, human));
         if (book) return reply.redirect(bookLocation(book.slug, id), 302);
       }
       return page(reply, query, outcome, id, resolveReason);
@@ -180,12 +195,9 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     },
     async (request, reply) => {
       const { query, result_count, sfid, details } = request.body;
-      await services.signals.miss({
-        query,
-        result_count,
-        sfid: sfid ?? null,
-        details: details?.trim() || null,
-      });
+      const miss = { query, result_count, sfid: sfid ?? null, details: details?.trim() || null };
+      const admission = await services.signals.miss(miss, writerOf(request));
+      if (admission.kind === 'refused') writeRefused(reply, 'miss', admission.retryAfterSeconds);
       return reply.code(201).type('text/html; charset=utf-8').send(renderMissThanks(query));
     },
   );
