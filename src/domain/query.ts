@@ -1,5 +1,5 @@
 import { findIsbnInText, type Isbn, parseIsbn } from './isbn.js';
-import { foldText } from './text.js';
+import { foldText, normaliseText } from './text.js';
 
 /** One reading of the query as title and author; ranking scores every reading and keeps the best. */
 export interface QuerySplit {
@@ -116,12 +116,11 @@ function dedupeSplits(splits: QuerySplit[]): QuerySplit[] {
 
 /**
  * Words as the database indexes tokenise them (SQLite unicode61, PostgreSQL `simple` over folded
- * text): diacritics removed, split at every non-letter/digit, apostrophes included.
+ * text): normalised as `foldText` normalises (so a kana's voiced mark stays on its letter, as in the
+ * stored text), Latin diacritics removed, split at every non-letter/digit, apostrophes included.
  */
 export function indexTokens(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  return normaliseText(text)
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);

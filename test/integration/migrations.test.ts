@@ -4,6 +4,7 @@ import { type Kysely, sql } from 'kysely';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { createOpenLibraryStaging } from '../../src/store/migrations/0014-identifier-index.js';
 import { stagingWithoutRowidMigration } from '../../src/store/migrations/0020-staging-without-rowid.js';
+import { foldKeepsMarksMigration } from '../../src/store/migrations/0023-fold-keeps-marks.js';
 import { refreshSearchStatistics } from '../../src/store/search.js';
 import { describeEachDialect } from '../support/databases.js';
 import { addCatalogEntry } from '../support/factories.js';
@@ -62,6 +63,53 @@ describeEachDialect('migrations', (context) => {
     );
     await db.deleteFrom('ol_authors').execute();
     await db.deleteFrom('ol_works').execute();
+  });
+
+  it('keys again the catalog entries whose match key the old fold split at kana voiced marks or Hangul jamo', async () => {
+    const { db } = context.store();
+    // Keys as the fold before 0023 wrote them: NFKD left the marks loose and split the words there.
+    const rows = [
+      {
+        title: '消極性デザイン宣言',
+        authors: ['栗原一貴'],
+        old: '消極性テ サ イン宣言|栗原一貴',
+        now: '消極性デザイン宣言|栗原一貴',
+      },
+      { title: '한국어 소설', authors: [], old: `${'한국어 소설'.normalize('NFKD')}|`, now: '한국어 소설|' },
+      { title: 'Les Misérables', authors: ['Victor Hugo'], old: 'miserables|hugo', now: 'miserables|hugo' },
+      // Keyed from other names than its own authors (an Open Library by-statement): left as it is.
+      {
+        title: '消極性デザイン宣言',
+        authors: [],
+        old: '消極性テ サ イン宣言|kurihara',
+        now: '消極性テ サ イン宣言|kurihara',
+      },
+    ];
+    for (const [i, row] of rows.entries()) {
+      await addCatalogEntry(context.store(), {
+        title: row.title,
+        authors: row.authors,
+        entryKey: `fold:${i}`,
+      });
+      await db
+        .updateTable('catalog_entries')
+        .set({ match_key: row.old })
+        .where('entry_key', '=', `fold:${i}`)
+        .execute();
+    }
+    await foldKeepsMarksMigration(db as Kysely<unknown>, context.dialect);
+    const keys = await db
+      .selectFrom('catalog_entries')
+      .select(['entry_key', 'match_key'])
+      .where('entry_key', 'like', 'fold:%')
+      .orderBy('entry_key')
+      .execute();
+    assert.deepEqual(
+      keys.map((row) => row.match_key),
+      rows.map((row) => row.now),
+    );
+    await db.deleteFrom('catalog_identifiers').execute();
+    await db.deleteFrom('catalog_entries').execute();
   });
 
   if (context.dialect === 'postgres') {
