@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import { HUMAN_UA, startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
-import { inventedIsbn } from '../support/factories.js';
+import { addCatalogEntry, inventedIsbn } from '../support/factories.js';
 import { type FakeProviders, startFakeProviders } from '../support/fake-providers.js';
 
 interface SearchBody {
@@ -143,6 +143,25 @@ describeEachDialect('the real providers’ quirks', (context) => {
     assert.equal(body.results[0]?.isbn, inventedIsbn(9401));
     const asked = fake.requests('googlebooks').map((path) => new URL(path, 'http://x').searchParams.get('q'));
     assert.ok(asked.includes('消極性デザイン宣言'), asked.join(', '));
+  });
+
+  it('finds Japanese and Korean titles in the local catalog as typed, the index and the query folded alike', async () => {
+    await addCatalogEntry(context.store(), {
+      isbn13: inventedIsbn(9601),
+      title: '消極性デザイン宣言',
+      authors: ['栗原一貴'],
+      popularity: 100,
+    });
+    await addCatalogEntry(context.store(), {
+      isbn13: inventedIsbn(9602),
+      title: '채식주의자',
+      authors: ['한강'],
+      popularity: 100,
+    });
+    // Typed with the voiced marks as separate characters, as some input methods and PDFs give them.
+    assert.equal((await search('消極性テ\u3099サ\u3099イン宣言')).results[0]?.isbn, inventedIsbn(9601));
+    assert.equal((await search('채식주의자')).results[0]?.isbn, inventedIsbn(9602));
+    assert.equal(fake.requestCount(), 0, 'the catalog answered: no provider was asked');
   });
 
   it('shows no control characters from a provider’s title', async () => {
