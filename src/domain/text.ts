@@ -18,6 +18,19 @@ export function normaliseText(text: string): string {
 }
 
 /**
+ * Compatibility forms folded and Latin accents dropped as `normaliseText` does, every other mark
+ * kept, composed: the text as the search indexes read it (see `indexTokens`).
+ */
+export function composedText(text: string): string {
+  return NOT_PLAIN_ASCII.test(text)
+    ? text
+        .normalize('NFKD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .normalize('NFC')
+    : text;
+}
+
+/**
  * Text folding shared by slugs, matching, search and provider requests: lower case, no Latin
  * diacritics, no punctuation. Letters keep their marks (`\p{M}`), so no script is cut into pieces
  * between a letter and its mark, and CJK runs stay whole.
