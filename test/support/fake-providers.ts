@@ -255,6 +255,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     const edition = {
       key: `/books/${editionKey(book)}`,
       title: book.title,
+      ...(book.subtitle ? { subtitle: book.subtitle } : {}),
       ...(editionIsbns(book).length ? { isbn: editionIsbns(book) } : {}),
       language: [marc(book.language)],
       ...(book.cover === false ? {} : { cover_i: coverId(book) }),

@@ -102,6 +102,30 @@ describe('Open Library answers', () => {
     assert.equal(unchosen?.language, null);
   });
 
+  it('names the chosen edition by its own title, not the work’s original one', () => {
+    const record = openLibrarySearchDocToRecord(
+      {
+        key: '/works/OL15000002W',
+        title: 'La Route du sel',
+        author_name: ['Ines Varga'],
+        edition_count: 31,
+        isbn: ['9782070000012', '9780307401182'],
+        language: ['fre', 'eng'],
+        editions: {
+          numFound: 9,
+          start: 0,
+          numFoundExact: true,
+          docs: [
+            { key: '/books/OL24000002M', title: 'The Salt Road', language: ['eng'], isbn: ['9780307401182'] },
+          ],
+        },
+      },
+      COVERS,
+    );
+    assert.equal(record?.title, 'The Salt Road');
+    assert.equal(record?.isbn13, '9780307401182');
+  });
+
   it('keeps edition_count 0 of a stub work without ISBN, cover or author', () => {
     const record = openLibrarySearchDocToRecord(
       { key: '/works/OL39000001W', title: 'The Salt Road', edition_count: 0 },

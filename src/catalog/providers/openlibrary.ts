@@ -29,7 +29,8 @@ const SEARCH_FIELDS =
  * gather every edition's values in no order, so they never tell which edition is the work's.
  */
 const EDITION_FIELDS =
-  'editions,editions.key,editions.title,editions.isbn,editions.language,editions.cover_i,editions.publisher';
+  'editions,editions.key,editions.title,editions.subtitle,editions.isbn,editions.language,editions.cover_i,' +
+  'editions.publisher';
 
 /** Search fields that hold another catalogue's id for an edition. */
 export type IdField = 'oclc' | 'id_goodreads' | 'id_librarything';
@@ -209,9 +210,12 @@ function languageOf(doc: Json, edition: Json | null): string | null {
  * the ISBN, language and cover are the chosen edition's (`chosenEdition`).
  */
 export function openLibrarySearchDocToRecord(doc: Json, coversUrl: string): BookRecord | null {
-  const title = str(doc.title);
-  if (!title) return null;
   const { isbn, key, edition } = chosenEdition(doc);
+  // The chosen edition's own title: a work is filed under its original ("Le Petit Prince"), and an
+  // English edition's ISBN goes with "The Little Prince".
+  const editionTitle = str(edition?.title);
+  const title = editionTitle ?? str(doc.title);
+  if (!title) return null;
   const workKey = olid(doc.key);
   const single = strings(doc.edition_key).length === 1;
   const found: Record<string, string | null> = {
@@ -227,7 +231,7 @@ export function openLibrarySearchDocToRecord(doc: Json, coversUrl: string): Book
     ...emptyRecord(NAME, title),
     isbn13: isbn?.isbn13 ?? null,
     isbn10: isbn?.isbn10 ?? null,
-    subtitle: str(doc.subtitle),
+    subtitle: editionTitle ? str(edition?.subtitle) : str(doc.subtitle),
     authors: strings(doc.author_name),
     publishedDate: normaliseDate(String(num(doc.first_publish_year) ?? '')),
     publisher: onlyOf(strings(edition ? edition.publisher : doc.publisher)),
