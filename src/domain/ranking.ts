@@ -504,12 +504,18 @@ const DESCRIPTIVE = new Set([
   'third',
 ]);
 
+const SERIES_SUBTITLE =
+  /(?:^|\s)(?:book|volume|vol|part|no|number|tome|band|livre)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)(?:\s|$)|(?:^|\s)\d+(?:st|nd|rd|th)?\s+(?:book|volume|part)(?:\s|$)/;
+
 /**
  * The folded subtitle when it names something ("The Return of the King"), null when it only
  * describes the book ("A Novel", "Book 2", "Anniversary Edition") or is empty.
  */
 export function namingSubtitle(subtitle: string | null | undefined): string | null {
   const folded = subtitle ? foldText(subtitle) : '';
+  // A series note ("Maze Runner, Book Two", "#3") places the book in its series, as a duplicate
+  // record of the same work may do: it does not make it another book.
+  if (SERIES_SUBTITLE.test(folded) || /#\s*\d/.test(subtitle ?? '')) return null;
   const naming = folded
     .split(' ')
     .some((word) => word && !DESCRIPTIVE.has(word) && !/^\d+(?:st|nd|rd|th)?$/.test(word));

@@ -7,7 +7,7 @@ import {
   openLibrarySearchDocToRecord,
 } from '../../src/catalog/providers/openlibrary.js';
 import { parseQuery, type TextQuery } from '../../src/domain/query.js';
-import { type RankInput, rankCandidates, workGroupKey } from '../../src/domain/ranking.js';
+import { namingSubtitle, type RankInput, rankCandidates, workGroupKey } from '../../src/domain/ranking.js';
 import { planProviderSearch } from '../../src/services/search/plans.js';
 
 /**
@@ -271,6 +271,22 @@ describe('ranking provider answers', () => {
     const english = c('en', 'Shōkyokusei Design', { groupKey: 'w', popularity: 50_000 });
     const japanese = c('ja', '消極性デザイン宣言', { groupKey: 'w', language: 'ja' });
     assert.equal(rankCandidates(q('消極性デザイン宣言'), [english, japanese])[0]?.best.id, 'ja');
+  });
+});
+
+describe('subtitles that name another book', () => {
+  it('names a volume, but not a description or a series note', () => {
+    assert.equal(namingSubtitle('The Return of the King'), 'the return of the king');
+    assert.equal(namingSubtitle('The Story of Success'), 'the story of success');
+    for (const describing of [
+      'A Novel',
+      '25th Anniversary Edition',
+      'Maze Runner, Book Two',
+      'Discworld #3',
+      null,
+    ]) {
+      assert.equal(namingSubtitle(describing), null, String(describing));
+    }
   });
 });
 
