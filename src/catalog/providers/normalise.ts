@@ -112,7 +112,8 @@ export function normaliseDate(input: unknown): string | null {
   if (stamp) {
     const [year, month, day] = [Number(stamp[1]), Number(stamp[2]), Number(stamp[3])];
     if (month >= 1 && month <= 12 && day >= 1 && day <= 31) {
-      return timestampDate(year, month, day, `T${stamp[4]}${stamp[5] ?? '+00:00'}`);
+      // A time without a zone is the place's own: its day is the one written.
+      return stamp[5] ? timestampDate(year, month, day, `T${stamp[4]}${stamp[5]}`) : iso(year, month, day);
     }
   }
   const isoMatch = /^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?:$|T)/.exec(text);
