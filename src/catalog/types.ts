@@ -8,6 +8,8 @@ export interface SearchQuery {
   title?: string;
   author?: string;
   limit: number;
+  /** The reader's language (two letters), when known: the edition a provider shows is in it. */
+  language?: string;
 }
 
 /** One source of book metadata. `search` is optional: not every source can search by text. */

@@ -53,3 +53,24 @@ export const LANGUAGE_639_1: Readonly<Record<string, string>> = {
   tha: 'th',
   mul: 'mul',
 };
+
+/** Scripts that name their language (first match wins: kana before Han, which Chinese shares). */
+const SCRIPT_LANGUAGES: ReadonlyArray<[RegExp, string]> = [
+  [/[\p{Script=Hiragana}\p{Script=Katakana}]/u, 'ja'],
+  [/\p{Script=Hangul}/u, 'ko'],
+  [/\p{Script=Han}/u, 'zh'],
+  [/\p{Script=Thai}/u, 'th'],
+  [/\p{Script=Greek}/u, 'el'],
+  [/\p{Script=Hebrew}/u, 'he'],
+  [/\p{Script=Arabic}/u, 'ar'],
+  [/\p{Script=Devanagari}/u, 'hi'],
+];
+
+/**
+ * The language a query's script names (Japanese for kana, Korean for Hangul…), or null for the
+ * scripts many languages share (Latin, Cyrillic): the reader's or the site's language decides then.
+ */
+export function scriptLanguage(text: string): string | null {
+  if (!/[^\x20-\x7e]/.test(text)) return null;
+  return SCRIPT_LANGUAGES.find(([script]) => script.test(text))?.[1] ?? null;
+}

@@ -1,5 +1,5 @@
 import { findIsbnInText, type Isbn, parseIsbn } from './isbn.js';
-import { foldText } from './text.js';
+import { composedText, foldText } from './text.js';
 
 /** One reading of the query as title and author; ranking scores every reading and keeps the best. */
 export interface QuerySplit {
@@ -115,13 +115,13 @@ function dedupeSplits(splits: QuerySplit[]): QuerySplit[] {
 }
 
 /**
- * Words as the database indexes tokenise them (SQLite unicode61, PostgreSQL `simple` over folded
- * text): diacritics removed, split at every non-letter/digit, apostrophes included.
+ * Words as the databases index them (SQLite unicode61, PostgreSQL `simple` over `booklink_fold`):
+ * composed as stored text is (a kana's voiced mark on its letter, a Hangul syllable whole), Latin
+ * accents removed, split at everything but letters and digits: at punctuation, apostrophes and every
+ * combining mark (an Indic vowel sign, a Hebrew point), where both indexes split too.
  */
 export function indexTokens(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  return composedText(text)
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);

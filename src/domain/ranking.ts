@@ -1,3 +1,4 @@
+import { scriptLanguage } from './languages.js';
 import { memoized } from './memo.js';
 import type { QuerySplit, TextQuery } from './query.js';
 import { coreTitle, firstSurname, foldText, matchKeyOf } from './text.js';
@@ -21,6 +22,11 @@ export interface RankInput {
   series?: string | null;
   /** The work's original title ("Harry Potter and the Philosopher's Stone"), when different. */
   originalTitle?: string | null;
+  /**
+   * An edition no one can be sent to: no ISBN at all, or a work its provider counts no edition of
+   * (an Open Library stub). Never ahead of a real edition, unless pinned.
+   */
+  stub?: boolean;
 }
 
 export interface RankedGroup<T extends RankInput> {
@@ -343,7 +349,9 @@ export const popularityBoost = (value: number) => 0.05 * Math.min(7, Math.log10(
  * The work's own language: the one most of its editions share (large print and audio editions
  * count, translations are few), popularity breaking ties. A popular translation does not win.
  */
-function mainLanguageOf(editions: readonly RankInput[]): string | null {
+function mainLanguageOf(editions: readonly RankInput[], asked: string | null): string | null {
+  // A query in a script of its own (kana, Hangul) asks for the edition in that language.
+  if (asked && editions.some((e) => e.language === asked)) return asked;
   const weight = new Map<string, number>();
   for (const e of editions) {
     if (!e.language) continue;
@@ -355,10 +363,11 @@ function mainLanguageOf(editions: readonly RankInput[]): string | null {
 }
 
 /** The edition a work is shown and created as: trade format, the work's main language, popular. */
-function chooseEdition<T extends RankInput>(editions: T[]): T {
-  const mainLanguage = mainLanguageOf(editions);
+function chooseEdition<T extends RankInput>(editions: T[], asked: string | null): T {
+  const mainLanguage = mainLanguageOf(editions, asked);
   const quality = (e: T) =>
     -editionPenalty(e) -
+    (e.stub ? 1 : 0) -
     (mainLanguage && e.language && e.language !== mainLanguage ? 0.3 : 0) +
     0.05 * popularityNorm(e.popularity) +
     (e.saved ? 0.02 : 0) +
@@ -413,6 +422,7 @@ export function rankCandidates<T extends RankInput>(
   scoreOf: (candidate: T) => number = queryScores(query),
 ): RankedGroup<T>[] {
   const groups = new Map<string, { editions: T[]; relevance: number }>();
+  const asked = scriptLanguage(query.raw);
   for (const candidate of candidates) {
     const score = scoreOf(candidate);
     const group = groups.get(candidate.groupKey);
@@ -423,14 +433,93 @@ export function rankCandidates<T extends RankInput>(
   }
   return [...groups.values()]
     .map(({ editions, relevance: rel }) => {
-      const best = chooseEdition(editions);
+      const best = chooseEdition(editions, asked);
       const popularity = Math.max(...editions.map((e) => e.popularity));
       const clicks = editions.reduce((sum, e) => sum + e.clicks, 0);
       const pinned = editions.some((e) => e.pinned);
       const score = rel + popularityBoost(popularity) + 0.04 * popularityNorm(clicks) + (pinned ? 10 : 0);
-      return { best, editions, relevance: rel, score };
+      return { best, editions, relevance: rel, score, stub: !pinned && editions.every((e) => e.stub) };
     })
-    .sort((a, b) => b.score - a.score);
+    .sort((a, b) => Number(a.stub) - Number(b.stub) || b.score - a.score)
+    .map(({ stub: _, ...group }) => group);
+}
+
+/**
+ * Subtitle words that describe a book rather than name it: "A Novel", "A Memoir", "25th Anniversary
+ * Edition", "Book Two". A subtitle of these words alone says nothing about which work it is.
+ */
+const DESCRIPTIVE = new Set([
+  ...STOP,
+  'novel',
+  'novels',
+  'novella',
+  'memoir',
+  'memoirs',
+  'thriller',
+  'romance',
+  'mystery',
+  'story',
+  'stories',
+  'tale',
+  'tales',
+  'poem',
+  'poems',
+  'play',
+  'biography',
+  'autobiography',
+  'roman',
+  'romanzo',
+  'novela',
+  'edition',
+  'anniversary',
+  'deluxe',
+  'illustrated',
+  'revised',
+  'updated',
+  'expanded',
+  'annotated',
+  'unabridged',
+  'abridged',
+  'classic',
+  'classics',
+  'special',
+  'new',
+  'book',
+  'books',
+  'volume',
+  'vol',
+  'part',
+  'series',
+  'trilogy',
+  'saga',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'first',
+  'second',
+  'third',
+]);
+
+const SERIES_SUBTITLE =
+  /(?:^|\s)(?:book|volume|vol|part|no|number|tome|band|livre)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)(?:\s|$)|(?:^|\s)\d+(?:st|nd|rd|th)?\s+(?:book|volume|part)(?:\s|$)/;
+
+/**
+ * The folded subtitle when it names something ("The Return of the King"), null when it only
+ * describes the book ("A Novel", "Book 2", "Anniversary Edition") or is empty.
+ */
+export function namingSubtitle(subtitle: string | null | undefined): string | null {
+  const folded = subtitle ? foldText(subtitle) : '';
+  // A series note ("Maze Runner, Book Two", "#3") places the book in its series, as a duplicate
+  // record of the same work may do: it does not make it another book.
+  if (SERIES_SUBTITLE.test(folded) || /#\s*\d/.test(subtitle ?? '')) return null;
+  const naming = folded
+    .split(' ')
+    .some((word) => word && !DESCRIPTIVE.has(word) && !/^\d+(?:st|nd|rd|th)?$/.test(word));
+  return naming ? folded : null;
 }
 
 /** A match good enough to skip the results page: a pin, or a near-exact top result well ahead. */

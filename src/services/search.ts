@@ -6,6 +6,7 @@ import { editionIdentifiers } from '../domain/identifiers.js';
 import { type ParsedQuery, parseQuery, type TextQuery } from '../domain/query.js';
 import {
   isConfident,
+  namingSubtitle,
   queryScores,
   type RankedGroup,
   type RankInput,
@@ -51,6 +52,8 @@ export interface Candidate extends RankInput {
   record: BookRecord;
   book: Book | null;
   relevance: number;
+  /** The work key by title and author alone, before `apartVolumes` tells volumes from their work. */
+  titleKey: string;
 }
 
 export interface SearchOutcome {
@@ -140,6 +143,7 @@ function candidate(
   popularity: number,
   fallbackKey: string,
 ): Candidate {
+  const groupKey = workGroupKey(record.title, record.authors) ?? fallbackKey;
   return {
     record,
     book,
@@ -147,7 +151,8 @@ function candidate(
     authors: record.authors,
     format: book?.format ?? record.format,
     language: record.language,
-    groupKey: workGroupKey(record.title, record.authors) ?? fallbackKey,
+    groupKey,
+    titleKey: groupKey,
     popularity,
     clicks: 0,
     pinned: false,
@@ -207,10 +212,16 @@ function uniqueSeriesNames(candidates: readonly Candidate[]): string[][] {
   return [...names.values()];
 }
 
+/**
+ * A provider's answer. One without any ISBN, or a work its provider counts no edition of (an Open
+ * Library stub, `edition_count: 0`), is a stub: never ahead of a real edition. The catalog's own
+ * entries without an ISBN (public-domain texts, rows an operator imported) are books, not stubs.
+ */
 function remoteCandidate(record: BookRecord, index: number): Candidate {
   const popularity = (record.editionCount ?? UNCOUNTED_EDITIONS) * POPULARITY_PER_EDITION;
   const key = record.isbn13 ?? record.workKey ?? `${index}`;
-  return candidate(record, null, popularity, `remote:${key}`);
+  const stub = (!record.isbn13 && !record.isbn10) || record.editionCount === 0;
+  return { ...candidate(record, null, popularity, `remote:${key}`), stub };
 }
 
 const fromBookRow = (row: BookRow) => {
@@ -250,6 +261,29 @@ function dedupe(candidates: Candidate[]): Candidate[] {
     else if (c.pinned) seen.pinned = true;
   }
   return [...byKey.values()];
+}
+
+/**
+ * Volumes told apart from their whole work: editions that share a title and author ("The Lord of
+ * the Rings") but that the catalog files under different works, one with a naming subtitle ("The
+ * Return of the King"), are different books. Each subtitle then keys a work of its own and is read
+ * as part of the title, so "the lord of the rings" names the whole work better than the volume. A
+ * subtitle within one work ("Outliers: The Story of Success") changes nothing.
+ */
+export function apartVolumes(candidates: readonly Candidate[]): Candidate[] {
+  const works = new Map<string, Set<string>>();
+  for (const c of candidates) {
+    if (!c.record.workKey) continue;
+    const keys = works.get(c.titleKey) ?? new Set<string>();
+    keys.add(c.record.workKey);
+    works.set(c.titleKey, keys);
+  }
+  return candidates.map((c) => {
+    const subtitle = (works.get(c.titleKey)?.size ?? 0) > 1 ? namingSubtitle(c.record.subtitle) : null;
+    if (!subtitle)
+      return c.groupKey === c.titleKey ? c : { ...c, groupKey: c.titleKey, title: c.record.title };
+    return { ...c, groupKey: `${c.titleKey}|${subtitle}`, title: `${c.record.title}: ${c.record.subtitle}` };
+  });
 }
 
 const DONE = Promise.resolve();
@@ -389,7 +423,7 @@ export class SearchService {
     ];
     // The reading that explains the best result wins; another must explain it clearly better.
     const rank = () => {
-      const all = dedupe([...local, ...found]);
+      const all = apartVolumes(dedupe([...local, ...found]));
       const ranked = readings.map(({ reading, weight }) => ({
         weight,
         groups: rankCandidates(reading, all),
@@ -508,7 +542,7 @@ export class SearchService {
       const ids = all.flatMap((c) => (c.book ? [c.book.id] : []));
       const clicks = await clickCounts(store.db, ids);
       for (const c of all) if (c.book) c.clicks = clicks.get(c.book.id) ?? 0;
-      return all;
+      return apartVolumes(all);
     });
   }
 

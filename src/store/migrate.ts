@@ -19,6 +19,8 @@ import { publicDomainPostgresMigration } from './migrations/0019-public-domain-p
 import { stagingWithoutRowidMigration } from './migrations/0020-staging-without-rowid.js';
 import { cheaperFoldPostgresMigration } from './migrations/0021-cheaper-fold-postgres.js';
 import { booksFtsDirectMigration } from './migrations/0022-books-fts-direct.js';
+import { foldKeepsMarksMigration } from './migrations/0023-fold-keeps-marks.js';
+import { foldMarksPostgresMigration } from './migrations/0024-fold-marks-postgres.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -43,6 +45,8 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0020-staging-without-rowid', stagingWithoutRowidMigration],
   ['0021-cheaper-fold-postgres', cheaperFoldPostgresMigration],
   ['0022-books-fts-direct', booksFtsDirectMigration],
+  ['0023-fold-keeps-marks', foldKeepsMarksMigration],
+  ['0024-fold-marks-postgres', foldMarksPostgresMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

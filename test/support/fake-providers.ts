@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local stand-in for Open Library (Books API jscmd=data, search.json, covers), Google Books
- * (volumes) and the iTunes Search API (lookup, search), answering in their documented formats.
+ * (volumes) and the iTunes Search API (lookup, search), answering in their documented formats with
+ * the quirks of their real answers: Open Library editions with only `isbn_10`, works whose `isbn` and
+ * `language` lists mix every edition's values in no order (the chosen edition under `editions`),
+ * stub works without ISBN, cover or author (`edition_count: 0`); Google volumes with `pageCount: 0`,
+ * `saleInfo` prices and links on a country's store; iTunes items with one `artistIds` entry per
+ * author, their names joined in one `artistName`, and no ratings.
  * Tests decide which service knows which book, and can make a service slow, failing or hanging.
  *
  *   const fake = await startFakeProviders();
@@ -58,6 +63,15 @@ export interface FakeBook {
    */
   withoutIsbn?: boolean;
   librarything?: string;
+  /** The edition lists only its ISBN-10 (older books): Open Library `isbn_10` alone, Google `ISBN_10` alone. */
+  isbn10Only?: boolean;
+  /** Open Library's `edition_count` of the work (default: this edition and `workIsbns`); 0 for a stub work. */
+  editionCount?: number;
+  /**
+   * Other editions of the work in other languages (translations): the work's search document lists
+   * their ISBNs and languages with this edition's, in no order (theirs first, as the real index may).
+   */
+  translations?: { isbn13: string; language: string }[];
   /** Whether the search index names the matching edition under `editions` (default true). */
   searchEditions?: boolean;
   /**
@@ -207,7 +221,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       authors: (book.authors ?? []).map((name, i) => ({ name, url: `${origin}/ol/authors/OL${i + 1}A` })),
       ...(book.pages ? { number_of_pages: book.pages } : {}),
       identifiers: {
-        ...(book.withoutIsbn ? {} : { isbn_13: [book.isbn13, ...(book.moreIsbns ?? [])] }),
+        ...(book.withoutIsbn || book.isbn10Only ? {} : { isbn_13: [book.isbn13, ...(book.moreIsbns ?? [])] }),
         ...(book.isbn10 && !book.withoutIsbn ? { isbn_10: [book.isbn10] } : {}),
         openlibrary: [edition],
         ...(book.goodreads ? { goodreads: [book.goodreads] } : {}),
@@ -232,25 +246,63 @@ export async function startFakeProviders(): Promise<FakeProviders> {
 
   const editionKey = (book: FakeBook) => book.olEdition ?? `OL${coverId(book)}M`;
 
-  /** `fields=…,editions`: the real index then adds the editions that matched the query. */
+  /** Open Library's three-letter language codes for the two-letter ones books are given in. */
+  const MARC: Record<string, string> = { en: 'eng', de: 'ger', fr: 'fre', es: 'spa', it: 'ita', ja: 'jpn' };
+  const marc = (language: string | undefined) => MARC[language ?? 'en'] ?? 'eng';
+
+  /** The edition's own ISBNs, as a search answer's `editions.docs[].isbn` lists them. */
+  const editionIsbns = (book: FakeBook) =>
+    book.withoutIsbn
+      ? []
+      : [
+          ...(book.isbn10Only ? [] : [book.isbn13, ...(book.moreIsbns ?? [])]),
+          ...(book.isbn10 ? [book.isbn10] : []),
+        ];
+
+  /**
+   * `fields=…,editions`: the real index then adds the edition that matched the query (in the `lang`
+   * asked for when it has one). The work's own `isbn` and `language` lists hold every edition's values
+   * in no order; a stub work has no `isbn`, `cover_i` or `author_name` at all.
+   */
   function olSearchDoc(book: FakeBook, withEditions = false): Record<string, unknown> {
     const others = (book.workIsbns ?? []).map((isbn) => `OL${isbn.slice(-7)}M`);
-    const edition = { key: `/books/${editionKey(book)}`, title: book.title, isbn: [book.isbn13] };
+    const translated = book.translations ?? [];
+    const edition = {
+      key: `/books/${editionKey(book)}`,
+      title: book.title,
+      ...(book.subtitle ? { subtitle: book.subtitle } : {}),
+      ...(editionIsbns(book).length ? { isbn: editionIsbns(book) } : {}),
+      language: [marc(book.language)],
+      ...(book.cover === false ? {} : { cover_i: coverId(book) }),
+    };
+    const isbns = [...translated.map((t) => t.isbn13), ...(book.workIsbns ?? []), ...editionIsbns(book)];
+    const languages = [...new Set([...translated.map((t) => marc(t.language)), marc(book.language)])];
+    const authors = book.authors ?? [];
+    // A stub work (no edition at all) has no edition keys and no languages either.
+    const stub = book.editionCount === 0;
     return {
       key: `/works/${book.olWork ?? `OL${coverId(book)}W`}`,
       title: book.title,
       ...(book.subtitle ? { subtitle: book.subtitle } : {}),
-      author_name: book.authors ?? [],
+      ...(authors.length ? { author_name: authors } : {}),
       ...(book.publishedDate ? { first_publish_year: Number(book.publishedDate.slice(0, 4)) } : {}),
-      isbn: [...(book.workIsbns ?? []), book.isbn13, ...(book.isbn10 ? [book.isbn10] : [])],
+      ...(isbns.length ? { isbn: isbns } : {}),
       ...(book.cover === false ? {} : { cover_i: coverId(book) }),
-      edition_key: [...others, editionKey(book)],
+      edition_count: book.editionCount ?? 1 + others.length + translated.length,
+      ...(stub
+        ? {}
+        : {
+            edition_key: [...translated.map((t) => `OL${t.isbn13.slice(-7)}M`), ...others, editionKey(book)],
+            language: languages,
+          }),
       ...(book.publisher ? { publisher: [book.publisher] } : {}),
       ...(book.pages ? { number_of_pages_median: book.pages } : {}),
       ...(book.goodreads ? { id_goodreads: [book.goodreads] } : {}),
       ...(book.oclc ? { oclc: [book.oclc] } : {}),
       ...(book.librarything ? { id_librarything: [book.librarything] } : {}),
-      ...(withEditions ? { editions: { numFound: 1, start: 0, numFoundExact: true, docs: [edition] } } : {}),
+      ...(withEditions && !stub
+        ? { editions: { numFound: 1, start: 0, numFoundExact: true, docs: [edition] } }
+        : {}),
     };
   }
 
@@ -266,12 +318,24 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     return field ? (book) => field(book) === match?.[2] : null;
   }
 
+  /**
+   * A volume as Google sends it: `pageCount: 0` when it counts no pages, `saleInfo` with prices where
+   * the volume is for sale, links on the store of the answer's country.
+   */
   function googleVolume(book: FakeBook): Record<string, unknown> {
     const id = book.googleId ?? `gb${book.isbn13}`;
     const image = `http://books.google.com/books/content?id=${id}&printsec=frontcover&img=1&edge=curl&source=gbs_api`;
+    const identifiers = book.withoutIsbn
+      ? [{ type: 'OTHER', identifier: `UOM:${book.isbn13}` }]
+      : [
+          ...(book.isbn10 ? [{ type: 'ISBN_10', identifier: book.isbn10 }] : []),
+          ...(book.isbn10Only ? [] : [{ type: 'ISBN_13', identifier: book.isbn13 }]),
+        ];
     return {
       kind: 'books#volume',
       id,
+      etag: `e${id.slice(-8)}`,
+      selfLink: `https://www.googleapis.com/books/v1/volumes/${id}`,
       volumeInfo: {
         title: book.title,
         ...(book.subtitle ? { subtitle: book.subtitle } : {}),
@@ -279,17 +343,29 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         ...(book.publisher ? { publisher: book.publisher } : {}),
         ...(book.publishedDate ? { publishedDate: book.publishedDate } : {}),
         ...(book.description ? { description: book.description } : {}),
-        industryIdentifiers: book.withoutIsbn
-          ? [{ type: 'OTHER', identifier: `UOM:${book.isbn13}` }]
-          : [
-              ...(book.isbn10 ? [{ type: 'ISBN_10', identifier: book.isbn10 }] : []),
-              { type: 'ISBN_13', identifier: book.isbn13 },
-            ],
-        ...(book.pages ? { pageCount: book.pages } : {}),
+        industryIdentifiers: identifiers,
+        readingModes: { text: false, image: false },
+        pageCount: book.pages ?? 0,
         printType: 'BOOK',
+        maturityRating: 'NOT_MATURE',
         imageLinks: { smallThumbnail: `${image}&zoom=5`, thumbnail: `${image}&zoom=1` },
         language: book.language ?? 'en',
+        previewLink: `http://books.google.co.uk/books?id=${id}&printsec=frontcover&hl=&cd=1&source=gbs_api`,
+        infoLink: `http://books.google.co.uk/books?id=${id}&hl=&source=gbs_api`,
+        canonicalVolumeLink: `https://books.google.com/books/about/?hl=&id=${id}`,
       },
+      saleInfo:
+        book.format === 'ebook'
+          ? {
+              country: 'GB',
+              saleability: 'FOR_SALE',
+              isEbook: true,
+              listPrice: { amount: 9.99, currencyCode: 'GBP' },
+              retailPrice: { amount: 6.99, currencyCode: 'GBP' },
+              buyLink: `https://play.google.com/store/books/details?id=${id}&rdid=book-${id}&rdot=1&source=gbs_api`,
+            }
+          : { country: 'GB', saleability: 'NOT_FOR_SALE', isEbook: false },
+      accessInfo: { country: 'GB', viewability: 'NO_PAGES', embeddable: false, publicDomain: false },
     };
   }
 
@@ -297,8 +373,16 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     const id = book.appleId ?? Number(book.isbn13.slice(-9));
     const art = `https://is1-ssl.mzstatic.com/image/thumb/Publication/v4/${book.isbn13}/source/100x100bb.jpg`;
     const date = book.publishedDate ? `${`${book.publishedDate}-01-01`.slice(0, 10)}T07:00:00Z` : undefined;
+    const authors = book.authors ?? [];
+    // One id per author; the names joined into one, "A & B" or "A, B & C". No ratings for most books.
+    const artistIds = authors.map((name, i) => 1_000_000 + i + name.length * 1000);
     const common = {
-      artistName: (book.authors ?? []).join(' & '),
+      ...(artistIds.length ? { artistIds, artistId: artistIds[0] } : {}),
+      artistName:
+        authors.length > 1 ? `${authors.slice(0, -1).join(', ')} & ${authors.at(-1)}` : (authors[0] ?? ''),
+      price: 9.99,
+      currency: 'USD',
+      formattedPrice: '$9.99',
       artworkUrl100: art,
       artworkUrl60: art.replace('100x100', '60x60'),
       ...(date ? { releaseDate: date } : {}),
@@ -338,7 +422,8 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         .filter((book) => matches(book, q.get('title') ?? '', 'title'))
         .filter((book) => matches(book, q.get('author') ?? '', 'author'))
         .slice(0, Number(q.get('limit') ?? 100))
-        .map((book) => olSearchDoc(book, withEditions && byId !== null && book.searchEditions !== false));
+        // An id query names the matching edition only when the index has it (`searchEditions`).
+        .map((book) => olSearchDoc(book, withEditions && (byId === null || book.searchEditions !== false)));
       json(res, 200, { numFound: docs.length, start: 0, numFoundExact: true, docs });
       return;
     }
@@ -605,14 +690,37 @@ export async function startCatalogProviders(books: readonly CatalogFakeBook[]): 
   const counts = new Map<FakeService, number>();
   let origin = '';
 
-  const olDoc = (book: CatalogFakeBook) => ({
+  const catalogIsbns = (book: CatalogFakeBook) =>
+    [book.isbn13, book.isbn10].filter((v): v is string => v !== null);
+  /**
+   * A work's search document; with `fields=…,editions` the index adds the edition that matched. A
+   * work without authors or ISBNs has no `author_name` or `isbn` at all; none has a `cover_i` here.
+   */
+  const olDoc = (book: CatalogFakeBook, withEditions: boolean) => ({
     key: `/works/OL${book.id}W`,
     title: book.title,
-    author_name: book.authors,
+    ...(book.authors.length ? { author_name: book.authors } : {}),
     ...(book.year !== null ? { first_publish_year: book.year } : {}),
-    isbn: [book.isbn13, book.isbn10].filter((v): v is string => v !== null),
+    ...(catalogIsbns(book).length ? { isbn: catalogIsbns(book) } : {}),
     edition_count: book.editionCount,
     ...(book.language ? { language: [book.language] } : {}),
+    ...(withEditions
+      ? {
+          editions: {
+            numFound: 1,
+            start: 0,
+            numFoundExact: true,
+            docs: [
+              {
+                key: `/books/OL${book.id}M`,
+                title: book.title,
+                ...(catalogIsbns(book).length ? { isbn: catalogIsbns(book) } : {}),
+                ...(book.language ? { language: [book.language] } : {}),
+              },
+            ],
+          },
+        }
+      : {}),
   });
   const googleItem = (book: CatalogFakeBook) => ({
     kind: 'books#volume',
@@ -635,7 +743,11 @@ export async function startCatalogProviders(books: readonly CatalogFakeBook[]): 
     wrapperType: 'track',
     trackId: Number(book.id) + 100_000_000,
     trackName: book.title,
-    artistName: book.authors.join(' & '),
+    artistIds: book.authors.map((_, i) => Number(book.id) * 10 + i),
+    artistName:
+      book.authors.length > 1
+        ? `${book.authors.slice(0, -1).join(', ')} & ${book.authors.at(-1)}`
+        : (book.authors[0] ?? ''),
     ...(book.year !== null && book.year > 0 ? { releaseDate: `${book.year}-01-01T07:00:00Z` } : {}),
   });
 
@@ -668,9 +780,10 @@ export async function startCatalogProviders(books: readonly CatalogFakeBook[]): 
     const found = indexed.filter(
       (e) => hasAll(free, e.title, e.author) && hasAll(title, e.title) && hasAll(author, e.author),
     );
+    const withEditions = (q.get('fields') ?? '').split(',').includes('editions');
     const docs = relevanceOrder([...free, ...title], found)
       .slice(0, Number(q.get('limit') ?? 100))
-      .map((e) => olDoc(e.book));
+      .map((e) => olDoc(e.book, withEditions));
     return { numFound: found.length, start: 0, numFoundExact: true, docs };
   }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { indexTokens } from '../../src/domain/query.js';
 import { authorSurname, coreTitle, foldText, matchKey, matchKeyWithAuthors } from '../../src/domain/text.js';
 
 describe('text folding', () => {
@@ -14,6 +15,20 @@ describe('text folding', () => {
     assert.equal(foldText("Don't\tPanic: A-Z_of Things (2nd ed.)"), 'dont panic a z of things 2nd ed');
     assert.equal(foldText('ﬁnal Ｂｏｏｋ'), 'final book');
     assert.equal(foldText('Tom & Jerry’s'), 'tom and jerrys');
+  });
+  it('keeps every script searchable: marks stay on their letters, CJK runs whole, compatibility forms folded', () => {
+    // NFKD left a kana's voiced mark loose and the word split at it: "消極性テ サ イン宣言".
+    assert.equal(foldText('「消極性デザイン宣言」'), '消極性デザイン宣言');
+    assert.equal(foldText('消極性テ\u3099サ\u3099イン宣言'), '消極性デザイン宣言');
+    assert.equal(foldText('ﾃﾞｻﾞｲﾝ'), 'デザイン');
+    assert.equal(foldText('한국어 소설'), '한국어 소설');
+    assert.equal(foldText('हिन्दी उपन्यास'), 'हिन्दी उपन्यास');
+    assert.equal(foldText('ภาษาไทย'), 'ภาษาไทย');
+    // Vowel points are left out as accents are.
+    assert.equal(foldText('عَرَبِيّ'), 'عربي');
+    assert.equal(foldText('I ❤️ Books'), 'i books');
+    assert.deepEqual(indexTokens('消極性デザイン宣言 2'), ['消極性デザイン宣言', '2']);
+    assert.deepEqual(indexTokens('한국어'), ['한국어']);
   });
   it('drops series notes, subtitles and a leading article from titles', () => {
     assert.equal(coreTitle('The Hunger Games (The Hunger Games, #1)'), 'hunger games');

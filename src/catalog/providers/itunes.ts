@@ -29,6 +29,28 @@ function formatOf(result: Json): BookFormat | null {
   return null;
 }
 
+/** A name's suffix, not a second person: "Martin Luther King, Jr.", "Jane Smith, PhD". */
+const NAME_SUFFIX = /^(?:jr|sr|[ivx]{1,4}|phd|md|esq|obe|mbe|cbe|kbe|dbe)\.?$/i;
+
+/**
+ * The authors of one `artistName`: the store joins several as "Terry Pratchett & Neil Gaiman" or
+ * "A, B & C" and lists an `artistIds` entry for each. One id is one name, commas and all.
+ */
+function authorsOf(result: Json): string[] {
+  const name = str(result.artistName);
+  if (!name) return [];
+  const ids = arr(result.artistIds).length;
+  if (ids === 1) return [name];
+  const parts = name.split(/\s+&\s+|,\s+/).filter(Boolean);
+  const names: string[] = [];
+  for (const part of parts) {
+    const last = names.length - 1;
+    if (last >= 0 && NAME_SUFFIX.test(part)) names[last] = `${names[last]}, ${part}`;
+    else names.push(part);
+  }
+  return names;
+}
+
 /** Maps one result of the iTunes Search/Lookup API (an ebook track or an audiobook collection). */
 export function itunesResultToRecord(result: Json): BookRecord | null {
   const format = formatOf(result);
@@ -37,10 +59,7 @@ export function itunesResultToRecord(result: Json): BookRecord | null {
   const id = num(result.trackId) ?? num(result.collectionId);
   return {
     ...emptyRecord(NAME, title),
-    authors:
-      str(result.artistName)
-        ?.split(/\s+&\s+|,\s+/)
-        .filter(Boolean) ?? [],
+    authors: authorsOf(result),
     publishedDate: normaliseDate(result.releaseDate),
     coverUrl: upscaleArtwork(str(result.artworkUrl100) ?? str(result.artworkUrl60)),
     format,

@@ -1,5 +1,6 @@
 import { LANGUAGE_639_1 } from '../../domain/languages.js';
 import type { BookFormat } from '../types.js';
+import { htmlToText, markdownToText, withoutControls } from './text.js';
 
 /** Readers for untrusted JSON: each answers the value when it has the expected type, else null. */
 export type Json = Record<string, unknown>;
@@ -12,10 +13,21 @@ export function arr(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
+/** A string field as one line of text: control characters removed, blank runs made one space. */
 export function str(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  const trimmed = value.replace(/\s+/g, ' ').trim();
+  const trimmed = withoutControls(value).replace(/\s+/g, ' ').trim();
   return trimmed === '' ? null : trimmed;
+}
+
+/**
+ * A text field that Open Library writes as a string or as a typed value, `{"type": "/type/text",
+ * "value": "…"}` (descriptions, notes, first sentences), untrimmed.
+ */
+export function textValue(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  const typed = obj(value);
+  return typeof typed?.value === 'string' ? typed.value : null;
 }
 
 export function num(value: unknown): number | null {
@@ -65,15 +77,45 @@ function iso(year: number, month: number | null, day: number | null): string {
   return `${year}-${pad(month)}-${pad(day)}`;
 }
 
+/** One day later, as an ISO date. */
+function nextDay(year: number, month: number, day: number): string {
+  return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
+}
+
 /**
- * Publication dates arrive as "2006-03-01", "2008-07-28T07:00:00Z", "March 2006", "July 28, 2008",
- * "28 July 2008", "c1998" or "[1998?]". Answers the most precise ISO form the text supports
- * (YYYY, YYYY-MM or YYYY-MM-DD), or null when no year can be found. Parsed by hand: Date would
- * shift a bare date across time zones.
+ * The date a timestamp stands for. Stores give a day as its local midnight written in UTC:
+ * "2012-03-26T07:00:00Z" is midnight in California, "2013-12-31T23:00:00Z" midnight of 1 January in
+ * Paris, "2016-07-30T15:00:00Z" of 31 July in Tokyo. A UTC time on a quarter hour from noon on is a
+ * midnight east of Greenwich, the next day's; earlier ones, and times with their own offset
+ * ("2014-01-01T00:00:00+01:00"), are on the day written.
+ */
+function timestampDate(year: number, month: number, day: number, time: string): string {
+  const utc = /^T(\d{2}):(\d{2})(?::(\d{2})(?:\.0+)?)?(?:Z|[+-]00:?00)$/i.exec(time);
+  const hour = Number(utc?.[1]);
+  const minute = Number(utc?.[2]);
+  const second = Number(utc?.[3] ?? 0);
+  if (utc && hour >= 12 && hour <= 23 && minute % 15 === 0 && second === 0) return nextDay(year, month, day);
+  return iso(year, month, day);
+}
+
+/**
+ * Publication dates arrive as "2006-03-01", "2008-07-28T07:00:00Z", "2013-12-31T23:00:00.000Z",
+ * "2008-07-28 07:00:00 +0000", "March 2006", "July 28, 2008", "28 July 2008", "c1998" or "[1998?]".
+ * Answers the most precise ISO form the text supports (YYYY, YYYY-MM or YYYY-MM-DD), or null when no
+ * year can be found. Parsed by hand: Date would shift a bare date across time zones.
  */
 export function normaliseDate(input: unknown): string | null {
   const text = str(input);
   if (!text) return null;
+  const stamp =
+    /^(\d{4})-(\d{1,2})-(\d{1,2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) ?(Z|[+-]\d{2}:?\d{2})?$/i.exec(text);
+  if (stamp) {
+    const [year, month, day] = [Number(stamp[1]), Number(stamp[2]), Number(stamp[3])];
+    if (month >= 1 && month <= 12 && day >= 1 && day <= 31) {
+      // A time without a zone is the place's own: its day is the one written.
+      return stamp[5] ? timestampDate(year, month, day, `T${stamp[4]}${stamp[5]}`) : iso(year, month, day);
+    }
+  }
   const isoMatch = /^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?:$|T)/.exec(text);
   if (isoMatch) {
     return iso(Number(isoMatch[1]), numberOrNull(isoMatch[2]), numberOrNull(isoMatch[3]));
@@ -112,23 +154,15 @@ export function formatFromText(text: unknown): BookFormat | null {
   return FORMAT_WORDS.find(([pattern]) => pattern.test(value))?.[1] ?? null;
 }
 
-/** Plain text from a description that may carry HTML (iTunes, some Google entries). */
+/** Plain text from a description that may carry HTML (Google Books, iTunes): see `htmlToText`. */
 export function plainText(value: unknown): string | null {
-  const text = str(value);
-  if (!text) return null;
-  const stripped = text
-    .replace(/<br\s*\/?>|<\/p>/gi, '\n')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/[ \t]+/g, ' ')
-    .replace(/\n\s*\n+/g, '\n\n')
-    .trim();
-  return stripped || null;
+  return typeof value === 'string' ? htmlToText(value) : null;
+}
+
+/** Plain text from Open Library's Markdown text, a string or a `{type, value}` object. */
+export function markdownText(value: unknown): string | null {
+  const text = textValue(value);
+  return text === null ? null : markdownToText(text);
 }
 
 /** A two-letter language code from "en", "eng", "en-US" or "/languages/eng". */

@@ -1,4 +1,5 @@
 import { type Isbn, parseIsbn } from '../../domain/isbn.js';
+import { scriptLanguage } from '../../domain/languages.js';
 import type { HttpClient } from '../http-client.js';
 import { type BookRecord, emptyRecord, type MetadataProvider, type SearchQuery } from '../types.js';
 import {
@@ -7,19 +8,29 @@ import {
   formatFromText,
   type Json,
   languageCode,
+  markdownText,
   normaliseDate,
   num,
   obj,
-  plainText,
   positiveInt,
   str,
   strings,
 } from './normalise.js';
 
 const NAME = 'openlibrary';
+/** The edition language asked for when neither the reader's language nor the query's script names one. */
+const DEFAULT_LANGUAGE = 'en';
 const SEARCH_FIELDS =
   'key,title,subtitle,author_name,first_publish_year,isbn,cover_i,edition_key,ia,publisher,language,' +
   'number_of_pages_median,id_goodreads,id_amazon,edition_count';
+/**
+ * The edition the index chose for each work (`editions` of a search answer): the one that matched
+ * the query, in the `lang` asked for when the work has one. A work's own lists (`isbn`, `language`)
+ * gather every edition's values in no order, so they never tell which edition is the work's.
+ */
+const EDITION_FIELDS =
+  'editions,editions.key,editions.title,editions.subtitle,editions.isbn,editions.language,editions.cover_i,' +
+  'editions.publisher';
 
 /** Search fields that hold another catalogue's id for an edition. */
 export type IdField = 'oclc' | 'id_goodreads' | 'id_librarything';
@@ -103,20 +114,37 @@ function allIdentifiersOf(data: Json, identifiers: Record<string, string>): [str
   return pairs;
 }
 
+/** Open Library's descriptions are Markdown, a string or a `{type: "/type/text", value}` object. */
 function descriptionOf(data: Json): string | null {
-  return plainText(data.description) ?? plainText(obj(data.description)?.value);
+  return markdownText(data.description);
+}
+
+/**
+ * The edition's ISBNs in both forms: an edition may list only `isbn_10` (older books) or only
+ * `isbn_13`, and each form is derived from the other, so the edition is one book by either ISBN.
+ */
+function editionIsbns(ids: Json | null): Isbn | null {
+  const thirteen = strings(ids?.isbn_13)
+    .map(parseIsbn)
+    .find((isbn) => isbn !== null);
+  if (thirteen) return thirteen;
+  return (
+    strings(ids?.isbn_10)
+      .map(parseIsbn)
+      .find((isbn) => isbn !== null) ?? null
+  );
 }
 
 /** Maps one entry of the Books API `jscmd=data` answer. */
 export function openLibraryDataToRecord(data: Json, isbn?: Isbn): BookRecord | null {
   const title = str(data.title);
   if (!title) return null;
-  const ids = obj(data.identifiers);
   const identifiers = identifiersOf(data);
+  const isbns = isbn ?? editionIsbns(obj(data.identifiers));
   return {
     ...emptyRecord(NAME, title),
-    isbn13: isbn?.isbn13 ?? firstOf(ids, 'isbn_13'),
-    isbn10: isbn?.isbn10 ?? firstOf(ids, 'isbn_10'),
+    isbn13: isbns?.isbn13 ?? null,
+    isbn10: isbns?.isbn10 ?? null,
     subtitle: str(data.subtitle),
     authors: arr(data.authors)
       .map((author) => str(obj(author)?.name))
@@ -134,50 +162,88 @@ export function openLibraryDataToRecord(data: Json, isbn?: Isbn): BookRecord | n
   };
 }
 
-/** The first valid ISBN in a search document's list (which holds every edition's ISBNs). */
-function firstIsbn(values: string[]): Isbn | null {
-  const ordered = [...values.filter((v) => v.length === 13), ...values.filter((v) => v.length !== 13)];
-  for (const value of ordered) {
+/** The valid ISBNs of a list, in both forms; the first of each edition once. */
+function validIsbns(values: string[]): Isbn[] {
+  const seen = new Set<string>();
+  const found: Isbn[] = [];
+  for (const value of values) {
     const isbn = parseIsbn(value);
-    if (isbn) return isbn;
+    if (isbn && !seen.has(isbn.isbn13)) {
+      seen.add(isbn.isbn13);
+      found.push(isbn);
+    }
   }
-  return null;
+  return found;
+}
+
+/**
+ * The edition a search document answers with: the one the index matched (`editions.docs[0]`), else
+ * the work's only edition. A work's `isbn` list holds every edition's ISBNs in no order (translations,
+ * audio, large print among them), so of several it picks none.
+ */
+function chosenEdition(doc: Json): { isbn: Isbn | null; key: string | null; edition: Json | null } {
+  const edition = obj(arr(obj(doc.editions)?.docs)[0]);
+  if (edition) return { isbn: validIsbns(strings(edition.isbn))[0] ?? null, key: olid(edition.key), edition };
+  const isbns = validIsbns(strings(doc.isbn));
+  const keys = strings(doc.edition_key);
+  return {
+    isbn: isbns.length === 1 ? (isbns[0] ?? null) : null,
+    key: keys.length === 1 ? (keys[0] ?? null) : null,
+    edition: null,
+  };
+}
+
+/** The one value of a list, or null when it holds none or several (no order tells them apart). */
+function onlyOf(values: string[]): string | null {
+  return values.length === 1 ? (values[0] ?? null) : null;
+}
+
+/** A work's language: its chosen edition's, else the one language of all its editions; never a guess among several. */
+function languageOf(doc: Json, edition: Json | null): string | null {
+  const languages = strings(edition ? edition.language : doc.language);
+  return languageCode(onlyOf(languages));
 }
 
 /**
  * Maps one search.json document. A document is a work, so edition-level ids (Goodreads, Amazon,
- * Internet Archive) are only kept when the work has a single edition and they cannot be mixed up.
+ * Internet Archive) are only kept when the work has a single edition and they cannot be mixed up;
+ * the ISBN, language and cover are the chosen edition's (`chosenEdition`).
  */
 export function openLibrarySearchDocToRecord(doc: Json, coversUrl: string): BookRecord | null {
-  const title = str(doc.title);
+  const { isbn, key, edition } = chosenEdition(doc);
+  // The chosen edition's own title: a work is filed under its original ("Le Petit Prince"), and an
+  // English edition's ISBN goes with "The Little Prince".
+  const editionTitle = str(edition?.title);
+  const title = editionTitle ?? str(doc.title);
   if (!title) return null;
-  const isbn = firstIsbn(strings(doc.isbn));
   const workKey = olid(doc.key);
   const single = strings(doc.edition_key).length === 1;
   const found: Record<string, string | null> = {
     ol_work: workKey,
-    ol_edition: single ? (strings(doc.edition_key)[0] ?? null) : null,
+    ol_edition: key,
     goodreads: single ? (strings(doc.id_goodreads)[0] ?? null) : null,
     asin: single ? (strings(doc.id_amazon)[0] ?? null) : null,
     ia: single ? (strings(doc.ia)[0] ?? null) : null,
   };
-  const coverId = num(doc.cover_i);
+  const coverId = num(edition?.cover_i) ?? num(doc.cover_i);
+  const editionCount = num(doc.edition_count);
   return {
     ...emptyRecord(NAME, title),
     isbn13: isbn?.isbn13 ?? null,
     isbn10: isbn?.isbn10 ?? null,
-    subtitle: str(doc.subtitle),
+    subtitle: editionTitle ? str(edition?.subtitle) : str(doc.subtitle),
     authors: strings(doc.author_name),
     publishedDate: normaliseDate(String(num(doc.first_publish_year) ?? '')),
-    publisher: strings(doc.publisher)[0] ?? null,
+    publisher: onlyOf(strings(edition ? edition.publisher : doc.publisher)),
     coverUrl: coverId !== null && coverId > 0 ? `${coversUrl}/b/id/${coverId}-L.jpg` : null,
-    language: languageCode(strings(doc.language)[0]),
+    language: languageOf(doc, edition),
     pages: positiveInt(doc.number_of_pages_median),
     identifiers: Object.fromEntries(
       Object.entries(found).filter((entry): entry is [string, string] => entry[1] !== null),
     ),
     workKey,
-    ...(positiveInt(doc.edition_count) ? { editionCount: positiveInt(doc.edition_count) ?? 1 } : {}),
+    // Zero is kept: a work the index counts no edition of is a stub, not a book of unknown reach.
+    ...(editionCount !== null && editionCount >= 0 ? { editionCount: Math.round(editionCount) } : {}),
   };
 }
 
@@ -226,7 +292,7 @@ export class OpenLibraryProvider implements MetadataProvider {
     if (!/^\d{1,15}$/.test(value)) return null;
     const url = endpoint(this.options.baseUrl, '/search.json', {
       q: `${field}:${value}`,
-      fields: `${SEARCH_FIELDS},editions,editions.key`,
+      fields: `${SEARCH_FIELDS},${EDITION_FIELDS}`,
       limit: 2,
     });
     const body = obj(await this.options.client.getJson(NAME, url, { signal }));
@@ -258,7 +324,14 @@ export class OpenLibraryProvider implements MetadataProvider {
   }
 
   async search(query: SearchQuery, signal: AbortSignal): Promise<BookRecord[]> {
-    const params: Record<string, string | number> = { limit: query.limit, fields: SEARCH_FIELDS };
+    const language =
+      query.language ?? scriptLanguage(`${query.text} ${query.title ?? ''}`) ?? DEFAULT_LANGUAGE;
+    const params: Record<string, string | number> = {
+      limit: query.limit,
+      fields: `${SEARCH_FIELDS},${EDITION_FIELDS}`,
+      // The index picks each work's edition in this language when it has one.
+      lang: language,
+    };
     if (query.text.trim()) params.q = query.text.trim();
     if (query.title) params.title = query.title;
     if (query.author) params.author = query.author;
