@@ -683,6 +683,8 @@ function fuzzSuite(context: DialectContext, total: number, seed: number): void {
     const store = context.store();
     // Let the seeding's buffered writes (usage counters, clicks) land before the snapshot.
     await new Promise((resolve) => setTimeout(resolve, 1200));
+    // /readyz's write check keeps one row of `settings`, rewritten at each check: made before the snapshot.
+    assert.equal((await fetch(`${t.baseUrl}/readyz`)).status, 200);
     const before = await tableCounts(store);
     const maxSfid = Number(
       (await sql<{ id: number | null }>`select max(id) as id from searches`.execute(store.db)).rows[0]?.id ??

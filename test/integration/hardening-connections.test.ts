@@ -138,6 +138,9 @@ describe('connections one client may not abuse (a real server process)', () => {
     const statuses = new Set(answers.map((answer) => answer.slice(0, 12)));
     assert.deepEqual([...statuses], ['HTTP/1.1 408']);
     assert.equal((await server.get('/healthz')).status, 200);
+    server.child.kill('SIGTERM');
+    await server.exit;
+    server = undefined;
   });
 
   it('SIGTERM with stalled bodies: the grace ends them and the process exits', async () => {
