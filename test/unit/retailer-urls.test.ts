@@ -251,9 +251,20 @@ describe('catalogues', () => {
     for (const url of [
       'https://www.worldcat.org/oclc/1037871',
       'https://search.worldcat.org/title/1037871',
+      'https://search.worldcat.org/en/title/1037871',
+      'https://search.worldcat.org/fr-ca/title/the-hobbit/1037871',
+      'https://www.worldcat.org/title/-/oclc/1037871',
+      'https://mylibrary.on.worldcat.org/v2/oclc/1037871',
+      'https://mylibrary.on.worldcat.org/oclc/1037871',
+      'https://mylibrary.on.worldcat.org/search/detail/1037871?queryString=hobbit',
+      'https://mylibrary.on.worldcat.org/v2/search/detail/1037871',
     ]) {
       assert.equal(parse(url).identifiers.worldcat, '1037871', url);
     }
+  });
+  it('leaves WorldCat search pages unread as books', () => {
+    assert.equal(parse('https://mylibrary.on.worldcat.org/search?queryString=hobbit').kind, 'not_book');
+    assert.equal(parse('https://search.worldcat.org/search?q=hobbit').kind, 'not_book');
   });
   it('tells Douban books from Douban films', () => {
     assert.equal(parse('https://book.douban.com/subject/1008145/').kind, 'book');

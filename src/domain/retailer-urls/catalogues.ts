@@ -30,9 +30,17 @@ export const CATALOGUES: readonly StoreRule[] = [
     store: 'worldcat',
     hosts: { 'worldcat.org': null },
     patterns: [
-      // Old "/title/the-hobbit/oclc/123" and new "search.worldcat.org/title/123" or "/title/slug/123".
+      // Old "/title/the-hobbit/oclc/123" and new "search.worldcat.org/title/123" or "/title/slug/123",
+      // also under a language ("/en/title/123", "/fr-ca/title/123").
       { path: /^\/title\/(?<slug>[^/]+)\/oclc\/(?<id>\d+)\/?$/i, id: 'worldcat' },
-      { path: /^\/(?:oclc|title)\/(?:(?<slug>[^/]*[a-z][^/]*)\/)?(?<id>\d+)\/?$/i, id: 'worldcat' },
+      {
+        path: /^(?:\/[a-z]{2}(?:-[a-z]{2})?)?\/(?:oclc|title)\/(?:(?<slug>[^/]*[a-z][^/]*)\/)?(?<id>\d+)\/?$/i,
+        id: 'worldcat',
+      },
+      // A library's WorldCat Discovery ("{library}.on.worldcat.org"): "/v2/oclc/123", "/oclc/123" and
+      // "/search/detail/123" (before the search pages below, which are not books).
+      { path: /^\/(?:v2\/)?oclc\/(?<id>\d+)\/?$/i, id: 'worldcat' },
+      { path: /^\/(?:v2\/)?search\/detail\/(?<id>\d+)\/?$/i, id: 'worldcat' },
       { path: /^\/isbn\/(?<isbn>[\dX-]{10,17})\/?$/i },
       { path: /^\/(?:search|identities|profiles|lists)\b/i, kind: 'not_book' },
     ],
