@@ -12,7 +12,7 @@ export interface Box {
   height: number;
 }
 
-/** What a consumer may ask for: `url` parsed, `maxwidth`/`maxheight` when given. */
+/** The consumer's `maxwidth` and `maxheight`, when it gave them. */
 export interface OEmbedLimits {
   maxwidth?: number;
   maxheight?: number;
