@@ -27,6 +27,7 @@ import { goRoutes } from './routes/pages/go.js';
 import { homeRoutes } from './routes/pages/home.js';
 import { isbnRoutes } from './routes/pages/isbn.js';
 import { listPageRoutes } from './routes/pages/list-pages.js';
+import { oembedRoutes } from './routes/pages/oembed.js';
 import { operationsRoutes } from './routes/pages/operations.js';
 import { qrRoutes } from './routes/pages/qr.js';
 import { resolveRoutes } from './routes/pages/resolve.js';
@@ -144,6 +145,7 @@ export async function buildApp({
   await app.register(bookPageRoutes, { services, replay });
   await app.register(goRoutes, { services });
   await app.register(embedRoutes, { services });
+  await app.register(oembedRoutes, { services });
   await app.register(shelfRoutes, { services });
   await app.register(coverFallbackRoutes, { services });
   await app.register(searchPageRoutes, { services });

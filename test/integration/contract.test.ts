@@ -93,11 +93,18 @@ function contractSuite(context: DialectContext): void {
     return values[name];
   }
 
+  /** Values one operation needs where the name alone says too little: oEmbed's `url` is a page of ours. */
+  function knownFor(endpoint: Endpoint, name: string): unknown {
+    if (operationKey(endpoint) === 'GET /oembed' && name === 'url')
+      return `${t.services.config.baseUrl}/book/${seeded.bookSlug}`;
+    return known(name);
+  }
+
   /** The valid request: path parameters, required query parameters, known headers and a minimal body. */
   function validRequest(endpoint: Endpoint): RequestParts {
     const parts: RequestParts = { path: {}, query: {}, headers: {}, body: undefined };
     for (const parameter of endpoint.operation.parameters ?? []) {
-      const value = known(parameter.name) ?? sampleValue(parameter.schema);
+      const value = knownFor(endpoint, parameter.name) ?? sampleValue(parameter.schema);
       if (parameter.in === 'path') parts.path[parameter.name] = value;
       else if (parameter.in === 'query' && parameter.required) parts.query[parameter.name] = value;
       else if (parameter.in === 'header' && known(parameter.name) !== undefined)

@@ -8,6 +8,7 @@ import { authorLinks, seriesLine } from './book-shelves.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { DEFAULT_SITE_NAME, renderLayout } from './layout.js';
 import type { BookPageModel, PageTemplate } from './models.js';
+import { oembedDiscoveryLink } from './oembed.js';
 import { readerTools } from './saved-page.js';
 
 export interface BookPageOptions {
@@ -80,11 +81,14 @@ function body(model: BookPageModel, template: PageTemplate, siteName: string): S
 /** A complete HTML document. The canonical link always names `/book/{slug}`, also when served at `/b/`. */
 export function renderBookPage(model: BookPageModel, options: BookPageOptions = {}): string {
   const siteName = options.siteName ?? DEFAULT_SITE_NAME;
+  const title = bookDocumentTitle(model, siteName);
   return renderLayout({
-    title: bookDocumentTitle(model, siteName),
+    title,
     description: bookMetaDescription(model),
     canonicalUrl: model.canonicalUrl,
     meta: bookSocialTags(model, siteName),
+    // The canonical URL also on `/b/{slug}`: both are one cached page, and name the same book.
+    links: [oembedDiscoveryLink(model.baseUrl, model.canonicalUrl, title)],
     jsonLd: bookJsonLd(model),
     scripts: ['cover.js', 'book.js', 'saved.js', 'lists.js'],
     bodyClass: `page-book page-book--${model.template}`,

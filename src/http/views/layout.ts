@@ -10,6 +10,8 @@ export interface LayoutOptions {
   description: string;
   canonicalUrl?: string | null;
   meta?: readonly MetaTag[];
+  /** More `<link>` elements for the head: the oEmbed discovery link of a book or list page. */
+  links?: readonly SafeHtml[];
   /** Serialized into `<script type="application/ld+json">`, the only inline script a page has. */
   jsonLd?: unknown;
   /** Names of files in `web/`, loaded deferred from `/static/`. */
@@ -92,6 +94,7 @@ export function renderLayout(options: LayoutOptions): string {
 ${options.robots && html`<meta name="robots" content="${options.robots}">`}
 ${canonical && html`<link rel="canonical" href="${canonical}">`}
 ${(options.meta ?? []).map(metaTag)}
+${options.links ?? []}
 <meta name="color-scheme" content="light dark">
 <link rel="icon" href="${assetUrl('favicon.svg')}" type="image/svg+xml">
 <link rel="stylesheet" href="${assetUrl('styles.css')}">

@@ -2,6 +2,7 @@ import type { List, ListItem } from '../../services/lists.js';
 import { displayDate, joinNames, paletteIndex } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { renderLayout } from './layout.js';
+import { oembedDiscoveryLink } from './oembed.js';
 
 export interface ListPageModel {
   list: List;
@@ -56,6 +57,7 @@ export function renderListPage(model: ListPageModel): string {
       : html`<p class="empty">This list has no books yet.</p>`
   }
 </main>`;
+  const url = `${model.baseUrl}${model.path}`;
   return renderLayout({
     title: `${title} · Booklink`,
     description: `${items.length} book${items.length === 1 ? '' : 's'}: ${items
@@ -68,6 +70,7 @@ export function renderListPage(model: ListPageModel): string {
       { property: 'og:type', content: 'website' },
       { property: 'og:url', content: `${model.baseUrl}${model.path}` },
     ],
+    links: [oembedDiscoveryLink(model.baseUrl, url, title)],
     bodyClass: 'page-list',
     scripts: ['cover-swap.js'],
     body,
