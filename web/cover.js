@@ -60,14 +60,13 @@
    * @returns {HTMLImageElement}
    */
   function ensureImage(figure) {
-    let img = figure.querySelector('img.cover__img');
-    if (!(img instanceof HTMLImageElement)) {
-      img = document.createElement('img');
-      img.className = 'cover__img';
-      img.alt = `Cover of ${figure.dataset.title || 'this book'}`;
-      img.hidden = true;
-      figure.prepend(img);
-    }
+    const found = figure.querySelector('img.cover__img');
+    if (found instanceof HTMLImageElement) return found;
+    const img = document.createElement('img');
+    img.className = 'cover__img';
+    img.alt = `Cover of ${figure.dataset.title || 'this book'}`;
+    img.hidden = true;
+    figure.prepend(img);
     return img;
   }
 
