@@ -3,7 +3,7 @@
 // browser keeps in localStorage and sends as X-Edit-Token; whoever holds the token may edit the list.
 /**
  * @typedef {number} ListId
- * @typedef {{ id: ListId, token: string, name?: string | null }} StoredList  (kept in localStorage)
+ * @typedef {{ id: ListId, token: string, name?: string | null }} StoredList  an entry of localStorage's booklink.lists.v1
  * @typedef {{ id: ListId, name: string | null, url: string, contains_book?: boolean }} MineList
  * @typedef {{ id: ListId, name: string | null, url: string, edit_token: string }} CreatedList
  */
@@ -22,7 +22,6 @@
   if (!(form instanceof HTMLFormElement) || !toggle) return;
 
   /** @returns {StoredList[]} */
-
   function load() {
     try {
       const lists = JSON.parse(localStorage.getItem(STORE) || '[]');
