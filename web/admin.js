@@ -1,17 +1,19 @@
+// @ts-check
 // Booklink admin: brand swatches and the live preview of a destination's URL template.
 
 // Swatch colours go through the CSSOM: the admin's CSP (style-src 'self') refuses style attributes.
 (() => {
   for (const swatch of document.querySelectorAll('[data-swatch]')) {
-    if (/^#[0-9a-f]{6}$/i.test(swatch.dataset.swatch))
-      swatch.style.setProperty('--swatch', swatch.dataset.swatch);
+    if (!(swatch instanceof HTMLElement)) continue;
+    const colour = swatch.dataset.swatch ?? '';
+    if (/^#[0-9a-f]{6}$/i.test(colour)) swatch.style.setProperty('--swatch', colour);
   }
 })();
 
 // The live preview of a destination's URL template. Everything works without it.
 (() => {
   const form = document.querySelector('[data-role="destination-form"]');
-  if (!form) return;
+  if (!(form instanceof HTMLFormElement)) return;
   const url = form.querySelector('[data-role="preview-url"]');
   const problems = form.querySelector('[data-role="preview-problems"]');
   let timer = 0;
@@ -25,9 +27,10 @@
     const ticket = ++latest;
     const response = await fetch(`/admin/destinations/preview?${params}`, { credentials: 'same-origin' });
     if (!response.ok || ticket !== latest) return;
+    /** @type {{ url: string | null, problems: string[] }} */
     const preview = await response.json();
-    url.textContent = preview.url ?? '—';
-    problems.replaceChildren(
+    if (url) url.textContent = preview.url ?? '—';
+    problems?.replaceChildren(
       ...preview.problems.map((text) => {
         const item = document.createElement('li');
         item.textContent = text;
@@ -36,8 +39,15 @@
     );
   };
   form.addEventListener('input', (event) => {
-    if (!['url_template', 'group', 'affiliate_param', 'affiliate_tag'].includes(event.target.name)) return;
+    const target = event.target;
+    const name =
+      target instanceof HTMLInputElement ||
+      target instanceof HTMLSelectElement ||
+      target instanceof HTMLTextAreaElement
+        ? target.name
+        : '';
+    if (!['url_template', 'group', 'affiliate_param', 'affiliate_tag'].includes(name)) return;
     clearTimeout(timer);
-    timer = setTimeout(() => refresh().catch(() => undefined), 250);
+    timer = window.setTimeout(() => refresh().catch(() => undefined), 250);
   });
 })();

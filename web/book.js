@@ -1,14 +1,18 @@
+// @ts-check
 // Book page: the favourite store per format (a first-party cookie only) and the system share sheet.
+/** @typedef {Record<string, string>} Favourites  a store's slug by format */
 (() => {
   const NAME = 'bl_fav';
   const FORMAT = /^(print|ebook|audiobook)$/;
   const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
 
+  /** @returns {Favourites} */
   function readFavourites() {
     const entry = document.cookie
       .split(';')
       .map((part) => part.trim())
       .find((part) => part.startsWith(`${NAME}=`));
+    /** @type {Favourites} */
     const favourites = {};
     if (!entry) return favourites;
     let value = '';
@@ -19,11 +23,13 @@
     }
     for (const part of value.split('|')) {
       const [format, slug] = part.split(':');
-      if (FORMAT.test(format || '') && SLUG.test(slug || '')) favourites[format] = slug;
+      if (format !== undefined && slug !== undefined && FORMAT.test(format) && SLUG.test(slug))
+        favourites[format] = slug;
     }
     return favourites;
   }
 
+  /** @param {Favourites} favourites */
   function writeFavourites(favourites) {
     const value = Object.entries(favourites)
       .filter(([format, slug]) => FORMAT.test(format) && SLUG.test(slug))
@@ -37,12 +43,14 @@
 
   const panel = document.querySelector('[data-fav]');
   const form = panel?.querySelector('[data-fav-form]');
-  if (panel && form) {
+  if (panel instanceof HTMLElement && form) {
     const status = panel.querySelector('.fav__status');
     const selects = [...form.querySelectorAll('select')];
+    /** @param {string} text */
     const say = (text) => {
       if (status) status.textContent = text;
     };
+    /** @param {Favourites} favourites */
     const describe = (favourites) =>
       selects
         .filter((select) => favourites[select.name])
@@ -54,8 +62,9 @@
         .join(', ');
     const current = readFavourites();
     for (const select of selects) {
-      if ([...select.options].some((option) => option.value === current[select.name]))
-        select.value = current[select.name];
+      const wanted = current[select.name];
+      if (wanted !== undefined && [...select.options].some((option) => option.value === wanted))
+        select.value = wanted;
     }
     panel.hidden = false;
     if (Object.keys(current).length > 0) {
@@ -85,7 +94,11 @@
 
   const share = document.querySelector('.share-more');
   const button = share?.querySelector('[data-share]');
-  if (share && button && typeof navigator.share === 'function') {
+  if (
+    share instanceof HTMLElement &&
+    button instanceof HTMLElement &&
+    typeof navigator.share === 'function'
+  ) {
     button.hidden = false;
     button.addEventListener('click', async () => {
       try {
@@ -101,33 +114,46 @@
 // Colours are set through the CSSOM (not a style attribute) so a strict style-src policy still allows them.
 (() => {
   for (const link of document.querySelectorAll('[data-brand]')) {
-    const color = link.dataset.brand;
+    if (!(link instanceof HTMLElement)) continue;
+    const color = link.dataset.brand ?? '';
     if (/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(color)) link.style.setProperty('--brand', color);
   }
 
+  /**
+   * @param {Element} box
+   * @param {string} text
+   */
   function announce(box, text) {
     const status = box.querySelector('.share__status');
     if (status) status.textContent = text;
   }
 
+  /**
+   * @param {string} text
+   * @param {HTMLInputElement | null} input
+   */
   async function copy(text, input) {
     if (navigator.clipboard && window.isSecureContext) {
       await navigator.clipboard.writeText(text);
       return;
     }
     // Plain-http self-hosted installs have no Clipboard API: select the field and use the old command.
+    if (!input) throw new Error('no field to select');
     input.select();
     if (!document.execCommand('copy')) throw new Error('copy refused');
   }
 
   for (const button of document.querySelectorAll('button[data-copy]')) {
+    if (!(button instanceof HTMLButtonElement)) continue;
     const box = button.closest('.share');
-    const input = box ? box.querySelector('.share__url') : null;
+    const field = box ? box.querySelector('.share__url') : null;
+    const input = field instanceof HTMLInputElement ? field : null;
     button.hidden = false;
     button.addEventListener('click', async () => {
       const label = button.textContent;
       try {
-        await copy(button.dataset.copy, input);
+        // The attribute is there, since button[data-copy] matched.
+        await copy(button.dataset.copy ?? '', input);
         button.textContent = 'Copied';
         button.classList.add('is-done');
         if (box) announce(box, 'Link copied to the clipboard.');
@@ -144,6 +170,7 @@
 
   // Focusing the field selects the whole link, ready to copy by hand.
   for (const input of document.querySelectorAll('.share__url')) {
+    if (!(input instanceof HTMLInputElement)) continue;
     input.addEventListener('focus', () => input.select());
   }
 })();
@@ -151,21 +178,35 @@
 // The book page's "Embed" panel: rebuilds the snippet from the chosen options and copies it.
 (() => {
   const panel = document.querySelector('.embed-panel');
-  if (!panel) return;
+  if (!(panel instanceof HTMLElement)) return;
   const base = panel.dataset.embedBase || '';
   const book = panel.dataset.embedBook || '';
   const code = panel.querySelector('.embed-panel__code');
   const copyButton = panel.querySelector('.embed-panel__copy');
   const status = panel.querySelector('.embed-panel__status');
+  const coverInput = panel.querySelector('input[name="embed-cover"]');
+  const partnerInput = panel.querySelector('input[name="embed-partner"]');
+  // book-embed.ts renders all of these with the panel.
+  if (
+    !(code instanceof HTMLTextAreaElement) ||
+    !(copyButton instanceof HTMLElement) ||
+    !status ||
+    !(coverInput instanceof HTMLInputElement) ||
+    !(partnerInput instanceof HTMLInputElement)
+  )
+    return;
   const PARTNER = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
   // Attribute values are escaped even though slugs and partner ids are already plain words.
+  /** @param {string} value */
   const attr = (value) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-  function snippet() {
-    const kind = panel.querySelector('input[name="embed-kind"]:checked')?.value || 'script';
-    const cover = panel.querySelector('input[name="embed-cover"]').checked;
-    const raw = panel.querySelector('input[name="embed-partner"]').value.trim();
+  // Arrow functions rather than declarations: hoisted declarations would not see the checks above.
+  const snippet = () => {
+    const kindInput = panel.querySelector('input[name="embed-kind"]:checked');
+    const kind = (kindInput instanceof HTMLInputElement ? kindInput.value : '') || 'script';
+    const cover = coverInput.checked;
+    const raw = partnerInput.value.trim();
     const partner = PARTNER.test(raw) ? raw : '';
     if (kind === 'iframe') {
       const params = new URLSearchParams();
@@ -178,11 +219,11 @@
     }
     const extra = `${partner ? ` data-partner="${attr(partner)}"` : ''}${cover ? '' : ' data-cover="false"'}`;
     return `<script src="${attr(base)}/embed.js" data-book="${attr(book)}"${extra} async></script>`;
-  }
+  };
 
-  function update() {
+  const update = () => {
     code.value = snippet();
-  }
+  };
 
   panel.addEventListener('input', update);
   panel.addEventListener('change', update);

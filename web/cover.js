@@ -1,14 +1,23 @@
+// @ts-check
 // Book cover fallback. Shows the placeholder when a cover fails to load or is a blank pixel
 // (some providers answer 200 with a 1x1 image), then asks the service for a replacement once.
 // The placeholder is already in the markup, so without this script a missing URL still looks right.
 (() => {
   const TINY = 2;
 
+  /**
+   * @param {HTMLElement} figure
+   * @param {HTMLImageElement | null} img
+   */
   function showPlaceholder(figure, img) {
     figure.classList.add('cover--missing');
     if (img) img.hidden = true;
   }
 
+  /**
+   * @param {HTMLElement} figure
+   * @returns {string | null}
+   */
   function fallbackUrl(figure) {
     const isbn = (figure.dataset.isbn || '').replace(/[^0-9Xx]/g, '');
     if (isbn.length < 10 || isbn.length > 13) return null;
@@ -18,6 +27,7 @@
     return `/api/v1/cover-fallback?${params}`;
   }
 
+  /** @param {string} value */
   function isHttpUrl(value) {
     try {
       const url = new URL(value, window.location.href);
@@ -27,12 +37,17 @@
     }
   }
 
+  /**
+   * @param {HTMLElement} figure
+   * @returns {Promise<string | null>}
+   */
   async function findReplacement(figure) {
     const url = fallbackUrl(figure);
     if (!url) return null;
     try {
       const response = await fetch(url, { headers: { Accept: 'application/json' } });
       if (!response.ok) return null;
+      /** @type {{ cover_url?: unknown } | null} */
       const data = await response.json();
       return data && typeof data.cover_url === 'string' && isHttpUrl(data.cover_url) ? data.cover_url : null;
     } catch {
@@ -40,19 +55,23 @@
     }
   }
 
+  /**
+   * @param {HTMLElement} figure
+   * @returns {HTMLImageElement}
+   */
   function ensureImage(figure) {
-    let img = figure.querySelector('img.cover__img');
-    if (!img) {
-      img = document.createElement('img');
-      img.className = 'cover__img';
-      img.alt = `Cover of ${figure.dataset.title || 'this book'}`;
-      img.hidden = true;
-      figure.prepend(img);
-    }
+    const found = figure.querySelector('img.cover__img');
+    if (found instanceof HTMLImageElement) return found;
+    const img = document.createElement('img');
+    img.className = 'cover__img';
+    img.alt = `Cover of ${figure.dataset.title || 'this book'}`;
+    img.hidden = true;
+    figure.prepend(img);
     return img;
   }
 
   // Loads the replacement off-screen and only swaps it in when it is a real image.
+  /** @param {HTMLElement} figure */
   async function tryReplacement(figure) {
     if (figure.dataset.fallbackTried) return;
     figure.dataset.fallbackTried = '1';
@@ -69,14 +88,19 @@
     probe.src = replacement;
   }
 
+  /**
+   * @param {HTMLElement} figure
+   * @param {HTMLImageElement | null} img
+   */
   function fail(figure, img) {
     showPlaceholder(figure, img);
     tryReplacement(figure);
   }
 
+  /** @param {HTMLElement} figure */
   function watch(figure) {
     const img = figure.querySelector('img.cover__img');
-    if (!img) {
+    if (!(img instanceof HTMLImageElement)) {
       fail(figure, null);
       return;
     }
@@ -92,5 +116,7 @@
     }
   }
 
-  for (const figure of document.querySelectorAll('figure[data-cover]')) watch(figure);
+  for (const figure of document.querySelectorAll('figure[data-cover]')) {
+    if (figure instanceof HTMLElement) watch(figure);
+  }
 })();

@@ -1,3 +1,4 @@
+// @ts-check
 // The /embed/{slug} iframe page tells its parent how tall it is, so the frame never scrolls inside.
 // A height is no secret, hence targetOrigin '*'; /embed.js on the parent applies it.
 (() => {

@@ -1,14 +1,32 @@
+// @ts-check
 // Booklink drop-in embed (served at /embed.js; the stylesheet below is filled in from web/embed.css).
 //   <script src="https://books.example/embed.js" data-book="slug-or-isbn" data-partner="id" async></script>
 // Renders the book's cover, title and grouped buttons in a Shadow DOM next to the script tag. It reads
 // JSON from its own origin only (CORS, no cookies), styles through a constructable stylesheet (which a
 // strict style-src does not block) and sets no cookie. It also sizes /embed/{slug} iframes of its origin.
+/**
+ * The body of GET /embed/{book}.json (EmbedData in src/http/presenters/embed.ts).
+ * @typedef {{ name: string, label: string | null, featured: boolean, url: string }} EmbedLink
+ * @typedef {{ title: string, links: EmbedLink[] }} EmbedGroup
+ * @typedef {{ title: string, authors: string[], cover_url: string | null, url: string }} EmbedBook
+ * @typedef {{ book: EmbedBook, groups: EmbedGroup[] }} EmbedData
+ */
 (() => {
   const CSS = '__BOOKLINK_EMBED_CSS__';
-  const SELF = document.currentScript;
+  const SELF = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
   const ORIGIN = new URL(SELF?.src || '/', window.location.href).origin;
+  /** @type {unique symbol} */
   const FRAMES = Symbol.for('booklink.embed.frames');
+  /** @type {Window & { [FRAMES]?: boolean }} */
+  const win = window;
 
+  /**
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
+   * @param {string} [className]
+   * @param {string} [text]
+   * @returns {HTMLElementTagNameMap[K]}
+   */
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
@@ -16,6 +34,7 @@
     return node;
   }
 
+  /** @param {string} value */
   function httpsUrl(value) {
     try {
       const url = new URL(value);
@@ -25,6 +44,11 @@
     }
   }
 
+  /**
+   * @param {string} href
+   * @param {string} className
+   * @param {string} text
+   */
   function link(href, className, text) {
     const a = el('a', className, text);
     a.href = href;
@@ -33,6 +57,7 @@
     return a;
   }
 
+  /** @param {EmbedLink} item */
   function button(item) {
     const a = link(item.url, item.featured ? 'bl-btn bl-btn--featured' : 'bl-btn', item.name);
     if (item.label) a.append(' ', el('span', 'bl-label', item.label));
@@ -40,6 +65,10 @@
     return a;
   }
 
+  /**
+   * @param {EmbedGroup} data
+   * @param {number} index
+   */
   function group(data, index) {
     const box = el('div', 'bl-group');
     const title = el('p', 'bl-gtitle', data.title);
@@ -56,6 +85,10 @@
     return box;
   }
 
+  /**
+   * @param {EmbedData} data
+   * @param {boolean} withCover
+   */
   function card(data, withCover) {
     const { book } = data;
     const box = el('div', 'bl');
@@ -87,6 +120,7 @@
     return box;
   }
 
+  /** @param {ShadowRoot} root */
   function style(root) {
     if ('adoptedStyleSheets' in root && typeof CSSStyleSheet.prototype.replaceSync === 'function') {
       const sheet = new CSSStyleSheet();
@@ -98,6 +132,7 @@
     }
   }
 
+  /** @param {HTMLScriptElement} script */
   async function mount(script) {
     const book = (script.dataset.book || '').trim();
     if (!book || script.dataset.booklinkDone) return;
@@ -124,8 +159,8 @@
 
   // /embed/{slug} pages report their height; the matching iframe grows to it and never scrolls.
   function sizeFrames() {
-    if (window[FRAMES]) return;
-    window[FRAMES] = true;
+    if (win[FRAMES]) return;
+    win[FRAMES] = true;
     window.addEventListener('message', (event) => {
       const data = event.data;
       if (event.origin !== ORIGIN || !data || data.type !== 'booklink:height') return;
@@ -139,5 +174,7 @@
 
   sizeFrames();
   const scripts = SELF ? [SELF] : document.querySelectorAll('script[data-book][src$="/embed.js"]');
-  for (const script of scripts) mount(script);
+  for (const script of scripts) {
+    if (script instanceof HTMLScriptElement) mount(script);
+  }
 })();

@@ -1,15 +1,27 @@
+// @ts-check
 // "Add to list" on book pages. Lists need no account: creating one returns an edit token, which this
 // browser keeps in localStorage and sends as X-Edit-Token; whoever holds the token may edit the list.
+/**
+ * @typedef {number} ListId
+ * @typedef {{ id: ListId, token: string, name?: string | null }} StoredList  an entry of localStorage's booklink.lists.v1
+ * @typedef {{ id: ListId, name: string | null, url: string, contains_book?: boolean }} MineList
+ * @typedef {{ id: ListId, name: string | null, url: string, edit_token: string }} CreatedList
+ */
 (() => {
   const STORE = 'booklink.lists.v1';
   const box = document.querySelector('[data-lists]');
   const root = document.querySelector('[data-book-id]');
-  if (!box || !root) return;
+  if (!(box instanceof HTMLElement) || !(root instanceof HTMLElement)) return;
   const bookId = Number(root.dataset.bookId);
   const mine = box.querySelector('[data-lists-mine]');
   const status = box.querySelector('[data-lists-status]');
   const form = box.querySelector('[data-list-create]');
+  // A plain button and panel rather than <details>: the panel's contents only make sense with this script.
+  const toggle = document.querySelector('[data-lists-toggle]');
+  // The saved page renders all of these together with [data-lists].
+  if (!(form instanceof HTMLFormElement) || !toggle) return;
 
+  /** @returns {StoredList[]} */
   function load() {
     try {
       const lists = JSON.parse(localStorage.getItem(STORE) || '[]');
@@ -18,9 +30,17 @@
       return [];
     }
   }
+  /** @param {StoredList[]} lists */
   const store = (lists) => localStorage.setItem(STORE, JSON.stringify(lists));
 
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {object} [body]
+   * @param {string} [token]
+   */
   async function api(method, path, body, token) {
+    /** @type {Record<string, string>} */
     const headers = { 'content-type': 'application/json' };
     if (token) headers['x-edit-token'] = token;
     const response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
@@ -28,16 +48,24 @@
     return response.status === 204 ? null : response.json();
   }
 
+  /**
+   * @param {string} text
+   * @param {string} [href]
+   */
   function say(text, href) {
-    status.replaceChildren(text);
+    status?.replaceChildren(text);
     if (href) {
       const link = document.createElement('a');
       link.href = href;
       link.textContent = 'Open the list';
-      status.append(' ', link);
+      status?.append(' ', link);
     }
   }
 
+  /**
+   * @param {MineList} list
+   * @param {string | undefined} token
+   */
   function row(list, token) {
     const li = document.createElement('li');
     li.dataset.listId = String(list.id);
@@ -64,7 +92,8 @@
 
   async function refresh() {
     const lists = load();
-    if (lists.length === 0) return mine.replaceChildren();
+    if (lists.length === 0) return mine?.replaceChildren();
+    /** @type {{ lists: MineList[] }} */
     const answer = await api('POST', '/api/v1/lists/mine', {
       edit_tokens: lists.map((list) => list.token).slice(0, 100),
       book_id: bookId,
@@ -72,13 +101,15 @@
     const tokenOf = new Map(lists.map((list) => [list.id, list.token]));
     // Lists deleted by the operator no longer answer to their token: forget them here too.
     store(lists.filter((list) => answer.lists.some((found) => found.id === list.id)));
-    mine.replaceChildren(...answer.lists.map((list) => row(list, tokenOf.get(list.id))));
+    mine?.replaceChildren(...answer.lists.map((list) => row(list, tokenOf.get(list.id))));
   }
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const name = form.elements.name.value.trim() || null;
+    const input = form.elements.namedItem('name');
+    const name = (input instanceof HTMLInputElement ? input.value.trim() : '') || null;
     try {
+      /** @type {CreatedList} */
       const list = await api('POST', '/api/v1/lists', { name, book_id: bookId });
       store([...load(), { id: list.id, token: list.edit_token, name: list.name }]);
       form.reset();
@@ -89,8 +120,6 @@
     }
   });
 
-  // A plain button and panel rather than <details>: the panel's contents only make sense with this script.
-  const toggle = document.querySelector('[data-lists-toggle]');
   toggle.addEventListener('click', () => {
     const open = toggle.getAttribute('aria-expanded') !== 'true';
     toggle.setAttribute('aria-expanded', String(open));

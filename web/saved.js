@@ -1,12 +1,18 @@
+// @ts-check
 // Saved books: a collection kept in this browser's localStorage (no account), a Save button on book
 // pages and the /saved page (list, cover and card views, remove with undo, share as a link).
 // Every interaction is reported to /api/v1/events/saved (SPEC 2.4 SavedEventRequest).
+/**
+ * A saved book as kept in localStorage.
+ * @typedef {{ slug: string, title?: string, authors?: string, cover?: string | null, savedAt: string }} SavedBook
+ */
 (() => {
   const STORE = 'booklink.saved.v1';
   const VIEW = 'booklink.saved.view';
   const CLIENT = 'booklink.client';
   const VIEWS = ['list', 'cover', 'card'];
 
+  /** @returns {SavedBook[]} */
   function load() {
     try {
       const items = JSON.parse(localStorage.getItem(STORE) || '[]');
@@ -15,6 +21,7 @@
       return [];
     }
   }
+  /** @param {SavedBook[]} items */
   const save = (items) => localStorage.setItem(STORE, JSON.stringify(items));
 
   // A random id per browser, so the operator can count collections without knowing who keeps them.
@@ -28,6 +35,10 @@
     return token;
   }
 
+  /**
+   * @param {string} eventType
+   * @param {Record<string, string>} [extra]
+   */
   function report(eventType, extra = {}) {
     const body = {
       event_type: eventType,
@@ -46,16 +57,18 @@
   // ---- Book page: the Save button.
   const tools = document.querySelector('[data-reader-tools]');
   const root = document.querySelector('[data-book-slug]');
-  if (tools && root) {
+  if (tools instanceof HTMLElement && root instanceof HTMLElement) {
     tools.hidden = false;
     const button = tools.querySelector('[data-save]');
-    const slug = root.dataset.bookSlug;
+    // The attribute is there, since [data-book-slug] matched.
+    const slug = root.dataset.bookSlug ?? '';
     const show = () => {
+      if (!button) return;
       const saved = load().some((item) => item.slug === slug);
       button.setAttribute('aria-pressed', String(saved));
       button.textContent = saved ? 'Saved ✓' : 'Save';
     };
-    button.addEventListener('click', () => {
+    button?.addEventListener('click', () => {
       const items = load();
       const index = items.findIndex((item) => item.slug === slug);
       if (index >= 0) {
@@ -77,17 +90,22 @@
   const shared = document.querySelector('[data-saved-shared]');
   if (shared) {
     const add = shared.querySelector('[data-save-all]');
-    const books = Array.from(shared.querySelectorAll('.saved-item'));
-    if (add && books.length > 0) {
+    const books = Array.from(shared.querySelectorAll('.saved-item')).filter(
+      (li) => li instanceof HTMLElement,
+    );
+    if (add instanceof HTMLButtonElement && books.length > 0) {
       add.hidden = false;
       add.addEventListener('click', () => {
         const items = load();
         for (const li of books) {
-          if (items.some((item) => item.slug === li.dataset.slug)) continue;
+          const slug = li.dataset.slug;
+          // A book without a slug would not survive load() anyway.
+          if (slug === undefined) continue;
+          if (items.some((item) => item.slug === slug)) continue;
           const img = li.querySelector('img');
           items.push({
-            slug: li.dataset.slug,
-            title: li.querySelector('.saved-item__title')?.textContent || li.dataset.slug,
+            slug,
+            title: li.querySelector('.saved-item__title')?.textContent || slug,
             authors: li.querySelector('.saved-item__authors')?.textContent || '',
             cover: img ? img.getAttribute('src') : '',
             savedAt: new Date().toISOString(),
@@ -102,20 +120,37 @@
   }
 
   const app = document.querySelector('[data-saved-app]');
-  if (app) savedPage(app);
+  if (app instanceof HTMLElement) savedPage(app);
+
+  /**
+   * An element the page always renders (saved-page.ts), of the type the script uses.
+   * @template {Element} T
+   * @param {ParentNode} parent
+   * @param {string} selector
+   * @param {new () => T} type
+   * @returns {T}
+   */
+  function required(parent, selector, type) {
+    const found = parent.querySelector(selector);
+    if (!(found instanceof type)) throw new Error(`Booklink saved: ${selector} is missing`);
+    return found;
+  }
 
   // ---- /saved: the reader's own collection.
+  /** @param {HTMLElement} app */
   function savedPage(app) {
-    const list = app.querySelector('.saved-list');
-    const status = app.querySelector('.saved-status');
-    const empty = app.querySelector('.saved-empty');
-    const share = app.querySelector('.saved-share');
-    const shareUrl = app.querySelector('.saved-share__url');
+    const list = required(app, '.saved-list', HTMLElement);
+    const status = required(app, '.saved-status', HTMLElement);
+    const empty = required(app, '.saved-empty', HTMLElement);
+    const share = required(app, '.saved-share', HTMLElement);
+    const shareUrl = required(app, '.saved-share__url', HTMLInputElement);
     const asked = new URLSearchParams(location.search).get('view');
-    let view = VIEWS.includes(asked) ? asked : localStorage.getItem(VIEW) || 'list';
+    let view = asked !== null && VIEWS.includes(asked) ? asked : localStorage.getItem(VIEW) || 'list';
     if (!VIEWS.includes(view)) view = 'list';
+    /** @type {{ book: SavedBook, index: number } | null} */
     let removed = null;
 
+    /** @param {SavedBook} book */
     function item(book) {
       const li = document.createElement('li');
       li.className = 'saved-item';
@@ -123,22 +158,27 @@
       const link = document.createElement('a');
       link.className = 'saved-item__link';
       link.href = `/book/${encodeURIComponent(book.slug)}`;
-      const hasCover = Boolean(book.cover && /^(https?:)?\//.test(book.cover));
-      const cover = document.createElement(hasCover ? 'img' : 'span');
-      cover.className = hasCover ? 'saved-item__cover' : 'saved-item__cover saved-item__cover--missing';
-      if (hasCover) {
+      const src = book.cover && /^(https?:)?\//.test(book.cover) ? book.cover : null;
+      /** @type {HTMLElement} */
+      let cover;
+      if (src) {
+        const img = document.createElement('img');
+        img.className = 'saved-item__cover';
         // A cover that fails (or is a blank pixel) becomes the same placeholder as a book without one.
         const swap = () => {
           const placeholder = document.createElement('span');
           placeholder.className = 'saved-item__cover saved-item__cover--missing';
           placeholder.setAttribute('aria-hidden', 'true');
-          cover.replaceWith(placeholder);
+          img.replaceWith(placeholder);
         };
-        cover.addEventListener('error', swap, { once: true });
-        cover.addEventListener('load', () => cover.naturalWidth <= 2 && swap(), { once: true });
-        cover.alt = '';
-        cover.src = book.cover;
+        img.addEventListener('error', swap, { once: true });
+        img.addEventListener('load', () => img.naturalWidth <= 2 && swap(), { once: true });
+        img.alt = '';
+        img.src = src;
+        cover = img;
       } else {
+        cover = document.createElement('span');
+        cover.className = 'saved-item__cover saved-item__cover--missing';
         cover.setAttribute('aria-hidden', 'true');
       }
       const title = document.createElement('span');
@@ -166,10 +206,15 @@
       empty.hidden = items.length > 0;
       share.hidden = items.length === 0;
       for (const option of app.querySelectorAll('[data-view-mode]')) {
+        if (!(option instanceof HTMLElement)) continue;
         option.setAttribute('aria-pressed', String(option.dataset.viewMode === view));
       }
     }
 
+    /**
+     * @param {string} text
+     * @param {boolean} [undo]
+     */
     function say(text, undo) {
       status.replaceChildren(text);
       if (undo) {
@@ -193,21 +238,25 @@
     }
 
     app.addEventListener('click', (event) => {
-      const option = event.target.closest('[data-view-mode]');
-      if (option) {
+      const target = event.target;
+      if (!(target instanceof Element)) return;
+      const option = target.closest('[data-view-mode]');
+      if (option instanceof HTMLElement) {
         event.preventDefault();
-        view = option.dataset.viewMode;
+        // The attribute is there, since [data-view-mode] matched.
+        view = option.dataset.viewMode ?? 'list';
         localStorage.setItem(VIEW, view);
         report('saved_view_change', { view_mode: view });
         render();
         return;
       }
-      const remove = event.target.closest('[data-remove]');
-      if (remove) {
+      const remove = target.closest('[data-remove]');
+      if (remove instanceof HTMLElement) {
         const items = load();
         const index = items.findIndex((book) => book.slug === remove.dataset.remove);
         if (index < 0) return;
         const [book] = items.splice(index, 1);
+        if (!book) return;
         save(items);
         removed = { book, index };
         report('saved_remove', { book_slug: book.slug });
@@ -216,7 +265,7 @@
       }
     });
 
-    app.querySelector('[data-share]').addEventListener('click', async () => {
+    required(app, '[data-share]', HTMLElement).addEventListener('click', async () => {
       const slugs = load().map((book) => encodeURIComponent(book.slug));
       const url = `${location.origin}/saved?books=${slugs.join(',')}`;
       shareUrl.value = url;

@@ -1,8 +1,9 @@
+// @ts-check
 // "Can't find my book": sends the search miss with fetch and thanks the reader in place.
 // Without JavaScript the same form posts to /search/miss and shows a thank-you page.
 (() => {
   const form = document.querySelector('form[data-search-miss]');
-  if (!form) return;
+  if (!(form instanceof HTMLFormElement)) return;
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const data = new FormData(form);
@@ -24,7 +25,7 @@
       });
       if (!response.ok) throw new Error(`status ${response.status}`);
       const thanks = form.querySelector('.search-miss__thanks');
-      if (thanks) thanks.hidden = false;
+      if (thanks instanceof HTMLElement) thanks.hidden = false;
       if (button) button.hidden = true;
     } catch {
       // Fall back to the plain form post, which shows its own thank-you page.
