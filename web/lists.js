@@ -2,7 +2,7 @@
 // "Add to list" on book pages. Lists need no account: creating one returns an edit token, which this
 // browser keeps in localStorage and sends as X-Edit-Token; whoever holds the token may edit the list.
 /**
- * @typedef {number} ListId
+ * @typedef {number | string} ListId  a number in what browsers stored before lists had public ids, text since
  * @typedef {{ id: ListId, token: string, name?: string | null }} StoredList  an entry of localStorage's booklink.lists.v1
  * @typedef {{ id: ListId, name: string | null, url: string, contains_book?: boolean }} MineList
  * @typedef {{ id: ListId, name: string | null, url: string, edit_token: string }} CreatedList
@@ -71,7 +71,7 @@
     li.dataset.listId = String(list.id);
     const link = document.createElement('a');
     link.href = list.url;
-    link.textContent = list.name || `List ${list.id}`;
+    link.textContent = list.name || 'A reading list';
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'button';
@@ -80,7 +80,7 @@
     button.addEventListener('click', async () => {
       try {
         await api('POST', `/api/v1/lists/${list.id}/books`, { book_id: bookId }, token);
-        say(`Added to “${list.name || `List ${list.id}`}”.`, list.url);
+        say(`Added to “${list.name || 'A reading list'}”.`, list.url);
         await refresh();
       } catch {
         say('Could not add the book. Try again.');
@@ -98,10 +98,11 @@
       edit_tokens: lists.map((list) => list.token).slice(0, 100),
       book_id: bookId,
     });
-    const tokenOf = new Map(lists.map((list) => [list.id, list.token]));
+    // Ids are text; lists stored before that kept their id as a number (the same digits): compare as text.
+    const tokenOf = new Map(lists.map((list) => [String(list.id), list.token]));
     // Lists deleted by the operator no longer answer to their token: forget them here too.
-    store(lists.filter((list) => answer.lists.some((found) => found.id === list.id)));
-    mine?.replaceChildren(...answer.lists.map((list) => row(list, tokenOf.get(list.id))));
+    store(lists.filter((list) => answer.lists.some((found) => String(found.id) === String(list.id))));
+    mine?.replaceChildren(...answer.lists.map((list) => row(list, tokenOf.get(String(list.id)))));
   }
 
   form.addEventListener('submit', async (event) => {
@@ -113,7 +114,7 @@
       const list = await api('POST', '/api/v1/lists', { name, book_id: bookId });
       store([...load(), { id: list.id, token: list.edit_token, name: list.name }]);
       form.reset();
-      say(`Created “${list.name || `List ${list.id}`}” with this book.`, list.url);
+      say(`Created “${list.name || 'A reading list'}” with this book.`, list.url);
       await refresh();
     } catch {
       say('Could not create the list. Try again.');

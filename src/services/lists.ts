@@ -4,7 +4,7 @@ import { findBookById } from '../store/books.js';
 import { addListItem, type ListItem, listItems, listSize, removeListItem } from '../store/list-items.js';
 import {
   featuredLists,
-  findList,
+  findListByPublicId,
   insertList,
   type List,
   type ListSummary,
@@ -21,13 +21,13 @@ export function hashEditToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-/** "/list/12-summer-reading": the id decides, the words are for people and may change. */
-export function listPath(list: Pick<List, 'id' | 'name'>): string {
+/** "/list/k3x9q2m7w4ab-summer-reading": the public id decides, the words are for people and may change. */
+export function listPath(list: Pick<List, 'publicId' | 'name'>): string {
   const words = foldText(list.name ?? '')
     .replace(/\s+/g, '-')
     .slice(0, 60)
     .replace(/-+$/, '');
-  return words ? `/list/${list.id}-${encodeURIComponent(words)}` : `/list/${list.id}`;
+  return words ? `/list/${list.publicId}-${encodeURIComponent(words)}` : `/list/${list.publicId}`;
 }
 
 export type Editable = { kind: 'ok'; list: List } | { kind: 'not_found' } | { kind: 'forbidden' };
@@ -72,14 +72,20 @@ export class Lists {
     return { kind: 'created' as const, list, token };
   }
 
-  async get(id: number): Promise<{ list: List; items: ListItem[] } | null> {
-    const list = await findList(this.db, id);
-    return list ? { list, items: await listItems(this.db, id) } : null;
+  /** The list at public id `publicId` (never its numeric key: new lists must not be found by counting). */
+  async get(publicId: string): Promise<{ list: List; items: ListItem[] } | null> {
+    const list = await findListByPublicId(this.db, publicId);
+    return list ? { list, items: await listItems(this.db, list.id) } : null;
   }
 
-  /** Whether `token` may edit list `id`; ingested and admin lists have no token, so nobody may. */
-  async editable(id: number, token: string | undefined): Promise<Editable> {
-    const list = await findList(this.db, id);
+  /** The books of a list already found (the home page's featured lists). */
+  items(list: List): Promise<ListItem[]> {
+    return listItems(this.db, list.id);
+  }
+
+  /** Whether `token` may edit list `publicId`; ingested and admin lists have no token, so nobody may. */
+  async editable(publicId: string, token: string | undefined): Promise<Editable> {
+    const list = await findListByPublicId(this.db, publicId);
     if (!list) return { kind: 'not_found' };
     if (!token || !list.editTokenHash) return { kind: 'forbidden' };
     const given = Buffer.from(hashEditToken(token), 'hex');
@@ -89,19 +95,25 @@ export class Lists {
   }
 
   async update(
-    id: number,
+    publicId: string,
     token: string | undefined,
     changes: { name?: string | null; description?: string | null },
   ) {
-    const access = await this.editable(id, token);
-    if (access.kind === 'ok') await updateList(this.db, id, changes);
+    const access = await this.editable(publicId, token);
+    if (access.kind === 'ok') await updateList(this.db, access.list.id, changes);
     return access;
   }
 
   /** Adds a book, charged to the writer; a book already in the list is a duplicate, charged nothing. */
-  async addBook(id: number, token: string | undefined, bookId: number, writer: Writer): Promise<BookChange> {
-    const access = await this.editable(id, token);
+  async addBook(
+    publicId: string,
+    token: string | undefined,
+    bookId: number,
+    writer: Writer,
+  ): Promise<BookChange> {
+    const access = await this.editable(publicId, token);
     if (access.kind !== 'ok') return access;
+    const { id } = access.list;
     if (!(await findBookById(this.db, bookId))) return { kind: 'no_book' };
     const size = await listSize(this.db, id, bookId);
     if (size.contains) return access;
@@ -112,10 +124,10 @@ export class Lists {
     return access;
   }
 
-  async removeBook(id: number, token: string | undefined, bookId: number): Promise<BookChange> {
-    const access = await this.editable(id, token);
+  async removeBook(publicId: string, token: string | undefined, bookId: number): Promise<BookChange> {
+    const access = await this.editable(publicId, token);
     if (access.kind !== 'ok') return access;
-    return (await removeListItem(this.db, id, bookId)) ? access : { kind: 'not_in_list' };
+    return (await removeListItem(this.db, access.list.id, bookId)) ? access : { kind: 'not_in_list' };
   }
 
   /** The lists a browser holds tokens for; unknown tokens are ignored (lists may have been deleted). */

@@ -1,3 +1,4 @@
+import { listIdOfRef } from '../domain/list-ids.js';
 import type { OEmbedTarget } from '../domain/oembed.js';
 import type { BookPages, LoadedBook } from './book-pages.js';
 import type { List, ListItem, Lists } from './lists.js';
@@ -6,16 +7,6 @@ import type { List, ListItem, Lists } from './lists.js';
 export type OEmbedSubject =
   | { kind: 'book'; loaded: LoadedBook }
   | { kind: 'list'; list: List; items: ListItem[] };
-
-/**
- * The list id in `/list/{id}` or `/list/{id}-{words}`: what comes before the words, as the list page
- * reads it. Only the lists service knows what an id looks like, so anything it cannot find is a 404.
- */
-function listId(ref: string): number | null {
-  const id = /^([^-]+)(?:-|$)/.exec(ref)?.[1];
-  // The lists service looks ids up by number today; a ref that is not one names no list.
-  return id && /^\d{1,15}$/.test(id) ? Number(id) : null;
-}
 
 /**
  * Loads what an oEmbed URL names, through the same lookups its page uses; null when it names nothing
@@ -29,7 +20,7 @@ export async function loadOEmbedSubject(
     const loaded = await deps.pages.load(target.slug);
     return loaded ? { kind: 'book', loaded } : null;
   }
-  const id = listId(target.ref);
+  const id = listIdOfRef(target.ref);
   const found = id === null ? null : await deps.lists.get(id);
   return found ? { kind: 'list', ...found } : null;
 }

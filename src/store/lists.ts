@@ -1,4 +1,6 @@
+import { randomInt } from 'node:crypto';
 import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
+import { newListId } from '../domain/list-ids.js';
 import { nowIso } from './db.js';
 import type { Database } from './schema.js';
 
@@ -13,6 +15,8 @@ declare module './schema.js' {
 
 export interface ListTable {
   id: Generated<number>;
+  /** What the list's addresses carry (migration 0025): the old numeric id as text, or a random one. */
+  public_id: string;
   kind: ListKind;
   name: string | null;
   description: string | null;
@@ -38,7 +42,10 @@ export type ListKind = 'reader' | 'ingest' | 'admin';
 export type Db = Kysely<Database> | Transaction<Database>;
 
 export interface List {
+  /** The row's key: internal (admin area, audit, items); never in a public address. */
   id: number;
+  /** The id of every public address and of the API (domain/list-ids.ts). */
+  publicId: string;
   kind: ListKind;
   name: string | null;
   description: string | null;
@@ -54,6 +61,7 @@ export interface List {
 export function listRowToList(row: Selectable<ListTable>): List {
   return {
     id: Number(row.id),
+    publicId: row.public_id,
     kind: row.kind,
     name: row.name,
     description: row.description,
@@ -79,30 +87,43 @@ export interface NewList {
   ingestKey?: string | null;
 }
 
+/** Draws before giving up: a collision is already a one-in-10^12 event while lists number millions. */
+const PUBLIC_ID_ATTEMPTS = 5;
+
+/**
+ * A new list with a random public id. A drawn id already taken inserts nothing (`on conflict do
+ * nothing`, which leaves a PostgreSQL transaction usable, unlike a failed insert) and is drawn again.
+ */
 export async function insertList(db: Db, input: NewList): Promise<List> {
   const now = nowIso();
-  const row = await db
-    .insertInto('lists')
-    .values({
-      kind: input.kind,
-      name: input.name,
-      description: input.description ?? null,
-      edit_token_hash: input.editTokenHash ?? null,
-      source: input.source ?? null,
-      list_date: input.listDate ?? null,
-      destination_slug: input.destinationSlug ?? null,
-      is_featured: input.featured ? 1 : 0,
-      ingest_key: input.ingestKey ?? null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return listRowToList(row);
+  for (let attempt = 0; attempt < PUBLIC_ID_ATTEMPTS; attempt++) {
+    const row = await db
+      .insertInto('lists')
+      .values({
+        public_id: newListId(randomInt),
+        kind: input.kind,
+        name: input.name,
+        description: input.description ?? null,
+        edit_token_hash: input.editTokenHash ?? null,
+        source: input.source ?? null,
+        list_date: input.listDate ?? null,
+        destination_slug: input.destinationSlug ?? null,
+        is_featured: input.featured ? 1 : 0,
+        ingest_key: input.ingestKey ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('public_id').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (row) return listRowToList(row);
+  }
+  throw new Error(`no free list public id in ${PUBLIC_ID_ATTEMPTS} draws`);
 }
 
-export async function findList(db: Db, id: number): Promise<List | null> {
-  const row = await db.selectFrom('lists').selectAll().where('id', '=', id).executeTakeFirst();
+/** The list at a public address; its numeric key finds a new list nowhere (only old ids are both). */
+export async function findListByPublicId(db: Db, publicId: string): Promise<List | null> {
+  const row = await db.selectFrom('lists').selectAll().where('public_id', '=', publicId).executeTakeFirst();
   return row ? listRowToList(row) : null;
 }
 

@@ -21,6 +21,7 @@ import { cheaperFoldPostgresMigration } from './migrations/0021-cheaper-fold-pos
 import { booksFtsDirectMigration } from './migrations/0022-books-fts-direct.js';
 import { foldKeepsMarksMigration } from './migrations/0023-fold-keeps-marks.js';
 import { foldMarksPostgresMigration } from './migrations/0024-fold-marks-postgres.js';
+import { listPublicIdsMigration } from './migrations/0025-list-public-ids.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -47,6 +48,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0022-books-fts-direct', booksFtsDirectMigration],
   ['0023-fold-keeps-marks', foldKeepsMarksMigration],
   ['0024-fold-marks-postgres', foldMarksPostgresMigration],
+  ['0025-list-public-ids', listPublicIdsMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

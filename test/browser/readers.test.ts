@@ -156,6 +156,49 @@ if (browserAvailable(SUITE)) {
       await ctx.close();
     });
 
+    it('keeps a list this browser stored with a numeric id, from before list ids were text', async () => {
+      // A list made before migration 0025: its public id is its number, which this browser kept as a number.
+      const made = await fetch(`${t.baseUrl}/api/v1/lists`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 Chrome/124' },
+        body: JSON.stringify({ name: 'Old shelf', book_id: null }),
+      });
+      const created = (await made.json()) as { id: string; edit_token: string };
+      const { db } = t.services.store;
+      const { id } = await db
+        .selectFrom('lists')
+        .select('id')
+        .where('public_id', '=', created.id)
+        .executeTakeFirstOrThrow();
+      await db
+        .updateTable('lists')
+        .set({ public_id: String(id) })
+        .where('id', '=', id)
+        .execute();
+      const stored = [{ id: Number(id), token: created.edit_token, name: 'Old shelf' }];
+
+      const ctx = await fresh();
+      const page = await ctx.newPage();
+      await page.goto(`${t.baseUrl}/book/${slugs[1]}`);
+      await page.evaluate(
+        (lists) => localStorage.setItem('booklink.lists.v1', JSON.stringify(lists)),
+        stored,
+      );
+      await page.reload();
+      await page.click('[data-lists-toggle]');
+      const row = page.locator('[data-lists-mine] li', { hasText: 'Old shelf' });
+      await row.locator('button', { hasText: 'Add' }).click();
+      await row.locator('button', { hasText: 'Added' }).waitFor();
+      const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('booklink.lists.v1') ?? '[]'));
+      assert.equal(kept.length, 1, 'the browser still holds the list and its token');
+      const list = await (await t.get(`/api/v1/lists/${id}`)).json();
+      assert.deepEqual(
+        list.books.map((book: { slug: string }) => book.slug),
+        [slugs[1]],
+      );
+      await ctx.close();
+    });
+
     it('shows the private destination after an access-code link, and hides it once the cookie expires', async () => {
       const ctx = await fresh();
       const page = await ctx.newPage();

@@ -43,6 +43,15 @@ describeEachDialect('admin lists', (context) => {
     return Math.max(...names);
   }
 
+  /** The list's public address, as its admin page links to it (the public id, never the admin's key). */
+  async function publicPath(listId: number): Promise<string> {
+    const page = await client.get(`/admin/lists/${listId}`);
+    const path = /href="(\/list\/[^"]+)"[^>]*>Public page/.exec(page.body)?.[1];
+    assert.ok(path, 'the admin page links to the public page');
+    assert.doesNotMatch(path, new RegExp(`^/list/${listId}(-|$)`), 'a new list is not at its key');
+    return path;
+  }
+
   it('requires a session on every list route', async () => {
     const anonymous = new AdminClient(t);
     for (const path of ['/admin/lists', '/admin/lists/1', '/admin/lists/1/delete']) {
@@ -152,7 +161,9 @@ describeEachDialect('admin lists', (context) => {
       [`rank_${orwell}`]: '',
     });
     assert.equal(order.status, 303);
-    const publicPage = await (await t.get(`/list/${listId}-ways-in`)).text();
+    const path = await publicPath(listId);
+    assert.match(path, /^\/list\/[0-9a-z]{12}-ways-in$/);
+    const publicPage = await (await t.get(path)).text();
     assert.match(publicPage, /The Test Book[\s\S]*Another Book[\s\S]*Nineteen Eighty-Four/);
     assert.match((await client.get('/admin/audit')).body, /list\.reorder/);
   });
@@ -173,6 +184,7 @@ describeEachDialect('admin lists', (context) => {
       '/admin/lists?notice=saved',
     );
     assert.doesNotMatch(await (await t.get('/')).text(), /Prize Winners 2025/);
+    const path = await publicPath(listId);
     const confirm = await client.get(`/admin/lists/${listId}/delete`);
     assert.match(confirm.body, /Delete this list\?/);
     const unconfirmed = await client.post(`/admin/lists/${listId}/delete`, {});
@@ -181,7 +193,7 @@ describeEachDialect('admin lists', (context) => {
     const deleted = await client.post(`/admin/lists/${listId}/delete`, { confirm: 'yes' });
     assert.equal(deleted.location, '/admin/lists?notice=deleted');
     assert.equal((await client.get(`/admin/lists/${listId}`)).status, 404);
-    assert.equal((await t.get(`/list/${listId}`)).status, 404);
+    assert.equal((await t.get(path)).status, 404);
     assert.match((await client.get('/admin/audit')).body, /list\.delete/);
   });
 
@@ -241,7 +253,7 @@ describeEachDialect('admin lists', (context) => {
       (await client.get(`/admin/books/${bookId}`)).body,
       await (await t.get('/')).text(),
     ];
-    const publicList = await t.get(`/list/${listId}`);
+    const publicList = await t.get(await publicPath(listId));
     const location = publicList.headers.get('location');
     pages.push(location ? await (await t.get(location)).text() : await publicList.text());
     for (const page of pages) {

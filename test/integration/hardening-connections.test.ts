@@ -3,14 +3,19 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { sql } from 'kysely';
+import pg from 'pg';
 import { loadConfig } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { createServices, isDatabaseUnavailable } from '../../src/services/container.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { markDatabaseError } from '../../src/store/errors.js';
 import { HUMAN_UA, startTestApp, type TestApp } from '../support/app.js';
-import { createTestDatabase, describeEachDialect, type TestDatabase } from '../support/databases.js';
+import {
+  createTestDatabase,
+  describeEachDialect,
+  POSTGRES_ADMIN_URL,
+  type TestDatabase,
+} from '../support/databases.js';
 import { eventually } from '../support/eventually.js';
 import { addCatalogEntry } from '../support/factories.js';
 import { type ServerProcess, startServerProcess } from '../support/server-process.js';
@@ -370,48 +375,57 @@ describeEachDialect('hardening of each answer', (context) => {
   describe('a database that refuses writes', () => {
     let t: TestApp | undefined;
     let readOnly: Store | undefined;
-    const databaseName = () => new URL(context.url()).pathname.slice(1);
+    /** Sessions opened from now on refuse writes (a standby), set from an admin connection of its own. */
+    const refuseWrites = async (on: boolean) => {
+      const name = new URL(context.url()).pathname.slice(1);
+      const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await admin.connect();
+      try {
+        await admin.query(
+          on
+            ? `alter database "${name}" set default_transaction_read_only = on`
+            : `alter database "${name}" reset default_transaction_read_only`,
+        );
+      } finally {
+        await admin.end();
+      }
+    };
     after(async () => {
       await t?.close();
       await readOnly?.close();
-      if (context.dialect === 'postgres') {
-        await sql
-          .raw(`alter database "${databaseName()}" reset default_transaction_read_only`)
-          .execute(context.store().db);
-      }
     });
 
     it('/readyz says so (degraded, reads still ready) and a write answers 503 with Retry-After', async () => {
       // A standby or a read-only file refuses writes the way a full disk does, and can be made at will.
-      if (context.dialect === 'postgres') {
-        await sql
-          .raw(`alter database "${databaseName()}" set default_transaction_read_only = on`)
-          .execute(context.store().db);
+      if (context.dialect === 'postgres') await refuseWrites(true);
+      try {
         readOnly = openStore(context.url());
-      } else {
-        readOnly = openStore(context.url());
-        readOnly.sqlite?.pragma('query_only = ON');
+        if (context.dialect === 'sqlite') readOnly.sqlite?.pragma('query_only = ON');
+        t = await startTestApp(readOnly);
+        const ready = await t.get('/readyz');
+        assert.equal(ready.status, 200);
+        const body = (await ready.json()) as { status: string; checks: Record<string, string> };
+        assert.equal(body.status, 'degraded');
+        assert.equal(body.checks.database, 'ok');
+        assert.match(body.checks.database_writes ?? '', /^failed: /);
+        const list = await fetch(`${t.baseUrl}/api/v1/lists`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'user-agent': HUMAN_UA },
+          body: JSON.stringify({ name: 'Refused' }),
+        });
+        assert.equal(list.status, 503, await list.text());
+        assert.ok(list.headers.get('retry-after'));
+        // Reads go on.
+        assert.equal((await t.get('/api/v1/search?q=pride')).status, 200);
+      } finally {
+        if (context.dialect === 'postgres') await refuseWrites(false);
       }
-      t = await startTestApp(readOnly);
-      const ready = await t.get('/readyz');
-      assert.equal(ready.status, 200);
-      const body = (await ready.json()) as { status: string; checks: Record<string, string> };
-      assert.equal(body.status, 'degraded');
-      assert.equal(body.checks.database, 'ok');
-      assert.match(body.checks.database_writes ?? '', /^failed: /);
-      const list = await fetch(`${t.baseUrl}/api/v1/lists`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': HUMAN_UA },
-        body: JSON.stringify({ name: 'Refused' }),
-      });
-      assert.equal(list.status, 503, await list.text());
-      assert.ok(list.headers.get('retry-after'));
-      // Reads go on.
-      assert.equal((await t.get('/api/v1/search?q=pride')).status, 200);
     });
 
     it('/readyz is ok again once writes are taken', async () => {
-      const healthy = await startTestApp(context.store());
+      // A store of its own: its sessions start after the database takes writes again.
+      const store = openStore(context.url());
+      const healthy = await startTestApp(store);
       try {
         const body = (await (await healthy.get('/readyz')).json()) as {
           status: string;
@@ -420,6 +434,7 @@ describeEachDialect('hardening of each answer', (context) => {
         assert.equal(body.checks.database_writes, 'ok');
       } finally {
         await healthy.close();
+        await store.close();
       }
     });
   });

@@ -116,7 +116,7 @@ describeEachDialect('list ingest', (context) => {
     assert.equal(response.status, 201);
     test.diagnostic(`500 rows resolved in ${Math.round(elapsed)} ms`);
     const result = (await response.json()) as {
-      list_id: number;
+      list_id: string;
       url: string;
       resolved: number;
       unresolved: number;
@@ -153,12 +153,13 @@ describeEachDialect('list ingest', (context) => {
       .where('source', '=', 'nyt')
       .execute();
     assert.equal(lists.length, 1);
-    assert.equal(Number(lists[0]?.id), second.list_id);
+    assert.equal(lists[0]?.public_id, second.list_id);
+    assert.match(second.list_id, /^[0-9a-z]{12}$/);
     const items = await context
       .store()
       .db.selectFrom('list_items')
       .select('book_id')
-      .where('list_id', '=', second.list_id)
+      .where('list_id', '=', Number(lists[0]?.id))
       .execute();
     assert.equal(items.length, 480);
     assert.equal((await t.get(`/api/v1/lists/${result.list_id}`)).status, 404);

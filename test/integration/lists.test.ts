@@ -78,7 +78,7 @@ describeEachDialect('lists without accounts', (context) => {
       .store()
       .db.selectFrom('lists')
       .selectAll()
-      .where('id', '=', body.id)
+      .where('public_id', '=', body.id)
       .executeTakeFirstOrThrow();
     assert.notEqual(row.edit_token_hash, body.edit_token);
     assert.match(row.edit_token_hash ?? '', /^[0-9a-f]{64}$/);
@@ -174,6 +174,55 @@ describeEachDialect('lists without accounts', (context) => {
     const second_ = page.indexOf(`href="/book/${second.slug}"`);
     assert.ok(first_ > 0 && second_ > first_, 'books in the order they were added');
     assert.equal((await t.get('/list/424242')).status, 404);
+  });
+
+  it('gives a new list a random public id that its page, API and QR code answer to, and not its key', async () => {
+    const created = await (
+      await call(t, 'POST', '/api/v1/lists', { name: 'Hidden', book_id: first.id })
+    ).json();
+    assert.equal(typeof created.id, 'string');
+    assert.match(created.id, /^[0-9a-z]{12}$/);
+    assert.doesNotMatch(created.id, /^\d+$/, 'not a number');
+    assert.equal(created.url, `http://booklink.test/list/${created.id}-hidden`);
+    const api = await call(t, 'GET', `/api/v1/lists/${created.id}`);
+    assert.equal(api.status, 200);
+    assert.equal((await api.json()).id, created.id);
+    const page = await t.get(`/list/${created.id}-hidden`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<h1>Hidden<\/h1>/);
+    assert.equal((await t.get(`/list/${created.id}/qr.svg`)).status, 200);
+
+    const { id: key } = await context
+      .store()
+      .db.selectFrom('lists')
+      .select('id')
+      .where('public_id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    const token = { 'x-edit-token': created.edit_token };
+    for (const path of [`/list/${key}`, `/list/${key}-hidden`, `/list/${key}/qr.svg`]) {
+      assert.equal((await t.get(path)).status, 404, path);
+    }
+    assert.equal((await call(t, 'GET', `/api/v1/lists/${key}`)).status, 404);
+    assert.equal((await call(t, 'PATCH', `/api/v1/lists/${key}`, { name: 'x' }, token)).status, 404);
+    const adding = await call(t, 'POST', `/api/v1/lists/${key}/books`, { book_id: second.id }, token);
+    assert.equal(adding.status, 404);
+    const mine = await (
+      await call(t, 'POST', '/api/v1/lists/mine', { edit_tokens: [created.edit_token] })
+    ).json();
+    assert.deepEqual(
+      mine.lists.map((list: { id: string }) => list.id),
+      [created.id],
+    );
+  });
+
+  it('gives every new list a different public id', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const created = await (await call(t, 'POST', '/api/v1/lists', { name: null })).json();
+      assert.match(created.id, /^[0-9a-z]{12}$/);
+      ids.add(created.id);
+    }
+    assert.equal(ids.size, 5);
   });
 
   it('refuses an unknown book with a 422 at body.book_id', async () => {

@@ -6,7 +6,9 @@ import { createOpenLibraryStaging } from '../../src/store/migrations/0014-identi
 import { stagingWithoutRowidMigration } from '../../src/store/migrations/0020-staging-without-rowid.js';
 import { foldKeepsMarksMigration } from '../../src/store/migrations/0023-fold-keeps-marks.js';
 import { markRanges } from '../../src/store/migrations/0024-fold-marks-postgres.js';
+import { listPublicIdsMigration } from '../../src/store/migrations/0025-list-public-ids.js';
 import { refreshSearchStatistics } from '../../src/store/search.js';
+import { startTestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
 import { addCatalogEntry } from '../support/factories.js';
 
@@ -17,6 +19,72 @@ describeEachDialect('migrations', (context) => {
     assert.deepEqual(again, [], 'a second run applies nothing');
     const rows = await db.selectFrom('books').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
     assert.equal(Number(rows.n), 0);
+  });
+
+  it('keeps the address of a list made before lists had public ids, on its page and in the API', async () => {
+    const store = context.store();
+    const { db } = store;
+    const t = await startTestApp(store);
+    try {
+      const book = await t.services.creator.createFromRecord({
+        source: 'test',
+        isbn13: '9780000000019',
+        isbn10: null,
+        title: 'An Old Favourite',
+        subtitle: null,
+        authors: ['Test Author'],
+        publishedDate: null,
+        publisher: null,
+        coverUrl: null,
+        language: 'en',
+        format: null,
+        pages: null,
+        description: null,
+        identifiers: {},
+        workKey: null,
+      });
+      // The lists table as 0006 made it, holding a list a reader made then (its address: its number).
+      await db.schema.dropIndex('lists_public_id').execute();
+      await db.schema.alterTable('lists').dropColumn('public_id').execute();
+      const now = new Date().toISOString();
+      const inserted = await sql<{
+        id: number;
+      }>`insert into lists (kind, name, is_featured, created_at, updated_at)
+        values ('reader', 'Old shelf', 1, ${now}, ${now}) returning id`.execute(db);
+      const id = Number(inserted.rows[0]?.id);
+      assert.ok(id > 0);
+      await sql`insert into list_items (list_id, book_id, position, created_at)
+        values (${id}, ${book.id}, 1, ${now})`.execute(db);
+
+      await listPublicIdsMigration(db as Kysely<unknown>, context.dialect);
+
+      const short = await t.get(`/list/${id}`);
+      assert.equal(short.status, 301);
+      assert.equal(short.headers.get('location'), `/list/${id}-old-shelf`);
+      const page = await t.get(`/list/${id}-old-shelf`);
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /An Old Favourite/);
+      assert.equal((await t.get(`/list/${id}/qr.svg`)).status, 200);
+      const api = await t.get(`/api/v1/lists/${id}`);
+      assert.equal(api.status, 200);
+      const body = await api.json();
+      assert.equal(body.id, String(id));
+      assert.equal(body.url, `http://booklink.test/list/${id}-old-shelf`);
+      assert.deepEqual(
+        body.books.map((b: { title: string }) => b.title),
+        ['An Old Favourite'],
+      );
+      assert.match(await (await t.get('/')).text(), new RegExp(`href="/list/${id}-old-shelf"`));
+      await assert.rejects(
+        sql`insert into lists (public_id, kind, created_at, updated_at)
+          values (${String(id)}, 'reader', ${now}, ${now})`.execute(db),
+        'the public id is unique',
+      );
+    } finally {
+      await t.close();
+      await db.deleteFrom('lists').execute();
+      await db.deleteFrom('books').execute();
+    }
   });
 
   it('keeps the staged Open Library rows when their tables are rebuilt keyed by their primary key alone', async () => {

@@ -278,7 +278,8 @@ export interface SeededRecords {
   bookId: number;
   bookSlug: string;
   destination: string;
-  listId: number;
+  /** The public id (text) of a list made through the API. */
+  listId: string;
   editToken: string;
   sfid: number;
   ingestKey: string;
@@ -318,7 +319,7 @@ export async function seedRecords(t: TestApp, store: Store): Promise<SeededRecor
       headers: { 'content-type': 'application/json', 'user-agent': HUMAN_UA },
       body: JSON.stringify({ name: 'Seeded list', book_id: Number(book.id) }),
     })
-  ).json()) as { id: number; edit_token: string };
+  ).json()) as { id: string; edit_token: string };
   const searched = await t.get('/api/v1/search?q=hunger+games');
   if (searched.status !== 200) throw new Error(`search answered ${searched.status}`);
   // The API's search log is buffered (written within a second): wait for the row.

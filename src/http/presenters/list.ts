@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { LIST_ID_PATTERN } from '../../domain/list-ids.js';
 import type { List, ListItem } from '../../services/lists.js';
 import { listPath } from '../../services/lists.js';
 
@@ -13,8 +14,15 @@ const ListBookBody = Type.Object({
   rank: Type.Union([Type.Integer(), Type.Null()]),
 });
 
+/** A list's public id: a random one, or an old list's number as text (domain/list-ids.ts). */
+export const ListIdBody = Type.String({
+  pattern: LIST_ID_PATTERN,
+  description: 'The list id, as its addresses carry it (text: old lists keep their number, as a string)',
+  examples: ['k3x9q2m7w4ab'],
+});
+
 export const ListBody = Type.Object({
-  id: Type.Integer(),
+  id: ListIdBody,
   name: Type.Union([Type.String(), Type.Null()]),
   description: Type.Union([Type.String(), Type.Null()]),
   url: Type.String({ description: 'The public list page' }),
@@ -30,7 +38,7 @@ export const CreatedListBody = Type.Intersect([
 export const MyListsBody = Type.Object({
   lists: Type.Array(
     Type.Object({
-      id: Type.Integer(),
+      id: ListIdBody,
       name: Type.Union([Type.String(), Type.Null()]),
       url: Type.String(),
       book_count: Type.Integer(),
@@ -43,7 +51,7 @@ export type ListJson = Type.Static<typeof ListBody>;
 
 export function listJson(baseUrl: string, list: List, items: readonly ListItem[]): ListJson {
   return {
-    id: list.id,
+    id: list.publicId,
     name: list.name,
     description: list.description,
     url: `${baseUrl}${listPath(list)}`,

@@ -47,7 +47,7 @@ function meta(list: List): SafeHtml {
 export function renderListPage(model: ListPageModel): string {
   const { list, items } = model;
   const title = listTitle(list);
-  const body = html`<main id="main" class="list-page" data-list-id="${list.id}">
+  const body = html`<main id="main" class="list-page" data-list-id="${list.publicId}">
   <h1>${title}</h1>
   ${meta(list)}
   ${list.description && html`<p class="list-description">${list.description}</p>`}

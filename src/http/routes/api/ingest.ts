@@ -52,7 +52,7 @@ const RowResult = Type.Object({
 });
 
 const IngestResult = Type.Object({
-  list_id: Integer(),
+  list_id: Type.String({ description: 'The list id, as GET /api/v1/lists/{id} takes it' }),
   url: Type.String(),
   resolved: Integer(),
   unresolved: Integer(),
@@ -103,7 +103,7 @@ export const ingestRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       });
       const resolved = rows.filter((row) => row.status === 'found').length;
       return reply.code(201).send({
-        list_id: list.id,
+        list_id: list.publicId,
         url: `${base}${listPath(list)}`,
         resolved,
         unresolved: rows.length - resolved,

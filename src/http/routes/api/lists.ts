@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { LIST_ID_PATTERN } from '../../../domain/list-ids.js';
 import type { Services } from '../../../services/container.js';
 import { type BookChange, listPath, MAX_LIST_BOOKS } from '../../../services/lists.js';
 import { HttpError, notFound, ValidationProblem } from '../../errors.js';
@@ -8,7 +9,11 @@ import { CreatedListBody, ListBody, listJson, MyListsBody } from '../../presente
 import { Integer, Nullable } from '../../validation.js';
 import { writeRefused } from '../../write-refusals.js';
 
-const ListId = Integer({ minimum: 1, description: 'The list id' });
+const ListId = Type.String({
+  pattern: LIST_ID_PATTERN,
+  description: 'The list id (the `id` a list answers with; text, as in its page address)',
+  examples: ['k3x9q2m7w4ab'],
+});
 const EditToken = Type.Object({
   'x-edit-token': Type.Optional(
     Type.String({ maxLength: 64, description: 'The token returned at creation' }),
@@ -62,7 +67,7 @@ function refuse(outcome: BookChange, bookId: number): never {
 export const listRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const { lists } = services;
   const base = services.config.baseUrl;
-  const load = async (id: number) => {
+  const load = async (id: string) => {
     const found = await lists.get(id);
     if (!found) throw notFound('There is no list with this id.');
     return listJson(base, found.list, found.items);
@@ -84,7 +89,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
       const outcome = await lists.create({ name: request.body.name ?? null, bookId }, writerOf(request));
       if (outcome.kind === 'no_book') throw noBook(bookId ?? 0);
       if (outcome.kind === 'refused') writeRefused(reply, 'list', outcome.retryAfterSeconds);
-      return reply.code(201).send({ ...(await load(outcome.list.id)), edit_token: outcome.token });
+      return reply.code(201).send({ ...(await load(outcome.list.publicId)), edit_token: outcome.token });
     },
   );
 
@@ -180,7 +185,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
       const found = await lists.mine(request.body.edit_tokens, bookId);
       return {
         lists: found.map(({ list, bookCount, containsBook }) => ({
-          id: list.id,
+          id: list.publicId,
           name: list.name,
           url: `${base}${listPath(list)}`,
           book_count: bookCount,

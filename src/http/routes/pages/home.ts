@@ -18,7 +18,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
     async (_request, reply) => {
       const featured = await Promise.all(
         (await lists.featured(12)).map(async (list): Promise<FeaturedListView> => {
-          const items = (await lists.get(list.id))?.items ?? [];
+          const items = await lists.items(list);
           const books = items.slice(0, FEATURED_COVERS).map((item) => item.book);
           return { list, href: listPath(list), count: items.length, books };
         }),

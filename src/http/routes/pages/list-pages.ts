@@ -1,11 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { listIdOfRef } from '../../../domain/list-ids.js';
 import type { Services } from '../../../services/container.js';
 import { listPath } from '../../../services/lists.js';
 import { notFound } from '../../errors.js';
 import { renderListPage } from '../../views/list-page.js';
 
-/** `/list/{id}` and `/list/{id}-{words}`: the public page of any list (a reader's or an ingested one). */
+/** The public id (domain/list-ids.ts: no `-` in it), then the name's words, if any. */
+
+/**
+ * `/list/{id}` and `/list/{id}-{words}`: the public page of any list (a reader's or an ingested one),
+ * by its public id only (an old list's number, or a new list's random id: never a new list's key).
+ */
 export const listPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
   app,
   { services },
@@ -24,8 +30,8 @@ export const listPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       },
     },
     async (request, reply) => {
-      const id = /^(\d{1,15})(?:-|$)/.exec(request.params.ref)?.[1];
-      const found = id ? await lists.get(Number(id)) : null;
+      const id = listIdOfRef(request.params.ref);
+      const found = id ? await lists.get(id) : null;
       if (!found) throw notFound('There is no list at this address.');
       const canonical = listPath(found.list);
       // The words follow the name; an old or mistyped name still reaches the list, at its current address.

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { LIST_ID_PATTERN } from '../../../domain/list-ids.js';
 import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
 import type { Services } from '../../../services/container.js';
 import { listPath } from '../../../services/lists.js';
 import { qrPng, qrSvg } from '../../../services/qr.js';
 import { notFound } from '../../errors.js';
-import { Integer } from '../../validation.js';
 
 const Format = Type.Union([Type.Literal('svg'), Type.Literal('png')], { description: 'Image format' });
 const Image = Type.String({ description: 'The QR code image (SVG or PNG)' });
@@ -52,7 +52,7 @@ export const qrRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async
         summary: "QR code of a list's page",
         tags: ['pages'],
         params: Type.Object({
-          id: Integer({ minimum: 1 }),
+          id: Type.String({ pattern: LIST_ID_PATTERN, description: 'The list id' }),
           format: Format,
         }),
         response: { 200: Image },
