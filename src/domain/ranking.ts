@@ -1,6 +1,7 @@
 import { scriptLanguage } from './languages.js';
 import { memoized } from './memo.js';
 import type { QuerySplit, TextQuery } from './query.js';
+import { NUMBER_WORDS } from './series.js';
 import { coreTitle, firstSurname, foldText, matchKeyOf } from './text.js';
 import { type TitleParts, type TitleSource, titleParts, withoutArticle } from './title-parts.js';
 
@@ -504,8 +505,10 @@ const DESCRIPTIVE = new Set([
   'third',
 ]);
 
-const SERIES_SUBTITLE =
-  /(?:^|\s)(?:book|volume|vol|part|no|number|tome|band|livre)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)(?:\s|$)|(?:^|\s)\d+(?:st|nd|rd|th)?\s+(?:book|volume|part)(?:\s|$)/;
+const SERIES_SUBTITLE = new RegExp(
+  `(?:^|\\s)(?:book|volume|vol|part|no|number|tome|band|livre)\\s+(?:\\d+|${NUMBER_WORDS.slice(0, 10).join('|')})(?:\\s|$)` +
+    '|(?:^|\\s)\\d+(?:st|nd|rd|th)?\\s+(?:book|volume|part)(?:\\s|$)',
+);
 
 /**
  * The folded subtitle when it names something ("The Return of the King"), null when it only

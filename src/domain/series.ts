@@ -10,6 +10,22 @@ export interface SeriesPosition {
   isRange: boolean;
 }
 
+/** Volume numbers as words, "one" (1) to "twelve" (12): how subtitles and series notes spell them. */
+export const NUMBER_WORDS: readonly string[] = [
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+];
+
 const NOTE = /^(.*?),?\s*#\s*(\d+(?:\.\d+)?)(?:\s*[-–]\s*\d+)?\s*$/;
 
 /** A name as a URL path segment: "The Hunger Games" → "the-hunger-games". Empty when nothing is left. */

@@ -1,24 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import type { OEmbedAnswer } from '../../src/http/presenters/oembed.js';
 import { HUMAN_UA, startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
 import { addCatalogEntry } from '../support/factories.js';
 
-interface OEmbed {
-  type: string;
-  version: string;
-  title: string;
-  author_name?: string;
-  provider_name: string;
-  provider_url: string;
-  cache_age: number;
-  html: string;
-  width: number;
-  height: number;
-  thumbnail_url?: string;
-  thumbnail_width?: number;
-  thumbnail_height?: number;
-}
+type OEmbed = OEmbedAnswer;
 
 const BASE = 'http://booklink.test';
 const ISBN = '9780141439518';

@@ -1,4 +1,5 @@
 import { type Isbn, parseIsbn } from '../../domain/isbn.js';
+import { NUMBER_WORDS } from '../../domain/series.js';
 import { type HttpClient, OutboundError } from '../http-client.js';
 import { type BookRecord, emptyRecord, type MetadataProvider, type SearchQuery } from '../types.js';
 import {
@@ -64,21 +65,6 @@ function isbnsOf(info: Json): { isbn13: string | null; isbn10: string | null } {
   }
   return { isbn13, isbn10 };
 }
-
-const NUMBER_WORDS = [
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-];
 
 function volumeNumber(text: string): number | null {
   if (/^\d{1,3}$/.test(text)) return Number(text);
