@@ -10,7 +10,7 @@
  * records the machine's 1-minute load average before and after it.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -144,7 +144,8 @@ export async function wrk(url: string, settings: WrkSettings): Promise<WrkRun> {
   ];
   if (settings.timeout) args.push('--timeout', `${settings.timeout}s`);
   for (const [name, value] of Object.entries(settings.headers ?? {})) args.push('-H', `${name}: ${value}`);
-  args.push('-s', script(settings), url);
+  const lua = script(settings);
+  args.push('-s', lua, url);
   const before = loadavg()[0] ?? 0;
   const child = spawn(WRK, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
@@ -154,7 +155,7 @@ export async function wrk(url: string, settings: WrkSettings): Promise<WrkRun> {
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', resolve);
-  });
+  }).finally(() => rmSync(lua, { force: true }));
   if (code !== 0) throw new Error(`wrk exited with ${code}:\n${output}`);
   return { ...parseWrk(output), load: [before, loadavg()[0] ?? 0] };
 }
