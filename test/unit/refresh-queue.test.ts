@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, it } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { RefreshQueue } from '../../src/services/refresh-queue.js';
 
 describe('RefreshQueue', () => {
@@ -34,7 +34,11 @@ describe('RefreshQueue', () => {
     // 'a' is taken at once (running), 'b' waits, 'c' finds the queue full.
     const queue = new RefreshQueue(() => {}, 1);
     let ran = 0;
-    for (const key of ['a', 'b', 'c']) queue.schedule(key, async () => void (ran += 1));
+    for (const key of ['a', 'b', 'c']) {
+      queue.schedule(key, async () => {
+        ran += 1;
+      });
+    }
     while (queue.size > 0) await nextTurn();
     await nextTurn();
     assert.equal(ran, 2);
