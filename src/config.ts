@@ -37,6 +37,8 @@ export interface Config {
   logLevel: string;
   /** `SEARCH_CACHE_MS`: how long a whole search answer is reused for the same query text; 0: never. */
   searchCacheMs: number;
+  /** `PAGE_CACHE_MS`: how long a rendered book page (and the book it shows) is reused before it is rendered again. */
+  pageCacheMs: number;
   /** The clicks' write-ahead journal directory (`CLICK_WAL_DIR`); null: clicks are buffered in memory only. */
   clickWalDir: string | null;
   /** `interval`: the journal is fsynced every 100 ms; `always`: before each redirect is answered. */
@@ -335,6 +337,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     itunesUrl: url(env, 'ITUNES_URL', 'https://itunes.apple.com'),
     providerTimeoutMs: integer(env, 'PROVIDER_TIMEOUT_MS', 2500, 50, 60_000),
     searchCacheMs: integer(env, 'SEARCH_CACHE_MS', 30_000, 0, 600_000),
+    pageCacheMs: integer(env, 'PAGE_CACHE_MS', 30_000, 100, 3_600_000),
     rateLimitAnon: integer(env, 'RATE_LIMIT_ANON', 20, 1, 1_000_000),
     rateLimitKeyed: integer(env, 'RATE_LIMIT_KEYED', 120, 1, 1_000_000),
     writeLimits: writeLimits(env),

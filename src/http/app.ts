@@ -66,6 +66,7 @@ export async function buildApp({
     trustProxy,
     visits: services.visits,
     nextRequestId,
+    pageTtlMs: config.pageCacheMs,
   });
   const connections = new Connections();
   const app = Fastify({

@@ -43,6 +43,8 @@ interface ReplayOptions {
   trustProxy: TrustProxy;
   visits: VisitCounter;
   nextRequestId: () => string;
+  /** How long a rendered page is answered as fresh (PAGE_CACHE_MS); then stale while it is rendered again. */
+  pageTtlMs: number;
 }
 
 const PLAIN_VISIT = /^\/(book|b)\/([a-z0-9][a-z0-9-]{0,79})$/;
@@ -61,7 +63,7 @@ const NOT_ENCODED = 'identity';
  * page it repeats. Anything else (another method, parameters, cookies, an uncached page) goes to Fastify.
  */
 export class PageReplay {
-  readonly rendered = new PageCache<RenderedPage>(5000, 30_000);
+  readonly rendered: PageCache<RenderedPage>;
   /** Visits answered here since the start (the metric `booklink_page_replays_total`). */
   replayed = 0;
   private reporting: ReplayReporting | null = null;
@@ -69,6 +71,7 @@ export class PageReplay {
   private readonly trust: ((address: string, hop: number) => boolean) | null;
 
   constructor(private readonly options: ReplayOptions) {
+    this.rendered = new PageCache<RenderedPage>(5000, options.pageTtlMs);
     const { trustProxy } = options;
     this.trust =
       trustProxy === false
@@ -107,8 +110,10 @@ export class PageReplay {
     if (headers.cookie !== undefined || headers.referer === this.options.origin) return false;
     const visit = PLAIN_VISIT.exec(request.url ?? '');
     if (!visit) return false;
-    const page = this.rendered.get(plainPageKey(visit[2] ?? '', readerCountry(undefined, headers)));
-    if (!page) return false;
+    // A stale page goes to Fastify, which answers with it and has it rendered again (book-pages.ts).
+    const hit = this.rendered.peek(plainPageKey(visit[2] ?? '', readerCountry(undefined, headers)));
+    if (!hit?.fresh) return false;
+    const page = hit.value;
     const route = ROUTES[visit[1] === 'b' ? 'b' : 'book'];
     const encoding = page.body.raw.length >= MIN_BYTES ? chooseEncoding(headers['accept-encoding']) : null;
     const sent = page.sent.get(`${route} ${encoding ?? NOT_ENCODED}`);

@@ -51,12 +51,14 @@ export interface GoTarget {
  * and its `/go/` links are served without touching the database. Admin edits call `invalidate`.
  */
 export class BookPages {
-  private readonly loaded = new PageCache<Promise<LoadedBook | null>>(10_000, 30_000);
+  private readonly loaded: PageCache<Promise<LoadedBook | null>>;
 
   constructor(
     private readonly db: Db,
     private readonly config: Readonly<Config>,
-  ) {}
+  ) {
+    this.loaded = new PageCache<Promise<LoadedBook | null>>(10_000, config.pageCacheMs);
+  }
 
   load(slug: string): Promise<LoadedBook | null> {
     const cached = this.loaded.get(slug);

@@ -1,11 +1,22 @@
+/** An entry as `peek` finds it: still fresh, or past its time to live but kept to answer with. */
+export interface CacheHit<V> {
+  value: V;
+  fresh: boolean;
+}
+
 /**
  * A small LRU with a time to live. Book pages are read far more often than they change, and rendering
  * one costs several queries; an entry lives `ttlMs` and is dropped at once when its book changes.
+ * Past its time to live an entry is kept as long again for `peek`, which answers with it while the
+ * caller renders it anew in the background (stale while revalidate): entries that expire together
+ * are then not all rendered again inside one turn of the event loop (bench/README, issue 48).
  */
 export class PageCache<V = string> {
   private readonly entries = new Map<string, { value: V; expires: number; tag: string }>();
   /** The most recently used key: a run of hits on one page skips the reordering. */
   private newest: string | undefined;
+  /** Counts invalidations: a value rendered before one must not be stored after it (see `mark`). */
+  private generation = 0;
 
   constructor(
     private readonly maxEntries = 5000,
@@ -13,10 +24,19 @@ export class PageCache<V = string> {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The entry if still fresh; a stale one is dropped. */
   get(key: string): V | undefined {
+    const hit = this.peek(key);
+    if (hit && !hit.fresh) this.entries.delete(key);
+    return hit?.fresh ? hit.value : undefined;
+  }
+
+  /** The entry, fresh or stale (stale for as long again as its time to live, then gone). */
+  peek(key: string): CacheHit<V> | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.expires <= this.now()) {
+    const now = this.now();
+    if (entry.expires + this.ttlMs <= now) {
       this.entries.delete(key);
       return undefined;
     }
@@ -27,11 +47,17 @@ export class PageCache<V = string> {
       this.entries.set(key, entry);
       this.newest = key;
     }
-    return entry.value;
+    return { value: entry.value, fresh: entry.expires > now };
+  }
+
+  /** A mark to pass to `set`: a value made after it is stored only if nothing was invalidated since. */
+  mark(): number {
+    return this.generation;
   }
 
   /** `tag` groups entries for invalidation (a book's slug). */
-  set(key: string, tag: string, value: V): void {
+  set(key: string, tag: string, value: V, mark = this.generation): void {
+    if (mark !== this.generation) return;
     this.entries.delete(key);
     this.entries.set(key, { value, tag, expires: this.now() + this.ttlMs });
     this.newest = key;
@@ -43,12 +69,14 @@ export class PageCache<V = string> {
   }
 
   invalidate(tag: string): void {
+    this.generation += 1;
     for (const [key, entry] of this.entries) {
       if (entry.tag === tag) this.entries.delete(key);
     }
   }
 
   clear(): void {
+    this.generation += 1;
     this.entries.clear();
   }
 

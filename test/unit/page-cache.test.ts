@@ -32,4 +32,22 @@ describe('PageCache', () => {
     assert.equal(cache.size, 1);
     assert.equal(cache.get('y'), '3');
   });
+  it('keeps a stale entry for peek as long again as its time to live', () => {
+    let now = 0;
+    const cache = new PageCache(10, 1000, () => now);
+    cache.set('a', 'book-a', '<a>');
+    now = 1500;
+    assert.deepEqual(cache.peek('a'), { value: '<a>', fresh: false });
+    now = 2000;
+    assert.equal(cache.peek('a'), undefined);
+  });
+  it('refuses a value made before an invalidation', () => {
+    const cache = new PageCache();
+    const before = cache.mark();
+    cache.invalidate('other');
+    cache.set('a', 'a', 'old', before);
+    assert.equal(cache.get('a'), undefined);
+    cache.set('a', 'a', 'new', cache.mark());
+    assert.equal(cache.get('a'), 'new');
+  });
 });

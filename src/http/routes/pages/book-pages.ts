@@ -8,6 +8,7 @@ import { normalisePartnerId, normaliseSrc, SRC_PATTERN } from '../../../domain/p
 import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
 import { readerCountry } from '../../../domain/storefronts.js';
 import type { Services } from '../../../services/container.js';
+import { RefreshQueue } from '../../../services/refresh-queue.js';
 import { CompressedBody, type Encoding, sendCompressed } from '../../compressed.js';
 import { HttpError } from '../../errors.js';
 import { favouritesOf, favouriteTarget } from '../../favourite-store.js';
@@ -134,6 +135,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
   // re-encoding 20 kB of UTF-8 or compressing it again per request. Plain visits of a cached page
   // are answered by the replay, before Fastify, with what the first of them was sent.
   const rendered = replay.rendered;
+  const refreshes = new RefreshQueue((error) => app.log.error({ err: error }, 'book page refresh failed'));
   services.events.on('book-changed', (slug: string) => rendered.invalidate(slug));
   services.events.on('destinations-changed', () => rendered.clear());
   /** Plain visits being answered through Fastify, and their page: what they are sent is kept. */
@@ -185,10 +187,10 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         ? [...new Set([...parseSlugList(query.top), ...favouriteSlugs(favourites, null)])]
         : [];
     const key = pageKey(slug, country, chosen, useSlug, topSlugs, query.sfid, access, partnerId, placement);
-    let page = rendered.get(key);
-    if (!page) {
+    // A stale page is answered as it is and rendered again in the background (page-cache.ts).
+    const renderPage = async (): Promise<RenderedPage | null> => {
       const loaded = await services.pages.load(slug);
-      if (!loaded) throw new HttpError(404, 'book_not_found', 'There is no book at this address.');
+      if (!loaded) return null;
       const groups = await services.pages.groups(loaded, { use: useSlug, top: topSlugs, access, country });
       const model = bookPageModel(loaded, groups, {
         baseUrl: services.config.baseUrl,
@@ -198,8 +200,24 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         partner: partnerId,
         src: placement,
       });
-      page = { body: new CompressedBody(Buffer.from(renderBookPage(model))), sent: new Map() };
-      rendered.set(key, slug, page);
+      return { body: new CompressedBody(Buffer.from(renderBookPage(model))), sent: new Map() };
+    };
+    const hit = rendered.peek(key);
+    if (hit && !hit.fresh) {
+      const mark = rendered.mark();
+      refreshes.schedule(key, async () => {
+        const fresh = await renderPage();
+        if (fresh) rendered.set(key, slug, fresh, mark);
+        else rendered.invalidate(slug);
+      });
+    }
+    let page = hit?.value;
+    if (!page) {
+      const mark = rendered.mark();
+      const made = await renderPage();
+      if (!made) throw new HttpError(404, 'book_not_found', 'There is no book at this address.');
+      rendered.set(key, slug, made, mark);
+      page = made;
     }
     // What the replay answers without Fastify (page-replay.ts): a GET without query string or cookie.
     if (request.method === 'GET' && cookie === undefined && !request.url.includes('?'))
