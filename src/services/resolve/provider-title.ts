@@ -1,7 +1,7 @@
 import { onBehalfOf, type Requester } from '../../catalog/requester.js';
 import type { BookRecord, SearchQuery } from '../../catalog/types.js';
 import { authorSurname, coreTitle, foldText, matchKey } from '../../domain/text.js';
-import { FORMATS } from './title-match.js';
+import { DROPPED_WORDS, FORMATS, slugQueryWords } from './title-match.js';
 
 /**
  * The provider search the resolver uses for title-and-author URLs: kept behind this one shape so
@@ -31,7 +31,7 @@ export interface SlugWords {
  * check; the author query keeps surname-like words only.
  */
 export function slugSplits(slug: SlugWords): { title: string; author?: string }[] {
-  const words = wordsOf(slug.titleWords).filter((word) => !FORMATS.has(word));
+  const words = slugQueryWords(slug.titleWords);
   if (words.length === 0) return [];
   const author = slug.authorWords ? wordsOf(slug.authorWords) : [];
   const tail = words.slice(-author.length).join(' ');
@@ -75,7 +75,9 @@ export function slugAgrees(slug: SlugWords, record: BookRecord): boolean {
   const url = wordsOf(slug.titleWords).filter((word) => !FORMATS.has(word) && !JOINERS.has(word));
   if (url.length === 0) return false;
   const urlSet = new Set(url);
-  const core = wordsOf(coreTitle(record.title)).filter((word) => !JOINERS.has(word));
+  const core = wordsOf(coreTitle(record.title)).filter(
+    (word) => !JOINERS.has(word) && !DROPPED_WORDS.has(word),
+  );
   if (core.length === 0 || !core.every((word) => urlSet.has(word))) return false;
   const titleWords = new Set(wordsOf(`${record.title} ${record.subtitle ?? ''}`));
   const authorWords = new Set(wordsOf(record.authors.join(' ')));

@@ -32,6 +32,20 @@ const FORMAT_WORDS = [
 export const FORMATS: ReadonlySet<string> = new Set(FORMAT_WORDS);
 /** Format words and joiners: what a slug may hold beyond the book's own title and authors. */
 const NOISE = new Set([...FORMAT_WORDS, 'a', 'an', 'the', 'and', 'of', 'or', 'by']);
+/**
+ * Short words some stores drop from their slugs (Amazon's "Three-Men-Boat-Jerome"): a title's core
+ * need not show them in the URL. Every other word of the title must be there.
+ */
+export const DROPPED_WORDS: ReadonlySet<string> = new Set(['in', 'on', 'at', 'to', 'for', 'with', 'from']);
+/** Joiners left at the end once format words are gone ("Project-Hail-Mary-A-Novel"). */
+const TRAILING_JOINERS = new Set(['a', 'an', 'the', 'and', 'of', 'or', 'by']);
+
+/** The words of a slug as a search query: no format words, no joiner left dangling at the end. */
+export function slugQueryWords(titleWords: string): string[] {
+  const kept = words(titleWords).filter((word) => !FORMATS.has(word));
+  while (kept.length > 1 && TRAILING_JOINERS.has(kept.at(-1) ?? '')) kept.pop();
+  return kept;
+}
 
 const words = (text: string) => foldText(text).split(' ').filter(Boolean);
 
@@ -46,7 +60,7 @@ export function slugNamesCandidate(titleWords: string, candidate: Candidate): bo
   const url = words(titleWords).filter((word) => !NOISE.has(word));
   if (url.length === 0) return false;
   const urlSet = new Set(url);
-  const core = words(coreTitle(record.title)).filter((word) => !NOISE.has(word));
+  const core = words(coreTitle(record.title)).filter((word) => !NOISE.has(word) && !DROPPED_WORDS.has(word));
   if (core.length === 0 || !core.every((word) => urlSet.has(word))) return false;
   const known = new Set(words(`${record.title} ${record.subtitle ?? ''} ${record.authors.join(' ')}`));
   return url.every((word) => known.has(word));
@@ -67,9 +81,7 @@ export async function confidentTitleCandidate(
   requester: Requester = null,
 ): Promise<Candidate | null> {
   // Format words would only blur the query ("…-Hardcover"); joiners like "by" help it read the author.
-  const query = words(titleWords)
-    .filter((word) => !FORMATS.has(word))
-    .join(' ');
+  const query = slugQueryWords(titleWords).join(' ');
   if (!query) return null;
   const outcome = await search.search(query, 5, requester);
   if (outcome.query.kind !== 'text' || !outcome.confident) return null;
