@@ -258,6 +258,8 @@ describe('catalogues', () => {
       'https://mylibrary.on.worldcat.org/oclc/1037871',
       'https://mylibrary.on.worldcat.org/search/detail/1037871?queryString=hobbit',
       'https://mylibrary.on.worldcat.org/v2/search/detail/1037871',
+      'https://mylibrary.on.worldcat.org/search?queryString=no%3A1037871',
+      'https://search.worldcat.org/search?q=no:1037871',
     ]) {
       assert.equal(parse(url).identifiers.worldcat, '1037871', url);
     }
@@ -265,6 +267,17 @@ describe('catalogues', () => {
   it('leaves WorldCat search pages unread as books', () => {
     assert.equal(parse('https://mylibrary.on.worldcat.org/search?queryString=hobbit').kind, 'not_book');
     assert.equal(parse('https://search.worldcat.org/search?q=hobbit').kind, 'not_book');
+  });
+  it('reads LibraryThing work ids under any work page', () => {
+    for (const url of [
+      'https://www.librarything.com/work/1565',
+      'https://www.librarything.com/work/1565/t/The-Hobbit',
+      'https://www.librarything.com/work/1565/book/123456',
+      'https://www.librarything.com/work/1565/details/123456',
+      'https://www.librarything.com/work/1565/reviews',
+    ]) {
+      assert.equal(parse(url).identifiers.librarything, '1565', url);
+    }
   });
   it('tells Douban books from Douban films', () => {
     assert.equal(parse('https://book.douban.com/subject/1008145/').kind, 'book');
