@@ -1,7 +1,7 @@
 import { scriptLanguage } from './languages.js';
 import { memoized } from './memo.js';
 import type { QuerySplit, TextQuery } from './query.js';
-import { NUMBER_WORDS } from './series.js';
+import { NUMBER_WORDS, VOLUME_WORDS } from './series.js';
 import { coreTitle, firstSurname, foldText, matchKeyOf } from './text.js';
 import { type TitleParts, type TitleSource, titleParts, withoutArticle } from './title-parts.js';
 
@@ -537,7 +537,7 @@ const DESCRIPTIVE = new Set([
 ]);
 
 const SERIES_SUBTITLE = new RegExp(
-  `(?:^|\\s)(?:book|volume|vol|part|no|number|tome|band|livre)\\s+(?:\\d+|${NUMBER_WORDS.slice(0, 10).join('|')})(?:\\s|$)` +
+  `(?:^|\\s)(?:vol|no|number|${VOLUME_WORDS.join('|')})\\s+(?:\\d+|${NUMBER_WORDS.slice(0, 10).join('|')})(?:\\s|$)` +
     '|(?:^|\\s)\\d+(?:st|nd|rd|th)?\\s+(?:book|volume|part)(?:\\s|$)',
 );
 
