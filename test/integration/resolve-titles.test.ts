@@ -224,6 +224,26 @@ describeEachDialect('resolve title words and catalogue link forms', (context) =>
       authors: ['Bram Stoker'],
       only: ['openlibrary'],
     });
+    for (const [isbn13, title, volume] of [
+      ['9780990001119', 'Catching Fire', 2],
+      ['9780990001126', 'Mockingjay', 3],
+    ] as const) {
+      await addCatalogEntry(context.store(), {
+        isbn13,
+        title,
+        authors: ['Suzanne Collins'],
+        identifiers: { series: `The Hunger Games, #${volume}` },
+        popularity: 100,
+      });
+    }
+    // Google prints the series in this volume's subtitle; no other source knows the book.
+    fake.addBook({
+      isbn13: '9780990001133',
+      title: 'The Silver Chair',
+      subtitle: 'The Chronicles of Narnia, Book 4',
+      authors: ['C. S. Lewis'],
+      only: ['googlebooks'],
+    });
     fake.addBook({ isbn13: '9780990001089', title: 'The Moonstone', authors: ['Wilkie Collins'] });
     fake.addBook({
       isbn13: '9780990001096',
@@ -284,6 +304,13 @@ describeEachDialect('resolve title words and catalogue link forms', (context) =>
       ['https://www.hachettebookgroup.com/titles/bram-stoker/dracula/', '9780990001041'],
       ['https://www.everand.com/book/576543210/The-Moonstone-A-Novel', '9780990001089'],
       ['https://www.amazon.co.uk/Man-Iron-Mask-Alexandre-Dumas-ebook/dp/B0IRONMASK', '9780990001096'],
+      // A series and volume beside the title, in the catalog's series note or Google's subtitle.
+      ['https://www.amazon.com/Catching-Fire-Hunger-Games-Book-ebook/dp/B002MQYOFW', '9780990001119'],
+      [
+        'https://bookshop.org/p/books/mockingjay-the-hunger-games-book-3-suzanne-collins/1234599',
+        '9780990001126',
+      ],
+      ['https://www.kobo.com/us/en/ebook/the-silver-chair-the-chronicles-of-narnia-book-4', '9780990001133'],
     ];
     for (const [url, isbn] of cases) {
       const body = await api(url);
@@ -326,6 +353,15 @@ describeEachDialect('resolve title words and catalogue link forms', (context) =>
         'the alchemist graphic novel paulo coelho',
       ],
       ['https://www.hachettebookgroup.com/titles/jane-doe/dracula/', 'jane doe dracula'],
+      // Another volume's number, or a series and number without the title, names no book here.
+      [
+        'https://www.barnesandnoble.com/w/catching-fire-the-hunger-games-book-3-suzanne-collins/1100123456',
+        'catching fire the hunger games book 3 suzanne collins',
+      ],
+      [
+        'https://bookshop.org/p/books/the-hunger-games-book-2-suzanne-collins/1234601',
+        'the hunger games book 2 suzanne collins',
+      ],
       ['https://blog.example.org/2024/03/why-i-reread-the-road', 'why i reread the road'],
       // What an unknown shop's search box was asked is searched, never read as one book.
       ['https://www.example.com/search?q=the+road', 'the road'],

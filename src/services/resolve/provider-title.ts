@@ -1,7 +1,8 @@
 import { onBehalfOf, type Requester } from '../../catalog/requester.js';
 import type { BookRecord, SearchQuery } from '../../catalog/types.js';
 import { authorSurname, coreTitle, foldText, matchKey } from '../../domain/text.js';
-import { DROPPED_WORDS, FORMATS, slugQueryWords } from './title-match.js';
+import { titleParts } from '../../domain/title-parts.js';
+import { DROPPED_WORDS, FORMATS, seriesWords, slugQueryWords } from './title-match.js';
 
 /**
  * The provider search the resolver uses for title-and-author URLs: kept behind this one shape so
@@ -81,6 +82,11 @@ export function slugAgrees(slug: SlugWords, record: BookRecord): boolean {
   if (core.length === 0 || !core.every((word) => urlSet.has(word))) return false;
   const titleWords = new Set(wordsOf(`${record.title} ${record.subtitle ?? ''}`));
   const authorWords = new Set(wordsOf(record.authors.join(' ')));
+  const series = seriesWords(
+    titleParts({ title: record.title, series: record.identifiers.series ?? null, originalTitle: null })
+      .series,
+  );
+  for (const word of series) titleWords.add(word);
   if (!url.every((word) => titleWords.has(word) || authorWords.has(word))) return false;
   const beyondTitle = url.some((word) => !titleWords.has(word));
   const surnames = record.authors

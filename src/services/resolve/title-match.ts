@@ -1,5 +1,7 @@
 import type { Requester } from '../../catalog/requester.js';
+import { NUMBER_WORDS, VOLUME_WORDS } from '../../domain/series.js';
 import { authorSurname, coreTitle, foldText } from '../../domain/text.js';
+import { type SeriesNote, titleParts } from '../../domain/title-parts.js';
 import type { Book } from '../../store/books.js';
 import type { Candidate, SearchOutcome } from '../search.js';
 import type { MayCreate } from '../write-limits.js';
@@ -63,7 +65,35 @@ export function slugNamesCandidate(titleWords: string, candidate: Candidate): bo
   const core = words(coreTitle(record.title)).filter((word) => !NOISE.has(word) && !DROPPED_WORDS.has(word));
   if (core.length === 0 || !core.every((word) => urlSet.has(word))) return false;
   const known = new Set(words(`${record.title} ${record.subtitle ?? ''} ${record.authors.join(' ')}`));
-  return url.every((word) => known.has(word));
+  const series = seriesWords(titleParts(candidate).series);
+  return url.every((word) => known.has(word) || series.has(word));
+}
+
+/**
+ * The words a slug may add from the book's series ("catching-fire-the-hunger-games-book-2"): the
+ * series' name, a volume word and the book's own number, never another volume's.
+ */
+export function seriesWords(series: SeriesNote | null): ReadonlySet<string> {
+  if (!series || series.number === null || series.range || series.fractional) return new Set();
+  const number = series.number;
+  return new Set([
+    ...series.name,
+    ...VOLUME_WORDS,
+    'vol',
+    'no',
+    String(number),
+    ...(NUMBER_WORDS[number - 1] ? [NUMBER_WORDS[number - 1] ?? ''] : []),
+  ]);
+}
+
+/** Whether the URL words name more than the title: one of the authors' surnames or the series. */
+function slugNamesMore(titleWords: string, candidate: Candidate): boolean {
+  const url = new Set(words(titleWords));
+  const surnames = candidate.record.authors.map(authorSurname).flatMap((name) => name.split(' '));
+  if (surnames.some((surname) => surname.length > 1 && url.has(surname))) return true;
+  const series = titleParts(candidate).series;
+  const name = series?.name.filter((word) => !NOISE.has(word)) ?? [];
+  return name.length > 0 && name.every((word) => url.has(word));
 }
 
 /** Whether the author the URL names apart (Hive, ThriftBooks) is one of the candidate's authors. */
@@ -84,9 +114,12 @@ export async function confidentTitleCandidate(
   const query = slugQueryWords(titleWords).join(' ');
   if (!query) return null;
   const outcome = await search.search(query, 5, requester);
-  if (outcome.query.kind !== 'text' || !outcome.confident) return null;
-  const { confident } = outcome;
-  if (!slugNamesCandidate(titleWords, confident)) return null;
+  if (outcome.query.kind !== 'text') return null;
+  // The ranking is unsure of words a person would not type ("catching fire hunger games"), but a
+  // slug that names the top result's author or series as well as its whole title is evidence enough.
+  const top = outcome.results[0];
+  const confident = outcome.confident ?? (top && slugNamesMore(titleWords, top) ? top : null);
+  if (!confident || !slugNamesCandidate(titleWords, confident)) return null;
   // A slug that another work's title and authors explain as well ("the-lost-world": Doyle's and
   // Crichton's) names neither, however sure the ranking is.
   const rivals = outcome.results.filter(
