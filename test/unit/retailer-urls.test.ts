@@ -363,4 +363,31 @@ describe('unknown hosts', () => {
     const result = parse('https://shop.example/product/054792822X');
     assert.deepEqual([result.store, result.kind, result.isbn], ['unknown', 'unknown', null]);
   });
+  it('read the title words of a slug-like path, and a one-word title with the name before it', () => {
+    const words = (url: string) => [parse(url).titleWords, parse(url).searchedWords ?? false];
+    assert.deepEqual(words('https://www.harpercollins.com/products/the-alchemist-paulo-coelho'), [
+      'the alchemist paulo coelho',
+      false,
+    ]);
+    assert.deepEqual(words('https://www.hachettebookgroup.com/titles/bram-stoker/dracula/'), [
+      'bram stoker dracula',
+      false,
+    ]);
+    // A lone word names a page ("/about", "/books/dune"), not a book.
+    assert.deepEqual(words('https://shop.example/books/dune'), [null, false]);
+    // What the shop's search box was asked is marked so: searched, never read as one book.
+    assert.deepEqual(words('https://shop.example/search?q=the+road'), ['the road', true]);
+  });
+});
+
+describe('old and other store paths', () => {
+  it("reads Waterstones' old product paths: author, title and the shop's number", () => {
+    const result = parse(
+      'https://www.waterstones.com/waterstonesweb/products/john+buchan/the+thirty-nine+steps/4455667/',
+    );
+    assert.deepEqual(
+      [result.kind, result.titleWords, result.authorWords, result.identifiers],
+      ['book', 'the thirty nine steps', 'john buchan', { waterstones_sku: '4455667' }],
+    );
+  });
 });
