@@ -375,6 +375,9 @@ describe('unknown hosts', () => {
     ]);
     // A lone word names a page ("/about", "/books/dune"), not a book.
     assert.deepEqual(words('https://shop.example/books/dune'), [null, false]);
+    // A film or music section names no book, whatever its slug says.
+    assert.equal(parse('https://media-shop.example/movies/the-hobbit').kind, 'not_book');
+    assert.equal(parse('https://media-shop.example/movies/the-hobbit').titleWords, 'the hobbit');
     // What the shop's search box was asked is marked so: searched, never read as one book.
     assert.deepEqual(words('https://shop.example/search?q=the+road'), ['the road', true]);
   });

@@ -75,10 +75,12 @@ function parseUnknownHost(url: URL): ParsedRetailerUrl {
   canonical.pathname = url.pathname;
   for (const [key, value] of untrackedParams(url)) canonical.searchParams.append(key, value);
   const searched = isbn ? null : searchWords(url);
+  // A shop's film, music or games section names no book, whatever its slug says.
+  const elsewhere = !isbn && NON_BOOK_SECTION.test(decodePath(url.pathname));
   return {
     store: 'unknown',
     country: null,
-    kind: isbn ? 'book' : 'unknown',
+    kind: isbn ? 'book' : elsewhere ? 'not_book' : 'unknown',
     isbn,
     identifiers: {},
     titleWords: isbn ? null : (searched ?? pathWords(url)),
@@ -87,6 +89,9 @@ function parseUnknownHost(url: URL): ParsedRetailerUrl {
     needsExpansion: false,
   };
 }
+
+const NON_BOOK_SECTION =
+  /\/(?:movies?|films?|dvds?|blu-?ray|music|albums?|vinyl|games?|video-?games|tv|tv-shows?|toys?|apps?)(?:\/|$)/i;
 
 const letterWords = (words: string) => words.split(' ').filter((word) => /\p{L}{2}/u.test(word)).length;
 
