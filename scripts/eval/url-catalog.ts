@@ -19,6 +19,8 @@ export interface UrlEntry {
   work: string;
   isbn13: string | null;
   title: string;
+  /** A provider-only entry's subtitle, as the providers print it ("The Chronicles of Narnia, Book 4"). */
+  subtitle?: string;
   authors: string[];
   format: string | null;
   language: string | null;
@@ -120,6 +122,7 @@ export function fakeBookOf(entry: UrlEntry): FakeBook | null {
   return {
     isbn13: entry.isbn13,
     title: entry.title,
+    ...(entry.subtitle ? { subtitle: entry.subtitle } : {}),
     authors: entry.authors,
     ...(ids.worldcat ? { oclc: ids.worldcat } : {}),
     ...(ids.goodreads ? { goodreads: ids.goodreads } : {}),

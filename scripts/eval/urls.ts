@@ -13,6 +13,7 @@ import { LocalCatalogProvider } from '../../src/catalog/local.js';
 import { createProviderChain } from '../../src/catalog/providers/index.js';
 import { loadConfig } from '../../src/config.js';
 import { parseRetailerUrl } from '../../src/domain/retailer-urls/index.js';
+import { VOLUME_WORDS } from '../../src/domain/series.js';
 import { BookCreator } from '../../src/services/book-creator.js';
 import { createResolver } from '../../src/services/resolve/wiring.js';
 import type { Resolver, ResolveVia } from '../../src/services/resolve.js';
@@ -81,9 +82,19 @@ function urlClassOf(url: string): string {
   if (parsed.isbn) return parsed.store === 'unknown' ? 'isbn (unknown shop)' : 'isbn';
   const schemes = Object.keys(parsed.identifiers);
   if (schemes.some((scheme) => PROVIDER_SCHEMES.has(scheme))) return 'catalogue id';
-  if (parsed.titleWords) return schemes.length > 0 ? 'title words (+shop id)' : 'title words';
+  if (parsed.titleWords) {
+    if (SERIES_WORDS.test(parsed.titleWords)) return 'title words (series)';
+    if (parsed.store === 'unknown') return 'title words (unknown shop)';
+    return schemes.length > 0 ? 'title words (+shop id)' : 'title words';
+  }
   return schemes.length > 0 ? 'shop id only' : 'nothing to read';
 }
+
+/** A slug that names a series volume ("…-the-hunger-games-book-2", "…-Book-ebook", "…-hunger-games-3_…"). */
+const SERIES_WORDS = new RegExp(
+  `(?:^|\\s)(?:${VOLUME_WORDS.join('|')}|vol)(?:\\s+\\d{1,3})?(?:\\s|$)|\\s\\d{1,2}(?:\\s|$)`,
+  'i',
+);
 
 /** Ids a catalogue or provider can name an edition by (the rest only mean something to one shop). */
 const PROVIDER_SCHEMES = new Set([
@@ -105,12 +116,12 @@ function reportClasses(results: readonly Result[]): void {
     rows.length === 0
       ? '      -'
       : `${String(rows.filter(ok).length).padStart(3)}/${String(rows.length).padEnd(3)}`;
-  console.log(`  per URL class          local    provider-only  no book (rightly not found)`);
+  console.log(`  per URL class              local    provider-only  no book (rightly not found)`);
   for (const urlClass of classes) {
     const rows = results.filter((r) => r.urlClass === urlClass);
     const by = (home: Result['home']) => rows.filter((r) => r.home === home);
     console.log(
-      `  ${urlClass.padEnd(22)} ${cell(by('local'))}  ${cell(by('provider-only'))}        ${cell(by('no book'))}`,
+      `  ${urlClass.padEnd(26)} ${cell(by('local'))}  ${cell(by('provider-only'))}        ${cell(by('no book'))}`,
     );
   }
 }

@@ -1,4 +1,5 @@
 import { findIsbnInText, type Isbn, parseIsbn } from './isbn.js';
+import { VOLUME_SUFFIX_SOURCE, volumeNumber } from './series.js';
 import { composedText, foldText } from './text.js';
 
 /** One reading of the query as title and author; ranking scores every reading and keeps the best. */
@@ -31,7 +32,10 @@ export interface TextQuery {
 }
 
 const URL_PATTERN = /^(?:https?:\/\/|www\.)\S+$|^[a-z0-9-]+(?:\.[a-z0-9-]+)+\/\S*$/i;
-const SERIES_SUFFIX = /\s+(?:#|no\.?\s*|book\s+|vol(?:ume)?\.?\s*|part\s+)?(\d{1,2})$/i;
+/** "… book 2", "… Band 3", "… vol. 4", "… book two", "… 3巻" (number words in English only). */
+const VOLUME_SUFFIX = new RegExp(VOLUME_SUFFIX_SOURCE, 'i');
+/** "hunger games 2": a bare trailing number. */
+const BARE_NUMBER = /\s+(\d{1,2})$/;
 const SERIES_HASH = /\s*#\s*(\d{1,3})\s*$/;
 
 /** The key a query is logged and pinned under: folded, so "Dune!" and "dune" share a pin. */
@@ -96,12 +100,12 @@ function parseText(raw: string, key: string): TextQuery {
  * query or part of a title the ranking can still match ("catch 22" keeps its term as well).
  */
 function splitSeries(text: string): { text: string; seriesNumber: number | null } {
-  const hash = SERIES_HASH.exec(text);
-  const match = hash ?? SERIES_SUFFIX.exec(text);
-  if (!match?.[1]) return { text, seriesNumber: null };
+  const match = SERIES_HASH.exec(text) ?? VOLUME_SUFFIX.exec(text) ?? BARE_NUMBER.exec(text);
+  const number = match ? volumeNumber(match[1] ?? match[2] ?? '') : null;
+  if (!match || number === null) return { text, seriesNumber: null };
   const rest = text.slice(0, match.index).trim();
   if (!/\p{L}{2,}/u.test(rest)) return { text, seriesNumber: null };
-  return { text: rest, seriesNumber: Number(match[1]) };
+  return { text: rest, seriesNumber: number };
 }
 
 function dedupeSplits(splits: QuerySplit[]): QuerySplit[] {

@@ -1,7 +1,7 @@
 import { scriptLanguage } from './languages.js';
 import { memoized } from './memo.js';
 import type { QuerySplit, TextQuery } from './query.js';
-import { NUMBER_WORDS } from './series.js';
+import { NUMBER_WORDS, VOLUME_WORDS } from './series.js';
 import { coreTitle, firstSurname, foldText, matchKeyOf } from './text.js';
 import { type TitleParts, type TitleSource, titleParts, withoutArticle } from './title-parts.js';
 
@@ -363,11 +363,41 @@ function mainLanguageOf(editions: readonly RankInput[], asked: string | null): s
   return [...weight.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
 
+/** Articles that tell a title's language ("Der Hobbit", "El Hobbit", "Le Petit Prince"). */
+const FOREIGN_ARTICLES = new Set(['der', 'die', 'das', 'le', 'la', 'les', 'el', 'los', 'las', 'il', 'lo']);
+
+/**
+ * "der hobbit" in a query: a foreign article and the word after it, which name the edition whose
+ * title starts so (the German one) among editions of one work. Empty for most queries.
+ */
+function articledPhrases(query: TextQuery): ReadonlySet<string> {
+  const phrases = new Set<string>();
+  query.terms.forEach((term, i) => {
+    const next = query.terms[i + 1];
+    if (next && FOREIGN_ARTICLES.has(term)) phrases.add(`${term} ${next}`);
+  });
+  return phrases;
+}
+
+const foldedTitle = memoized((title: string) => foldText(title));
+
+function startsWithPhrase(title: string, phrases: ReadonlySet<string>): boolean {
+  const folded = foldedTitle(title);
+  for (const phrase of phrases) if (folded === phrase || folded.startsWith(`${phrase} `)) return true;
+  return false;
+}
+
 /** The edition a work is shown and created as: trade format, the work's main language, popular. */
-function chooseEdition<T extends RankInput>(editions: T[], asked: string | null): T {
+function chooseEdition<T extends RankInput>(
+  editions: T[],
+  asked: string | null,
+  articled: ReadonlySet<string>,
+): T {
   const mainLanguage = mainLanguageOf(editions, asked);
+  const named = (e: T) => (articled.size > 0 && startsWithPhrase(e.title, articled) ? 0.5 : 0);
   const quality = (e: T) =>
-    -editionPenalty(e) -
+    named(e) -
+    editionPenalty(e) -
     (e.stub ? 1 : 0) -
     (mainLanguage && e.language && e.language !== mainLanguage ? 0.3 : 0) +
     0.05 * popularityNorm(e.popularity) +
@@ -424,6 +454,7 @@ export function rankCandidates<T extends RankInput>(
 ): RankedGroup<T>[] {
   const groups = new Map<string, { editions: T[]; relevance: number }>();
   const asked = scriptLanguage(query.raw);
+  const articled = articledPhrases(query);
   for (const candidate of candidates) {
     const score = scoreOf(candidate);
     const group = groups.get(candidate.groupKey);
@@ -434,7 +465,7 @@ export function rankCandidates<T extends RankInput>(
   }
   return [...groups.values()]
     .map(({ editions, relevance: rel }) => {
-      const best = chooseEdition(editions, asked);
+      const best = chooseEdition(editions, asked, articled);
       const popularity = Math.max(...editions.map((e) => e.popularity));
       const clicks = editions.reduce((sum, e) => sum + e.clicks, 0);
       const pinned = editions.some((e) => e.pinned);
@@ -506,7 +537,7 @@ const DESCRIPTIVE = new Set([
 ]);
 
 const SERIES_SUBTITLE = new RegExp(
-  `(?:^|\\s)(?:book|volume|vol|part|no|number|tome|band|livre)\\s+(?:\\d+|${NUMBER_WORDS.slice(0, 10).join('|')})(?:\\s|$)` +
+  `(?:^|\\s)(?:vol|no|number|${VOLUME_WORDS.join('|')})\\s+(?:\\d+|${NUMBER_WORDS.slice(0, 10).join('|')})(?:\\s|$)` +
     '|(?:^|\\s)\\d+(?:st|nd|rd|th)?\\s+(?:book|volume|part)(?:\\s|$)',
 );
 

@@ -164,8 +164,9 @@ export class Resolver {
     if (byIdentifier) return { status: 'found', ...byIdentifier };
     // An ISBN names one edition: when no source knows it, another edition found by title would be
     // a guess (a Swedish "Hobbit" is not the English one), so only ISBN-less URLs use their words.
-    // An unknown site's words (a blog post's slug) are offered for a search, never resolved.
-    if (parsed.titleWords && (!parsed.isbn || isbnFromAudioId(parsed)) && parsed.store !== 'unknown') {
+    // An unknown site's path words (a publisher's shop) resolve under the same two-way check as a
+    // store's; what its search box was asked is offered for a search, never resolved.
+    if (parsed.titleWords && (!parsed.isbn || isbnFromAudioId(parsed)) && !parsed.searchedWords) {
       const book = await this.titleBook(
         parsed.store,
         parsed.titleWords,

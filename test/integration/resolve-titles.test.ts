@@ -188,3 +188,189 @@ describeEachDialect('resolve dead ends', (context) => {
     assert.doesNotMatch(await page.text(), /data-resolve-reason/);
   });
 });
+
+/**
+ * Title words in the links of stores, publishers' shops and hosts no table knows, and every
+ * catalogue link form that carries an identifier a provider maps (issue 46, points 1 and 2).
+ */
+describeEachDialect('resolve title words and catalogue link forms', (context) => {
+  let fake: FakeProviders;
+  let t: TestApp;
+  const api = async (url: string): Promise<Body> => {
+    const response = await t.get(`/api/v1/resolve?${new URLSearchParams({ url })}`);
+    assert.equal(response.status, 200, url);
+    return (await response.json()) as Body;
+  };
+
+  before(async () => {
+    fake = await startFakeProviders();
+    t = await startTestApp(context.store(), {
+      ...fake.env,
+      PROVIDERS: 'local,openlibrary,googlebooks,itunes',
+      RATE_LIMIT_ANON: '10000',
+    });
+    const local: [string, string, string][] = [
+      ['9780990001003', 'The Road', 'Cormac McCarthy'],
+      ['9780990001010', 'The Alchemist', 'Paulo Coelho'],
+      ['9780990001027', 'The Hobbit', 'J.R.R. Tolkien'],
+      ['9780990001034', 'Der Hobbit', 'J.R.R. Tolkien'],
+    ];
+    for (const [isbn13, title, author] of local) {
+      await addCatalogEntry(context.store(), { isbn13, title, authors: [author], popularity: 100 });
+    }
+    fake.addBook({
+      isbn13: '9780990001041',
+      title: 'Dracula',
+      authors: ['Bram Stoker'],
+      only: ['openlibrary'],
+    });
+    for (const [isbn13, title, volume] of [
+      ['9780990001119', 'Catching Fire', 2],
+      ['9780990001126', 'Mockingjay', 3],
+    ] as const) {
+      await addCatalogEntry(context.store(), {
+        isbn13,
+        title,
+        authors: ['Suzanne Collins'],
+        identifiers: { series: `The Hunger Games, #${volume}` },
+        popularity: 100,
+      });
+    }
+    // Google prints the series in this volume's subtitle; no other source knows the book.
+    fake.addBook({
+      isbn13: '9780990001133',
+      title: 'The Silver Chair',
+      subtitle: 'The Chronicles of Narnia, Book 4',
+      authors: ['C. S. Lewis'],
+      only: ['googlebooks'],
+    });
+    fake.addBook({ isbn13: '9780990001089', title: 'The Moonstone', authors: ['Wilkie Collins'] });
+    fake.addBook({
+      isbn13: '9780990001096',
+      title: 'The Man in the Iron Mask',
+      authors: ['Alexandre Dumas'],
+    });
+    fake.addBook({
+      isbn13: '9780990001058',
+      title: 'The Thirty-Nine Steps',
+      authors: ['John Buchan'],
+      goodreads: '9900777',
+      librarything: '7700777',
+      oclc: '8800777',
+      only: ['openlibrary'],
+    });
+    // Only the search index knows this edition's OCLC numbers, the second one included.
+    fake.addBook({
+      isbn13: '9780990001102',
+      title: 'Kidnapped',
+      authors: ['Robert Louis Stevenson'],
+      oclc: '8800888',
+      moreOclc: ['8800889'],
+      oclcSearchOnly: true,
+      only: ['openlibrary'],
+    });
+    fake.addBook({
+      isbn13: '9780990001065',
+      title: 'Northanger Abbey',
+      authors: ['Jane Austen'],
+      googleId: 'nOrThAnGeR77',
+      only: ['googlebooks'],
+    });
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  it('finds the book from the title words of store, publisher and unknown-shop links', async () => {
+    const cases: [string, string][] = [
+      ['https://bookshop.org/p/books/the-road-cormac-mccarthy/6543210', '9780990001003'],
+      ['https://www.penguinrandomhouse.com/books/12345/the-road-by-cormac-mccarthy/', '9780990001003'],
+      [
+        'https://play.google.com/store/books/details/Cormac_McCarthy_The_Road?id=xXrOAAAAQBAJ',
+        '9780990001003',
+      ],
+      [
+        'https://www.waterstones.com/waterstonesweb/products/paulo+coelho/the+alchemist/5123456/',
+        '9780990001010',
+      ],
+      ['https://www.harpercollins.com/products/the-alchemist-paulo-coelho', '9780990001010'],
+      // The German title's article names the German edition of the work.
+      [
+        'https://www.hugendubel.de/de/taschenbuch/j_r_r_tolkien-der_hobbit-4508219-produkt-details.html',
+        '9780990001034',
+      ],
+      // Books only the providers know: a one-word title after its author, "A Novel", dropped "in the".
+      ['https://www.hachettebookgroup.com/titles/bram-stoker/dracula/', '9780990001041'],
+      ['https://www.everand.com/book/576543210/The-Moonstone-A-Novel', '9780990001089'],
+      ['https://www.amazon.co.uk/Man-Iron-Mask-Alexandre-Dumas-ebook/dp/B0IRONMASK', '9780990001096'],
+      // A series and volume beside the title, in the catalog's series note or Google's subtitle.
+      ['https://www.amazon.com/Catching-Fire-Hunger-Games-Book-ebook/dp/B002MQYOFW', '9780990001119'],
+      [
+        'https://bookshop.org/p/books/mockingjay-the-hunger-games-book-3-suzanne-collins/1234599',
+        '9780990001126',
+      ],
+      ['https://www.kobo.com/us/en/ebook/the-silver-chair-the-chronicles-of-narnia-book-4', '9780990001133'],
+    ];
+    for (const [url, isbn] of cases) {
+      const body = await api(url);
+      assert.equal(body.status, 'found', url);
+      assert.equal(body.isbn, isbn, url);
+    }
+  });
+
+  it('reads every WorldCat, Goodreads, LibraryThing and Google Play form a provider maps', async () => {
+    const cases: [string, string][] = [
+      ['https://mylib.on.worldcat.org/v2/oclc/8800777', '9780990001058'],
+      // The edition's second OCLC number, which only the search index holds, first.
+      ['https://search.worldcat.org/title/8800889', '9780990001102'],
+      ['https://mylib.on.worldcat.org/search/detail/8800888', '9780990001102'],
+      ['https://search.worldcat.org/search?q=no:8800777', '9780990001058'],
+      ['https://www.goodreads.com/en/book/show/9900777', '9780990001058'],
+      ['https://www.librarything.com/work/7700777/details/123456', '9780990001058'],
+      ['https://play.google.com/store/books/details?id=nOrThAnGeR77', '9780990001065'],
+    ];
+    for (const [url, isbn] of cases) {
+      const body = await api(url);
+      assert.equal(body.status, 'found', url);
+      assert.equal(body.isbn, isbn, url);
+    }
+    assert.ok(fake.requests('openlibrary').some((path) => /q=oclc%3A8800889|q=oclc:8800889/.test(path)));
+  });
+
+  it('never answers a near miss with a wrong book, and searches its words instead', async () => {
+    const cases: [string, string | null][] = [
+      [
+        'https://bookshop.org/p/books/the-road-to-wigan-pier-george-orwell/7654321',
+        'the road to wigan pier george orwell',
+      ],
+      [
+        'https://www.penguinrandomhouse.com/books/99999/the-road-less-traveled-by-m-scott-peck/',
+        'the road less traveled by m scott peck',
+      ],
+      [
+        'https://www.harpercollins.com/products/the-alchemist-graphic-novel-paulo-coelho',
+        'the alchemist graphic novel paulo coelho',
+      ],
+      ['https://www.hachettebookgroup.com/titles/jane-doe/dracula/', 'jane doe dracula'],
+      // Another volume's number, or a series and number without the title, names no book here.
+      [
+        'https://www.barnesandnoble.com/w/catching-fire-the-hunger-games-book-3-suzanne-collins/1100123456',
+        'catching fire the hunger games book 3 suzanne collins',
+      ],
+      [
+        'https://bookshop.org/p/books/the-hunger-games-book-2-suzanne-collins/1234601',
+        'the hunger games book 2 suzanne collins',
+      ],
+      ['https://blog.example.org/2024/03/why-i-reread-the-road', 'why i reread the road'],
+      // What an unknown shop's search box was asked is searched, never read as one book.
+      ['https://www.example.com/search?q=the+road', 'the road'],
+      ['https://mylib.on.worldcat.org/v2/oclc/8800999', '8800999'],
+    ];
+    for (const [url, words] of cases) {
+      const body = await api(url);
+      assert.equal(body.status, 'not_found', url);
+      assert.equal(body.search_url, `${BASE}/search?${new URLSearchParams({ q: words ?? '' })}`, url);
+    }
+  });
+});

@@ -298,7 +298,8 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       ...(book.publisher ? { publisher: [book.publisher] } : {}),
       ...(book.pages ? { number_of_pages_median: book.pages } : {}),
       ...(book.goodreads ? { id_goodreads: [book.goodreads] } : {}),
-      ...(book.oclc ? { oclc: [book.oclc] } : {}),
+      // The search index lists every OCLC number of the work's editions, as the real one does.
+      ...(book.oclc ? { oclc: [book.oclc, ...(book.moreOclc ?? [])] } : {}),
       ...(book.librarything ? { id_librarything: [book.librarything] } : {}),
       ...(withEditions && !stub
         ? { editions: { numFound: 1, start: 0, numFoundExact: true, docs: [edition] } }
@@ -307,15 +308,16 @@ export async function startFakeProviders(): Promise<FakeProviders> {
   }
 
   /** `field:value` queries on id fields (`id_goodreads:5907`, `oclc:123`), as the real index takes them. */
-  const ID_FIELDS: Record<string, (book: FakeBook) => string | undefined> = {
-    id_goodreads: (book) => book.goodreads,
-    id_librarything: (book) => book.librarything,
-    oclc: (book) => book.oclc,
+  const ID_FIELDS: Record<string, (book: FakeBook) => readonly (string | undefined)[]> = {
+    id_goodreads: (book) => [book.goodreads],
+    id_librarything: (book) => [book.librarything],
+    oclc: (book) => [book.oclc, ...(book.moreOclc ?? [])],
   };
   function idQuery(q: string): ((book: FakeBook) => boolean) | null {
     const match = /^(\w+):(\S+)$/.exec(q.trim());
     const field = match?.[1] ? ID_FIELDS[match[1]] : undefined;
-    return field ? (book) => field(book) === match?.[2] : null;
+    const value = match?.[2];
+    return field && value ? (book) => field(book).includes(value) : null;
   }
 
   /**

@@ -34,4 +34,22 @@ describe('title-and-author slugs asked of providers', () => {
     // Words beyond the title must name the author's surname, not only initials.
     assert.ok(!slugAgrees({ titleWords: 'the hobbit j r r' }, hobbit));
   });
+
+  it("accepts the short words a store drops, a dangling 'A Novel', and the book's own series words", () => {
+    assert.ok(
+      slugAgrees(
+        { titleWords: 'Three Men Boat Jerome' },
+        record('Three Men in a Boat', ['Jerome K. Jerome']),
+      ),
+    );
+    assert.equal(slugSplits({ titleWords: 'The Moonstone A Novel' }).at(-1)?.title, 'the moonstone');
+    const chair = {
+      ...record('The Silver Chair', ['C. S. Lewis']),
+      identifiers: { series: 'The Chronicles of Narnia, #4' },
+    };
+    assert.ok(slugAgrees({ titleWords: 'the silver chair the chronicles of narnia book 4' }, chair));
+    assert.ok(slugAgrees({ titleWords: 'Silver Chair Chronicles Narnia Book' }, chair));
+    // Another volume's number contradicts the book.
+    assert.ok(!slugAgrees({ titleWords: 'the silver chair the chronicles of narnia book 6' }, chair));
+  });
 });

@@ -65,6 +65,30 @@ describe('parseQuery', () => {
     assert.equal(text('Fahrenheit 451').seriesNumber, null);
   });
 
+  it('reads volume words of the UI languages and English number words', () => {
+    const cases: [string, string, number][] = [
+      ['throne of glass book three', 'throne of glass', 3],
+      ['wheel of time volume 2', 'wheel of time', 2],
+      ['discworld no. 4', 'discworld', 4],
+      ['Die Tribute von Panem Band 2', 'die tribute von panem', 2],
+      ['harry potter Bd. 3', 'harry potter', 3],
+      ['les rois maudits tome 3', 'les rois maudits', 3],
+      ['asterix t. 5', 'asterix', 5],
+      ['el cementerio de los libros olvidados libro 2', 'el cementerio de los libros olvidados', 2],
+      ['la saga de los longevos tomo 2', 'la saga de los longevos', 2],
+      ['de zeven zussen deel 3', 'de zeven zussen', 3],
+      ['o guia do mochileiro livro 2', 'o guia do mochileiro', 2],
+      ['進撃の巨人 3巻', '進撃の巨人', 3],
+      ['ワンピース 第10巻', 'ワンピース', 10],
+    ];
+    for (const [query, terms, volume] of cases) {
+      assert.equal(text(query).seriesNumber, volume, query);
+      assert.equal(text(query).terms.join(' '), terms, query);
+    }
+    // A number word without a volume word is a title's own ("The Two Towers").
+    assert.equal(text('the two towers').seriesNumber, null);
+  });
+
   it('folds diacritics and punctuation and keeps quoted phrases', () => {
     const q = text('"Cien años" de soledad, García Márquez!');
     assert.deepEqual(q.phrases, ['cien anos']);

@@ -258,6 +258,8 @@ describe('catalogues', () => {
       'https://mylibrary.on.worldcat.org/oclc/1037871',
       'https://mylibrary.on.worldcat.org/search/detail/1037871?queryString=hobbit',
       'https://mylibrary.on.worldcat.org/v2/search/detail/1037871',
+      'https://mylibrary.on.worldcat.org/search?queryString=no%3A1037871',
+      'https://search.worldcat.org/search?q=no:1037871',
     ]) {
       assert.equal(parse(url).identifiers.worldcat, '1037871', url);
     }
@@ -265,6 +267,17 @@ describe('catalogues', () => {
   it('leaves WorldCat search pages unread as books', () => {
     assert.equal(parse('https://mylibrary.on.worldcat.org/search?queryString=hobbit').kind, 'not_book');
     assert.equal(parse('https://search.worldcat.org/search?q=hobbit').kind, 'not_book');
+  });
+  it('reads LibraryThing work ids under any work page', () => {
+    for (const url of [
+      'https://www.librarything.com/work/1565',
+      'https://www.librarything.com/work/1565/t/The-Hobbit',
+      'https://www.librarything.com/work/1565/book/123456',
+      'https://www.librarything.com/work/1565/details/123456',
+      'https://www.librarything.com/work/1565/reviews',
+    ]) {
+      assert.equal(parse(url).identifiers.librarything, '1565', url);
+    }
   });
   it('tells Douban books from Douban films', () => {
     assert.equal(parse('https://book.douban.com/subject/1008145/').kind, 'book');
@@ -349,5 +362,35 @@ describe('unknown hosts', () => {
   it('do not trust a bare ten-digit number, which passes the ISBN-10 checksum one time in eleven', () => {
     const result = parse('https://shop.example/product/054792822X');
     assert.deepEqual([result.store, result.kind, result.isbn], ['unknown', 'unknown', null]);
+  });
+  it('read the title words of a slug-like path, and a one-word title with the name before it', () => {
+    const words = (url: string) => [parse(url).titleWords, parse(url).searchedWords ?? false];
+    assert.deepEqual(words('https://www.harpercollins.com/products/the-alchemist-paulo-coelho'), [
+      'the alchemist paulo coelho',
+      false,
+    ]);
+    assert.deepEqual(words('https://www.hachettebookgroup.com/titles/bram-stoker/dracula/'), [
+      'bram stoker dracula',
+      false,
+    ]);
+    // A lone word names a page ("/about", "/books/dune"), not a book.
+    assert.deepEqual(words('https://shop.example/books/dune'), [null, false]);
+    // A film or music section names no book, whatever its slug says.
+    assert.equal(parse('https://media-shop.example/movies/the-hobbit').kind, 'not_book');
+    assert.equal(parse('https://media-shop.example/movies/the-hobbit').titleWords, 'the hobbit');
+    // What the shop's search box was asked is marked so: searched, never read as one book.
+    assert.deepEqual(words('https://shop.example/search?q=the+road'), ['the road', true]);
+  });
+});
+
+describe('old and other store paths', () => {
+  it("reads Waterstones' old product paths: author, title and the shop's number", () => {
+    const result = parse(
+      'https://www.waterstones.com/waterstonesweb/products/john+buchan/the+thirty-nine+steps/4455667/',
+    );
+    assert.deepEqual(
+      [result.kind, result.titleWords, result.authorWords, result.identifiers],
+      ['book', 'the thirty nine steps', 'john buchan', { waterstones_sku: '4455667' }],
+    );
   });
 });

@@ -86,6 +86,10 @@ describe('series notes in Google subtitles', () => {
     assert.equal(seriesFromSubtitle('The Maze Runner, Book 1'), 'The Maze Runner, #1');
     assert.equal(seriesFromSubtitle('Book Two of the Hunger Games Trilogy'), 'Hunger Games, #2');
     assert.equal(seriesFromSubtitle('Vampire Academy #2'), 'Vampire Academy, #2');
+    // The volume words of other languages' editions.
+    assert.equal(seriesFromSubtitle('Die Tribute von Panem, Band 2'), 'Die Tribute von Panem, #2');
+    assert.equal(seriesFromSubtitle('Les Rois maudits, tome 3'), 'Les Rois maudits, #3');
+    assert.equal(seriesFromSubtitle('De zeven zussen deel 4'), 'De zeven zussen, #4');
     assert.equal(seriesFromSubtitle('A Novel'), null);
     assert.equal(seriesFromSubtitle('Awakening to Your Life’s Purpose'), null);
     assert.equal(seriesFromSubtitle(null), null);

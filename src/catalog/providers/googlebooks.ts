@@ -1,5 +1,5 @@
 import { type Isbn, parseIsbn } from '../../domain/isbn.js';
-import { NUMBER_WORDS } from '../../domain/series.js';
+import { VOLUME_WORDS, volumeNumber } from '../../domain/series.js';
 import { type HttpClient, OutboundError } from '../http-client.js';
 import { type BookRecord, emptyRecord, type MetadataProvider, type SearchQuery } from '../types.js';
 import {
@@ -66,11 +66,11 @@ function isbnsOf(info: Json): { isbn13: string | null; isbn10: string | null } {
   return { isbn13, isbn10 };
 }
 
-function volumeNumber(text: string): number | null {
-  if (/^\d{1,3}$/.test(text)) return Number(text);
-  const index = NUMBER_WORDS.indexOf(text.toLowerCase());
-  return index >= 0 ? index + 1 : null;
-}
+// "Vampire Academy, Book 2", "Die Tribute von Panem, Band 2", "Les Rois maudits, tome 3".
+const TRAILING_VOLUME = new RegExp(
+  `^(.{2,80}?),?\\s+(?:(?:${VOLUME_WORDS.join('|')})\\s+|(?:vol|bd|t)\\.\\s*|#\\s*)([a-z]+|\\d{1,3})$`,
+  'i',
+);
 
 /**
  * The series note Google prints in some subtitles ("The Maze Runner, Book 1", "Book Two of the
@@ -78,7 +78,7 @@ function volumeNumber(text: string): number | null {
  */
 export function seriesFromSubtitle(subtitle: string | null): string | null {
   if (!subtitle) return null;
-  const trailing = /^(.{2,80}?),?\s+(?:book|volume|vol\.|#)\s*([a-z]+|\d{1,3})$/i.exec(subtitle.trim());
+  const trailing = TRAILING_VOLUME.exec(subtitle.trim());
   const leading =
     /^(?:book|volume)\s+([a-z]+|\d{1,3})\s+(?:of|in)\s+(?:the\s+)?(.{2,80}?)(?:\s+(?:series|trilogy|saga|quartet|cycle|chronicles))?$/i.exec(
       subtitle.trim(),

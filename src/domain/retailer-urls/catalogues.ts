@@ -44,12 +44,21 @@ export const CATALOGUES: readonly StoreRule[] = [
       { path: /^\/isbn\/(?<isbn>[\dX-]{10,17})\/?$/i },
       { path: /^\/(?:search|identities|profiles|lists)\b/i, kind: 'not_book' },
     ],
+    refine(draft, { params }) {
+      // A search for one OCLC number ("no:1037871", WorldCat's index label for it) names that edition.
+      const asked = `${params.get('queryString') ?? params.get('q') ?? ''}`;
+      const oclc = /^\s*no:\s*(\d{1,15})\s*$/i.exec(asked)?.[1];
+      if (draft.kind !== 'not_book' || !oclc) return;
+      draft.identifiers.worldcat = oclc;
+      draft.kind = 'book';
+    },
   },
   {
     store: 'librarything',
     hosts: { 'librarything.com': null },
     patterns: [
-      { path: /^\/work\/(?<id>\d+)(?:\/(?:book\/\d+|t\/(?<slug>[^/]+)|[^/]+))?\/?$/i, id: 'librarything' },
+      // "/work/1565", "/work/1565/t/The-Hobbit", "/work/1565/book/123", "/work/1565/details/123"…
+      { path: /^\/work\/(?<id>\d+)(?:\/t\/(?<slug>[^/]+)|(?:\/[^/]+)*)\/?$/i, id: 'librarything' },
       { path: /^\/isbn\/(?<isbn>[\dX-]{10,17})\/?$/i },
       { path: /^\/(?:author|profile|catalog|tag|series)\b/i, kind: 'not_book' },
     ],

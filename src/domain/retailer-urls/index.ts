@@ -65,8 +65,8 @@ export function parseRetailerUrl(input: string): ParsedRetailerUrl | null {
 
 /**
  * An unknown shop can still name the book: a checksum-valid ISBN anywhere in the URL (see
- * isbn-scan.ts). Otherwise its words: what its search page was asked, or a title-like slug of two
- * or more words in its path (a lone word such as "/about" names a page, not a book).
+ * isbn-scan.ts). Otherwise its words: what its search page was asked, or a title-like slug in its
+ * path (see `pathWords`).
  */
 function parseUnknownHost(url: URL): ParsedRetailerUrl {
   const isbn = scanUrlForIsbn(url, { identified: false });
@@ -74,24 +74,42 @@ function parseUnknownHost(url: URL): ParsedRetailerUrl {
   const canonical = new URL(`https://${canonicalHost(url.hostname)}`);
   canonical.pathname = url.pathname;
   for (const [key, value] of untrackedParams(url)) canonical.searchParams.append(key, value);
-  const searched = searchWords(url);
+  const searched = isbn ? null : searchWords(url);
+  // A shop's film, music or games section names no book, whatever its slug says.
+  const elsewhere = !isbn && NON_BOOK_SECTION.test(decodePath(url.pathname));
   return {
     store: 'unknown',
     country: null,
-    kind: isbn ? 'book' : 'unknown',
+    kind: isbn ? 'book' : elsewhere ? 'not_book' : 'unknown',
     isbn,
     identifiers: {},
     titleWords: isbn ? null : (searched ?? pathWords(url)),
+    ...(searched ? { searchedWords: true } : {}),
     canonicalUrl: canonical.toString(),
     needsExpansion: false,
   };
 }
 
+const NON_BOOK_SECTION =
+  /\/(?:movies?|films?|dvds?|blu-?ray|music|albums?|vinyl|games?|video-?games|tv|tv-shows?|toys?|apps?)(?:\/|$)/i;
+
+const letterWords = (words: string) => words.split(' ').filter((word) => /\p{L}{2}/u.test(word)).length;
+
+/**
+ * The general reading of a path no store table knows: its last slug of two or more words ("/about"
+ * names a page, not a book), or a one-word title with the name before it when that segment reads
+ * like a name of two to four words (a publisher's "/titles/bram-stoker/dracula/"). Which is title and
+ * which author is left to the check that the found book accounts for every word.
+ */
 function pathWords(url: URL): string | null {
-  const segments = decodePath(url.pathname).split('/').filter(Boolean).reverse();
-  for (const segment of segments) {
-    const words = slugWords(segment);
-    if (words && words.split(' ').filter((word) => /\p{L}{2}/u.test(word)).length >= 2) return words;
+  const segments = decodePath(url.pathname).split('/').filter(Boolean);
+  for (let i = segments.length - 1; i >= 0; i--) {
+    const words = slugWords(segments[i]);
+    if (!words || letterWords(words) === 0) continue;
+    if (letterWords(words) >= 2) return words;
+    const before = slugWords(segments[i - 1]);
+    const named = before && !/\d/.test(before) ? letterWords(before) : 0;
+    if (named >= 2 && named <= 4) return `${before} ${words}`;
   }
   return null;
 }

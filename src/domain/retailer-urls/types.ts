@@ -22,6 +22,11 @@ export interface ParsedRetailerUrl {
    * `title_author`): the author's words. `titleWords` is unchanged by it: the whole slug.
    */
   authorWords?: string | null;
+  /**
+   * An unknown host's words came from its search parameters (`?q=…`), not from a product path:
+   * what a reader searched there, offered for a search but never read as one book.
+   */
+  searchedWords?: boolean;
   /** The URL without tracking parameters or fragments. */
   canonicalUrl: string;
   /** A short link (amzn.to, a.co, …) the caller must expand with one bounded request before parsing again. */

@@ -11,6 +11,11 @@ export const UK_STORES: readonly StoreRule[] = [
       { path: new RegExp(`^/book/(?<slug>[^/]+)/(?:[^/]+/){0,2}${ISBN13}/?$`, 'i') },
       // Titles without an ISBN (imports, bundles) get a 13-digit Waterstones number instead.
       { path: /^\/book\/(?<slug>[^/]+)\/(?:[^/]+\/){0,2}(?<id>\d{13})\/?$/i, id: 'waterstones' },
+      // The old site ("/waterstonesweb/products/<author>/<title>/<sku>/", words joined by "+").
+      {
+        path: /^\/waterstonesweb\/products\/(?<author>[^/]+)\/(?<slug>[^/]+)\/(?<id>\d+)\/?$/i,
+        id: 'waterstones_sku',
+      },
       { path: /^\/(?:author|category|events|bookshops|campaign|books\/search)\b/i, kind: 'not_book' },
     ],
   },

@@ -1,7 +1,8 @@
 import { onBehalfOf, type Requester } from '../../catalog/requester.js';
 import type { BookRecord, SearchQuery } from '../../catalog/types.js';
 import { authorSurname, coreTitle, foldText, matchKey } from '../../domain/text.js';
-import { FORMATS } from './title-match.js';
+import { titleParts } from '../../domain/title-parts.js';
+import { DROPPED_WORDS, FORMATS, seriesWords, slugQueryWords } from './title-match.js';
 
 /**
  * The provider search the resolver uses for title-and-author URLs: kept behind this one shape so
@@ -31,7 +32,7 @@ export interface SlugWords {
  * check; the author query keeps surname-like words only.
  */
 export function slugSplits(slug: SlugWords): { title: string; author?: string }[] {
-  const words = wordsOf(slug.titleWords).filter((word) => !FORMATS.has(word));
+  const words = slugQueryWords(slug.titleWords);
   if (words.length === 0) return [];
   const author = slug.authorWords ? wordsOf(slug.authorWords) : [];
   const tail = words.slice(-author.length).join(' ');
@@ -75,10 +76,17 @@ export function slugAgrees(slug: SlugWords, record: BookRecord): boolean {
   const url = wordsOf(slug.titleWords).filter((word) => !FORMATS.has(word) && !JOINERS.has(word));
   if (url.length === 0) return false;
   const urlSet = new Set(url);
-  const core = wordsOf(coreTitle(record.title)).filter((word) => !JOINERS.has(word));
+  const core = wordsOf(coreTitle(record.title)).filter(
+    (word) => !JOINERS.has(word) && !DROPPED_WORDS.has(word),
+  );
   if (core.length === 0 || !core.every((word) => urlSet.has(word))) return false;
   const titleWords = new Set(wordsOf(`${record.title} ${record.subtitle ?? ''}`));
   const authorWords = new Set(wordsOf(record.authors.join(' ')));
+  const series = seriesWords(
+    titleParts({ title: record.title, series: record.identifiers.series ?? null, originalTitle: null })
+      .series,
+  );
+  for (const word of series) titleWords.add(word);
   if (!url.every((word) => titleWords.has(word) || authorWords.has(word))) return false;
   const beyondTitle = url.some((word) => !titleWords.has(word));
   const surnames = record.authors
