@@ -168,7 +168,8 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
     const useSlug = query.use?.trim().toLowerCase() || null;
     const partnerId = normalisePartnerId(query.partner);
     const placement = normaliseSrc(query.src);
-    services.visits.count(audienceOf(request.headers['user-agent'], request.isAutomated), placement);
+    const audience = audienceOf(request.headers['user-agent'], request.isAutomated);
+    services.visits.count(audience, placement);
     const favourites = cookie && !request.isAutomated ? favouritesOf(request) : NO_FAVOURITES;
     const hasFavourites = Object.keys(favourites).length > 0;
     if (hasFavourites && redirect && query.full !== '1') {
@@ -198,9 +199,14 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         partner: partnerId,
         src: placement,
       });
-      page = { body: new CompressedBody(Buffer.from(renderBookPage(model))), sent: new Map() };
+      page = {
+        body: new CompressedBody(Buffer.from(renderBookPage(model))),
+        sent: new Map(),
+        bookId: loaded.book.id,
+      };
       rendered.set(key, slug, page);
     }
+    if (audience === 'reader') services.visits.countBook(page.bookId);
     // What the replay answers without Fastify (page-replay.ts): a GET without query string or cookie.
     if (request.method === 'GET' && cookie === undefined && !request.url.includes('?'))
       replayable.set(request, page);
