@@ -12,8 +12,8 @@ import type { Store } from '../store/db.js';
 import { invalidateDestinationCache } from '../store/destinations.js';
 import { checkDatabaseWrites, pingDatabase } from '../store/health.js';
 import { AccessCodes } from './access-codes.js';
-import { OperatorTags } from './affiliate-tags.js';
 import { type AdminServices, createAdminServices } from './admin/admin.js';
+import { OperatorTags } from './affiliate-tags.js';
 import { BookCreator, type IsbnLookup } from './book-creator.js';
 import { BookPages } from './book-pages.js';
 import { ChangeEvents } from './change-events.js';
@@ -213,6 +213,7 @@ export function createServices(
       partners.clear();
       pages.invalidateAll();
     },
+    affiliateEnvironment: config.affiliateTags,
   });
   return {
     config,

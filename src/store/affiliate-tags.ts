@@ -72,9 +72,7 @@ export async function upsertAffiliateTag(
   await db
     .insertInto('affiliate_tags')
     .values({ destination_id: destinationId, country: country ?? '', tag, updated_at: updatedAt })
-    .onConflict((oc) =>
-      oc.columns(['destination_id', 'country']).doUpdateSet({ tag, updated_at: updatedAt }),
-    )
+    .onConflict((oc) => oc.columns(['destination_id', 'country']).doUpdateSet({ tag, updated_at: updatedAt }))
     .execute();
 }
 
@@ -127,4 +125,27 @@ export async function bookVisitTotals(
   if (bookIds) query = query.where('book_id', 'in', [...bookIds]);
   const rows = await query.groupBy('book_id').orderBy(sql`sum(visits)`, 'desc').limit(100_000).execute();
   return new Map(rows.map((row) => [Number(row.book_id), Number(row.visits)]));
+}
+
+/** One book's clicks since `from` (ISO time) per destination, from the raw clicks (`clicks_book` index). */
+export async function bookClicksByDestination(
+  db: Db,
+  bookId: number,
+  from: string,
+): Promise<Array<{ destinationId: number; name: string; clicks: number }>> {
+  const rows = await db
+    .selectFrom('clicks')
+    .innerJoin('destinations', 'destinations.id', 'clicks.destination_id')
+    .select(['clicks.destination_id', 'destinations.display_name', sql<number>`count(*)`.as('clicks')])
+    .where('clicks.book_id', '=', bookId)
+    .where('clicks.created_at', '>=', from)
+    .groupBy(['clicks.destination_id', 'destinations.display_name'])
+    .orderBy(sql`count(*)`, 'desc')
+    .orderBy('destinations.display_name')
+    .execute();
+  return rows.map((row) => ({
+    destinationId: Number(row.destination_id),
+    name: row.display_name,
+    clicks: Number(row.clicks),
+  }));
 }

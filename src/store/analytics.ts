@@ -1,11 +1,5 @@
 import { sql } from 'kysely';
-import {
-  addDays,
-  KEY_SQL,
-  type RolledDimension,
-  type RollupState,
-  rollCutoff,
-} from './analytics-rollup.js';
+import { addDays, KEY_SQL, type RolledDimension, type RollupState, rollCutoff } from './analytics-rollup.js';
 import type { Db } from './schema.js';
 
 export { addDays, DIMENSIONS, type Dimension, dayOf, type RolledDimension } from './analytics-rollup.js';
