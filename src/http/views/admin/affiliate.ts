@@ -32,7 +32,7 @@ function untaggedSection(rows: readonly UntaggedStore[], days: number): SafeHtml
       ? html`<p class="muted">Every click of the last ${days} days carried a tag.</p>`
       : html`<div class="table-scroll"><table class="data" data-role="untagged"><thead><tr><th>Destination</th><th>Storefront</th><th class="num">Clicks without a tag</th><th>Why</th></tr></thead>
 <tbody>${rows.map(
-          (row) => html`<tr data-store="${row.destinationSlug}${row.country ? `.${row.country}` : ''}">
+          (row) => html`<tr data-untagged="${row.destinationSlug}${row.country ? `.${row.country}` : ''}">
   <td><a href="/admin/destinations/${row.destinationId}">${row.name}</a></td><td>${storefrontName(row.country)}</td>
   <td class="num">${row.none.toLocaleString('en')}</td><td class="small">${REASON_TEXT[row.reason]}</td></tr>`,
         )}</tbody></table></div>`
