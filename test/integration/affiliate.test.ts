@@ -94,6 +94,15 @@ describeEachDialect('affiliate tags in the admin area, and what earns', (context
     assert.match(storeRow(page.body, 'amazon.GB'), /amazon\.co\.uk/);
     assert.match(storeRow(page.body, 'amazon.GB'), /no tag: clicks go out untagged/);
     assert.match(page.body, /Every click of the last 30 days carried a tag/);
+
+    // The destination's own page shows the environment's tag too, not only an empty field.
+    const amazonPage = await admin.get(`/admin/destinations/${destinationIdOf(page.body, 'amazon.GB')}`);
+    const inUse = amazonPage.body.slice(amazonPage.body.indexOf('data-role="tags-in-use"'));
+    assert.match(
+      inUse,
+      /<td>Default store<\/td><td class="mono">fromenv-20<\/td>\s*<td><span class="tag">from the environment<\/span>/,
+    );
+    assert.match(inUse, /<td>GB<\/td><td class="mono">—<\/td>\s*<td><span class="tag tag--warn">no tag/);
   });
 
   it('is for admins only', async () => {
