@@ -30,11 +30,11 @@ function untaggedSection(rows: readonly UntaggedStore[], days: number): SafeHtml
   ${
     rows.length === 0
       ? html`<p class="muted">Every click of the last ${days} days carried a tag.</p>`
-      : html`<div class="table-scroll"><table class="data" data-role="untagged"><thead><tr><th>Destination</th><th>Storefront</th><th class="num">Clicks without a tag</th><th>Why</th></tr></thead>
+      : html`<div class="table-scroll"><table class="data data--stack" data-role="untagged"><thead><tr><th>Destination</th><th>Storefront</th><th class="num">Clicks without a tag</th><th>Why</th></tr></thead>
 <tbody>${rows.map(
           (row) => html`<tr data-untagged="${row.destinationSlug}${row.country ? `.${row.country}` : ''}">
-  <td><a href="/admin/destinations/${row.destinationId}">${row.name}</a></td><td>${storefrontName(row.country)}</td>
-  <td class="num">${row.none.toLocaleString('en')}</td><td class="small">${REASON_TEXT[row.reason]}</td></tr>`,
+  <td><a href="/admin/destinations/${row.destinationId}">${row.name}</a></td><td data-label="Storefront">${storefrontName(row.country)}</td>
+  <td class="num" data-label="Clicks without a tag">${row.none.toLocaleString('en')}</td><td class="small">${REASON_TEXT[row.reason]}</td></tr>`,
         )}</tbody></table></div>`
   }
 </section>`;
@@ -65,7 +65,7 @@ function slotRow(viewer: AdminViewer, slot: TagSlot, failed: AffiliateModel['fai
     </form>`;
   return html`<tr data-store="${key}"${d.isActive ? '' : html` class="is-inactive"`}>
   <td>${slot.country ? html`<span class="muted">${d.displayName}</span>` : html`<a href="/admin/destinations/${d.id}">${d.displayName}</a>`}</td>
-  <td>${storefrontName(slot.country)} <span class="small muted">${slot.baseUrl.replace(/^https?:\/\//, '')}</span></td>
+  <td data-label="Storefront">${storefrontName(slot.country)} <span class="small muted">${slot.baseUrl.replace(/^https?:\/\//, '')}</span></td>
   <td>${status(slot)}</td>
   <td>${form}</td></tr>`;
 }
@@ -77,7 +77,7 @@ export function renderAffiliate(viewer: AdminViewer, model: AffiliateModel, days
 ${untaggedSection(overview.untagged, days)}
 <section class="panel" aria-labelledby="tags-title"><header class="panel__head"><h2 id="tags-title">Tags</h2></header>
 ${model.failed && html`<p class="form-error" role="alert">The tag was not saved: ${Object.values(model.failed.errors).join(' ')}</p>`}
-<div class="table-scroll"><table class="data data--affiliate"><thead><tr><th>Destination</th><th>Storefront</th><th>Status</th><th>Tag</th></tr></thead>
+<div class="table-scroll"><table class="data data--affiliate data--stack"><thead><tr><th>Destination</th><th>Storefront</th><th>Status</th><th>Tag</th></tr></thead>
 <tbody>${overview.slots.map((slot) => slotRow(viewer, slot, model.failed))}</tbody></table></div>
 </section>`;
   return renderAdminPage({

@@ -35,16 +35,16 @@ function editForm(viewer: AdminViewer, model: BookPageModel): SafeHtml {
 function cover(model: BookPageModel): SafeHtml {
   const src = safeUrl(model.book.coverUrl);
   return src
-    ? html`<img class="admin-cover" src="${src}" alt="Cover of ${model.book.title}" width="96" height="144" data-role="admin-cover">`
-    : html`<p class="muted small" data-role="admin-cover">No cover: set a cover URL below.</p>`;
+    ? html`<img class="admin-cover" src="${src}" alt="Cover of ${model.book.title}" width="72" height="108" data-role="admin-cover">`
+    : html`<div class="admin-cover admin-cover--missing" data-role="admin-cover"><span class="small muted">No cover</span></div>`;
 }
 
 export function renderBookAdmin(viewer: AdminViewer, model: BookPageModel): string {
   const { book } = model;
   const body = html`<div class="page-head">
-  <div>${cover(model)}<p class="crumbs"><a href="/admin/books">Books</a></p>
+  <div class="admin-title">${cover(model)}<div><p class="crumbs"><a href="/admin/books">Books</a></p>
   <h1>${book.title}</h1>
-  <p class="muted">${book.authors.join(', ')}${book.isbn13 ? html` · <span class="mono">${book.isbn13}</span>` : ''}</p></div>
+  <p class="muted">${book.authors.join(', ')}${book.isbn13 ? html` · <span class="mono">${book.isbn13}</span>` : ''}</p></div></div>
   <a class="button button--quiet" href="/book/${encodeURIComponent(book.slug)}" target="_blank" rel="noopener">Public page ↗</a>
 </div>
 <div class="book-admin">

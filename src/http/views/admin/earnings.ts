@@ -31,11 +31,11 @@ function storesSection(model: EarningsModel): SafeHtml {
   ${
     model.stores.length === 0
       ? html`<p class="muted">No clicks in this period.</p>`
-      : html`<div class="table-scroll"><table class="data data--earnings" data-role="stores"><thead><tr><th>Store</th><th>Storefront</th><th class="data__bar"></th><th class="num">Your tag</th><th class="num">Partner's</th><th class="num">No tag</th>${hasUnknown ? html`<th class="num">Not recorded</th>` : ''}</tr></thead>
+      : html`<div class="table-scroll"><table class="data data--earnings data--stack" data-role="stores"><thead><tr><th>Store</th><th>Storefront</th><th class="data__bar"></th><th class="num">Your tag</th><th class="num">Partner's</th><th class="num">No tag</th>${hasUnknown ? html`<th class="num">Not recorded</th>` : ''}</tr></thead>
 <tbody>${model.stores.map(
           (
             s,
-          ) => html`<tr data-store="${s.destinationSlug}${s.country ? `.${s.country}` : ''}"><td><a href="/admin/destinations/${s.destinationId}">${s.name}</a></td><td>${s.country ?? 'Default store'}</td>
+          ) => html`<tr data-store="${s.destinationSlug}${s.country ? `.${s.country}` : ''}"><td><a href="/admin/destinations/${s.destinationId}">${s.name}</a></td><td data-label="Storefront">${s.country ?? 'Default store'}</td>
   <td class="data__bar">${stackedBar(
     [
       { value: s.operator, kind: 'operator' },
@@ -45,7 +45,7 @@ function storesSection(model: EarningsModel): SafeHtml {
     ],
     max,
   )}</td>
-  <td class="num">${n(s.operator)}</td><td class="num">${n(s.partner)}</td><td class="num">${n(s.none)}</td>${hasUnknown ? html`<td class="num">${n(s.unknown)}</td>` : ''}</tr>`,
+  <td class="num" data-label="Your tag">${n(s.operator)}</td><td class="num" data-label="Partner's">${n(s.partner)}</td><td class="num" data-label="No tag">${n(s.none)}</td>${hasUnknown ? html`<td class="num" data-label="Not recorded">${n(s.unknown)}</td>` : ''}</tr>`,
         )}</tbody></table></div>`
   }
 </section>`;
@@ -53,8 +53,8 @@ function storesSection(model: EarningsModel): SafeHtml {
 
 function bookRow(book: BookFigures, maxRate: number): SafeHtml {
   return html`<tr data-book="${book.bookId}"><td><a href="/admin/books/${book.bookId}">${book.title}</a></td>
-  <td class="num">${n(book.visits)}</td><td class="num">${n(book.clicks)}</td>
-  <td class="data__bar">${barCell(book.clickThrough ?? 0, maxRate)}</td><td class="num">${percent(book.clickThrough)}</td></tr>`;
+  <td class="num" data-label="Reader visits">${n(book.visits)}</td><td class="num" data-label="Clicks">${n(book.clicks)}</td>
+  <td class="data__bar col-wide">${barCell(book.clickThrough ?? 0, maxRate)}</td><td class="num" data-label="Click-through">${percent(book.clickThrough)}</td></tr>`;
 }
 
 function booksSection(model: EarningsModel): SafeHtml {
@@ -67,7 +67,7 @@ function booksSection(model: EarningsModel): SafeHtml {
   ${
     shown.length === 0
       ? html`<p class="muted">No visits or clicks in this period.</p>`
-      : html`<div class="table-scroll"><table class="data data--earnings" data-role="books"><thead><tr><th>Book</th><th class="num">Reader visits</th><th class="num">Clicks</th><th class="data__bar"></th><th class="num">Click-through</th></tr></thead>
+      : html`<div class="table-scroll"><table class="data data--earnings data--stack" data-role="books"><thead><tr><th>Book</th><th class="num">Reader visits</th><th class="num">Clicks</th><th class="data__bar col-wide"></th><th class="num">Click-through</th></tr></thead>
 <tbody>${shown.map((book) => bookRow(book, maxRate))}</tbody></table></div>`
   }
 </section>`;
