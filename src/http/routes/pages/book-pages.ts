@@ -238,13 +238,16 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
       country: reader.country,
       partner,
     });
-    return favouriteTarget(favouritesOf(request), groups, {
+    const target = favouriteTarget(favouritesOf(request), groups, {
       slug: loaded.book.slug,
       bookFormat: loaded.book.format,
       sfid: query.sfid ?? null,
       partner: reader.partnerId,
       src: reader.placement,
     });
+    // A reader sent straight to a store visited the book all the same: its click-through counts it.
+    if (target) services.visits.countBook(loaded.book.id);
+    return target;
   }
 
   app.get(
