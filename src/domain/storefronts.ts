@@ -114,6 +114,14 @@ export const STOREFRONTS: Readonly<Record<string, Readonly<Record<string, Storef
 };
 
 /**
+ * The countries where a destination has a storefront of its own, in order. The affiliate settings read
+ * the storefront list only through this (services/affiliate-tags.ts), so it can move to a table.
+ */
+export function storefrontCountries(slug: string): string[] {
+  return Object.keys(STOREFRONTS[slug] ?? {}).sort();
+}
+
+/**
  * The destination as a reader in `country` should see it: its storefront there, or the destination
  * itself. The regional copy carries its country, so only a tag given for that storefront
  * (`AFFILIATE_TAGS=amazon.GB=tag-21`) is applied to it: a US tag earns nothing in another store.

@@ -21,6 +21,8 @@ type ReplyHeaders = Readonly<Record<string, string | number | string[] | undefin
 /** A rendered book page: its bytes, and how each route sent them in each encoding. */
 export interface RenderedPage {
   body: CompressedBody;
+  /** The book shown, for its readers' visit count. */
+  bookId: number;
   /** By `${route} ${encoding}`: what a plain visit was answered with. */
   sent: Map<string, SentResponse>;
 }
@@ -130,7 +132,9 @@ export class PageReplay {
     else response.once('finish', () => this.report(reporting, request, route, requestId, started));
     this.replayed += 1;
     const userAgent = headers['user-agent'];
-    this.options.visits.count(audienceOf(userAgent, isAutomatedClient(userAgent)), null);
+    const audience = audienceOf(userAgent, isAutomatedClient(userAgent));
+    this.options.visits.count(audience, null);
+    if (audience === 'reader') this.options.visits.countBook(page.bookId);
     return true;
   }
 

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import { type TagKind, tagKindOf } from '../domain/affiliate.js';
 import {
   type BookIdentifiers,
   type BookLink,
@@ -22,6 +22,7 @@ import {
 import { publicDomainIdentifiersFor } from '../store/public-domain.js';
 import type { Db } from '../store/schema.js';
 import { canonicalEditionOf } from '../store/works.js';
+import type { OperatorTags } from './affiliate-tags.js';
 import { PageCache } from './page-cache.js';
 import type { ActivePartner } from './partners.js';
 
@@ -42,8 +43,11 @@ export interface LoadedBook {
 
 export interface GoTarget {
   book: Book;
+  /** The storefront copy the link was built from (`country` set on a country storefront). */
   destination: Destination;
   url: string;
+  /** Whose tag `url` carries, recorded with the click. */
+  tag: TagKind;
 }
 
 /**
@@ -55,9 +59,12 @@ export class BookPages {
 
   constructor(
     private readonly db: Db,
-    private readonly config: Readonly<Config>,
+    /** How long a loaded book is reused (PAGE_CACHE_MS). */
+    cacheMs: number,
+    /** The operator's tags (`AFFILIATE_TAGS` over the admin area's). */
+    private readonly tags: OperatorTags,
   ) {
-    this.loaded = new PageCache<Promise<LoadedBook | null>>(10_000, config.pageCacheMs);
+    this.loaded = new PageCache<Promise<LoadedBook | null>>(10_000, cacheMs);
   }
 
   load(slug: string): Promise<LoadedBook | null> {
@@ -127,10 +134,11 @@ export class BookPages {
   ) {
     const country = options.country ?? null;
     const destinations = (await this.destinations()).map((destination) => forCountry(destination, country));
+    const operator = await this.tags.get();
     return buildLinkGroups(
       { ...this.linkInput(loaded), destinations },
       {
-        affiliateTags: tagsWithPartner(this.config.affiliateTags, options.partner?.tags ?? null),
+        affiliateTags: tagsWithPartner(operator, options.partner?.tags ?? null),
         use: options.use ?? null,
         top: options.top ?? [],
         visitorAccessDestinationIds: options.access,
@@ -177,10 +185,12 @@ export class BookPages {
     const destination = forCountry(found, country);
     const input = this.linkInput(loaded);
     // A partner's tag changes only the tag: the host check below holds for its URL exactly as for ours.
-    const affiliateTags = tagsWithPartner(this.config.affiliateTags, partner?.tags ?? null);
+    const operator = await this.tags.get();
+    const affiliateTags = tagsWithPartner(operator, partner?.tags ?? null);
     const link = resolveLink(destination, input, { affiliateTags });
     if (!link || !isAllowedRedirect(link.url, destination, explicitUrlsFor(destination, input))) return null;
-    const target = { book: loaded.book, destination, url: link.url };
+    const tag = tagKindOf(link.url, destination, operator, partner?.tags ?? null);
+    const target = { book: loaded.book, destination, url: link.url, tag };
     // Only real targets are kept, so requests for made-up destinations cannot grow the map.
     loaded.targets.set(cacheKey, target);
     return target;

@@ -13,6 +13,7 @@ import { invalidateDestinationCache } from '../store/destinations.js';
 import { checkDatabaseWrites, pingDatabase } from '../store/health.js';
 import { AccessCodes } from './access-codes.js';
 import { type AdminServices, createAdminServices } from './admin/admin.js';
+import { OperatorTags } from './affiliate-tags.js';
 import { BookCreator, type IsbnLookup } from './book-creator.js';
 import { BookPages } from './book-pages.js';
 import { ChangeEvents } from './change-events.js';
@@ -149,11 +150,14 @@ export function createServices(
     budget: createProviderBudget(config, redis, redisBreaker),
   });
   const remote = overrides.remote === undefined ? providers.chain : overrides.remote;
-  const pages = new BookPages(store.db, config);
+  const operatorTags = new OperatorTags(store.db, config.affiliateTags);
+  const pages = new BookPages(store.db, config.pageCacheMs, operatorTags);
   const events = new ChangeEvents();
   events.on('book-changed', (slug) => pages.invalidate(slug));
+  // Affiliate tag edits emit this too: the resolved /go/ targets and rendered pages carry tags.
   events.on('destinations-changed', () => {
     invalidateDestinationCache(store.db);
+    operatorTags.invalidate();
     pages.invalidateAll();
   });
   // A new book stands for its catalog entry in search answers: every instance drops its cached answers.
@@ -209,6 +213,7 @@ export function createServices(
       partners.clear();
       pages.invalidateAll();
     },
+    affiliateEnvironment: config.affiliateTags,
   });
   return {
     config,

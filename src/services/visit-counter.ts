@@ -1,4 +1,5 @@
 import type { Audience } from '../domain/audience.js';
+import { addBookVisits } from '../store/affiliate-tags.js';
 import { addPageVisits, type VisitCount } from '../store/partner-analytics.js';
 import type { Db } from '../store/schema.js';
 
@@ -15,6 +16,8 @@ export interface VisitCounterLogger {
  */
 export class VisitCounter {
   private counts = new Map<string, VisitCount>();
+  /** Readers' visits per book and day (`day|bookId`), for each book's click-through. */
+  private books = new Map<string, { day: string; bookId: number; visits: number }>();
   private day = { start: Number.NaN, text: '' };
   private flushing: Promise<void> | null = null;
   private readonly timer: NodeJS.Timeout;
@@ -37,6 +40,16 @@ export class VisitCounter {
     else if (this.counts.size < 10_000) this.counts.set(key, { day, audience, src: src ?? '', visits: 1 });
   }
 
+  /** A reader's visit of one book's page (bots and link previews are not counted here). */
+  countBook(bookId: number, at = Date.now()): void {
+    const day = this.dayOf(at);
+    const key = `${day}|${bookId}`;
+    const entry = this.books.get(key);
+    if (entry) entry.visits += 1;
+    // Bounded like the placement counts: past it, the next flush makes room.
+    else if (this.books.size < 50_000) this.books.set(key, { day, bookId, visits: 1 });
+  }
+
   /** The UTC day of `at` (epoch ms), formatted once per day rather than once per visit. */
   private dayOf(at: number): string {
     const sameDay = at >= this.day.start && at < this.day.start + DAY_MS;
@@ -50,16 +63,23 @@ export class VisitCounter {
   /** Writes every count made before the call (after the write already running, if any). */
   flush(): Promise<void> {
     if (this.flushing) return this.flushing.then(() => this.flush());
-    if (this.counts.size === 0) return Promise.resolve();
+    if (this.counts.size === 0 && this.books.size === 0) return Promise.resolve();
     const batch = this.counts;
+    const books = this.books;
     this.counts = new Map();
-    this.flushing = addPageVisits(this.db, [...batch.values()])
+    this.books = new Map();
+    this.flushing = Promise.all([
+      addPageVisits(this.db, [...batch.values()]).catch((error: unknown) => {
+        putBack(this.counts, batch);
+        throw error;
+      }),
+      addBookVisits(this.db, [...books.values()]).catch((error: unknown) => {
+        putBack(this.books, books);
+        throw error;
+      }),
+    ])
+      .then(() => undefined)
       .catch((error: unknown) => {
-        for (const [key, row] of batch) {
-          const entry = this.counts.get(key);
-          if (entry) entry.visits += row.visits;
-          else this.counts.set(key, row);
-        }
         this.logger.error({ err: error }, 'page visit counts not written; will retry');
       })
       .finally(() => {
@@ -71,5 +91,14 @@ export class VisitCounter {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
+  }
+}
+
+/** A failed write's counts go back into the map the next flush writes. */
+function putBack<T extends { visits: number }>(into: Map<string, T>, batch: ReadonlyMap<string, T>): void {
+  for (const [key, row] of batch) {
+    const entry = into.get(key);
+    if (entry) entry.visits += row.visits;
+    else into.set(key, row);
   }
 }

@@ -9,14 +9,21 @@ import type { Db } from './schema.js';
  */
 export const DIMENSIONS = ['destination', 'book', 'country', 'referrer'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
+/**
+ * Rolled up too, but no top list of its own: `earning` is destination, storefront and whose tag the
+ * click carried (`12|GB|operator`), what the affiliate pages read. Clicks made before migration 0029
+ * have neither (`12||`), and days rolled before it have no `earning` rows.
+ */
+export type RolledDimension = Dimension | 'earning';
 
 /** How each dimension's key is read from a raw click; `total` has one key so the day series sums it. */
-export const KEY_SQL: Readonly<Record<Dimension | 'total', string>> = {
+export const KEY_SQL: Readonly<Record<RolledDimension | 'total', string>> = {
   total: "''",
   destination: 'cast(destination_id as text)',
   book: 'cast(book_id as text)',
   country: "coalesce(country, '')",
   referrer: "coalesce(referrer_host, '')",
+  earning: "cast(destination_id as text) || '|' || coalesce(storefront, '') || '|' || coalesce(tag_kind, '')",
 };
 
 export const dayOf = (date: Date): string => date.toISOString().slice(0, 10);

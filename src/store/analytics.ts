@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { addDays, type Dimension, KEY_SQL, type RollupState, rollCutoff } from './analytics-rollup.js';
+import { addDays, KEY_SQL, type RolledDimension, type RollupState, rollCutoff } from './analytics-rollup.js';
 import type { Db } from './schema.js';
 
-export { addDays, DIMENSIONS, type Dimension, dayOf } from './analytics-rollup.js';
+export { addDays, DIMENSIONS, type Dimension, dayOf, type RolledDimension } from './analytics-rollup.js';
 
 /**
  * Click reports over the roll-ups. A range is read as whole months from `click_monthly`, the days of
@@ -71,7 +71,7 @@ function rolledRows(table: 'click_monthly' | 'click_daily', dimension: string, c
 /** Clicks per key of one dimension, the biggest first; or per day (`day`), in order. */
 export async function clickCounts(
   db: Db,
-  dimension: Dimension | 'day',
+  dimension: RolledDimension | 'day',
   range: Range,
   state: RollupState,
   now: Date,

@@ -1,3 +1,4 @@
+import './affiliate-tags.js';
 import type { Db } from './schema.js';
 
 /** One outbound click as stored; new columns are added here and in `clickRow`. */
@@ -12,6 +13,10 @@ export interface ClickRecord {
   partnerId?: string | null;
   /** The placement word of the link (`src=qr`). */
   src?: string | null;
+  /** The storefront the click went to: '' for the destination's own store, else its country. */
+  storefront?: string | null;
+  /** Whose tag the redirect carried: the operator's, a partner's, or none. */
+  tagKind?: 'operator' | 'partner' | 'none' | null;
 }
 
 /** How far a click journal has reached the database: written in the same transaction as its clicks. */
@@ -20,7 +25,7 @@ export interface JournalMark {
   seq: number;
 }
 
-// Well under SQLite's and PostgreSQL's bound-parameter limits at 8 columns a row.
+// Well under SQLite's and PostgreSQL's bound-parameter limits at 10 columns a row.
 const ROWS_PER_STATEMENT = 500;
 const markKey = (journal: string) => `click-journal:${journal}`;
 
@@ -33,6 +38,8 @@ function clickRow(click: ClickRecord) {
     referrer_host: click.referrerHost,
     partner_id: click.partnerId ?? null,
     src: click.src ?? null,
+    storefront: click.storefront ?? null,
+    tag_kind: click.tagKind ?? null,
     created_at: click.at.toISOString(),
   };
 }

@@ -22,6 +22,8 @@ import { booksFtsDirectMigration } from './migrations/0022-books-fts-direct.js';
 import { foldKeepsMarksMigration } from './migrations/0023-fold-keeps-marks.js';
 import { foldMarksPostgresMigration } from './migrations/0024-fold-marks-postgres.js';
 import { listPublicIdsMigration } from './migrations/0025-list-public-ids.js';
+import { affiliateTagsMigration } from './migrations/0029-affiliate-tags.js';
+import { bookVisitsMigration } from './migrations/0030-book-visits.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -49,6 +51,8 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0023-fold-keeps-marks', foldKeepsMarksMigration],
   ['0024-fold-marks-postgres', foldMarksPostgresMigration],
   ['0025-list-public-ids', listPublicIdsMigration],
+  ['0029-affiliate-tags', affiliateTagsMigration],
+  ['0030-book-visits', bookVisitsMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { redisReachable } from '../../src/services/redis.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
-import { HUMAN_UA } from '../support/app.js';
+import { BOT_UA, HUMAN_UA } from '../support/app.js';
 import {
   createTestDatabase,
   postgresAvailable,
@@ -134,6 +134,39 @@ describe('three instances behind nginx on PostgreSQL and Redis', async () => {
         /Great Expectations \(Revised\)/.test(await pageText(instance.baseUrl, `/book/${slug}`)),
       );
       console.log(`edit visible on :${instance.port} after ${elapsed} ms`);
+    }
+  });
+
+  it('applies an affiliate tag set on one instance on every other instance at once', async () => {
+    const [first, ...others] = instances;
+    assert.ok(first);
+    // As a crawler: redirected alike, but no click is stored (the rolling-restart test counts clicks).
+    const tagOf = async (baseUrl: string) => {
+      const response = await fetch(`${baseUrl}/go/${slug}/amazon?country=GB`, {
+        redirect: 'manual',
+        headers: { 'user-agent': BOT_UA },
+      });
+      assert.equal(response.status, 302);
+      return new URL(response.headers.get('location') ?? '').searchParams.get('tag');
+    };
+    // Every instance resolves (and caches) the untagged target first.
+    for (const instance of instances) assert.equal(await tagOf(instance.baseUrl), null);
+    const admin = new AdminClient(first);
+    assert.equal((await admin.login(ADMIN)).status, 303);
+    const page = await admin.get('/admin/affiliate');
+    const row = page.body.slice(page.body.indexOf('<tr data-store="amazon.GB"'));
+    const destinationId = /name="destination_id" value="(\d+)"/.exec(row)?.[1];
+    assert.ok(destinationId, 'the amazon GB row has a form');
+    const saved = await admin.post('/admin/affiliate/tags', {
+      destination_id: destinationId,
+      country: 'GB',
+      tag: 'everywhere-21',
+    });
+    assert.equal(saved.status, 303, saved.body);
+    assert.equal(await tagOf(first.baseUrl), 'everywhere-21');
+    for (const instance of others) {
+      const elapsed = await eventually(async () => (await tagOf(instance.baseUrl)) === 'everywhere-21');
+      console.log(`tag live on :${instance.port} after ${elapsed} ms`);
     }
   });
 

@@ -1,11 +1,13 @@
 import type { Db } from '../../store/schema.js';
 import type { ChangeEvents } from '../change-events.js';
 import { AdminAccessCodes } from './access-codes.js';
+import { AdminAffiliate } from './affiliate.js';
 import { AdminAnalytics } from './analytics.js';
 import { AdminAudit } from './audit.js';
 import { AdminAuth } from './auth.js';
 import { AdminBooks } from './books.js';
 import { AdminDestinations } from './destinations.js';
+import { AdminEarnings } from './earnings.js';
 import { AdminEditions } from './editions.js';
 import { AdminKeys } from './keys.js';
 import type { BookFinder } from './lists.js';
@@ -26,6 +28,10 @@ export interface AdminServices {
   accessCodes: AdminAccessCodes;
   keys: AdminKeys;
   partners: AdminPartners;
+  /** The operator's affiliate tags and the stores that sent clicks without one. */
+  affiliate: AdminAffiliate;
+  /** What earns: clicks per store by tag, and each book's click-through. */
+  earnings: AdminEarnings;
   users: AdminUsers;
   audit: AdminAudit;
 }
@@ -38,6 +44,8 @@ export interface AdminDependencies {
   finder: BookFinder;
   /** Called after every partner change: cached partner lookups and `/go/` targets carry tags. */
   partnersChanged: () => void;
+  /** `AFFILIATE_TAGS`: shown in the affiliate settings, where they override the tags set there. */
+  affiliateEnvironment: Readonly<Record<string, string>>;
 }
 
 /** Built once, in `createServices`. */
@@ -46,6 +54,7 @@ export function createAdminServices({
   events,
   finder,
   partnersChanged,
+  affiliateEnvironment,
 }: AdminDependencies): AdminServices {
   return {
     auth: new AdminAuth(db),
@@ -58,6 +67,8 @@ export function createAdminServices({
     accessCodes: new AdminAccessCodes(db, events),
     keys: new AdminKeys(db, events),
     partners: new AdminPartners(db, events, partnersChanged),
+    affiliate: new AdminAffiliate(db, events, affiliateEnvironment),
+    earnings: new AdminEarnings(db),
     users: new AdminUsers(db, events),
     audit: new AdminAudit(db),
   };

@@ -20,7 +20,7 @@ export type { SearchStats } from '../../store/admin-search-stats.js';
 export type { RollupWorker } from './analytics-rollup.js';
 export { type LabelledCount, type Period, rangeForDays } from './periods.js';
 
-interface Snapshot {
+export interface Snapshot {
   range: Range;
   state: RollupState;
   /** Set while the back-fill has not reached the oldest click: days before it are not counted yet. */
@@ -31,7 +31,7 @@ interface Snapshot {
  * Reads the roll-up state and every count in one repeatable-read transaction: a roll-up step committed
  * in between would otherwise count its day twice (in the monthly row and in the raw clicks).
  */
-async function withSnapshot<T>(
+export async function withSnapshot<T>(
   db: Db,
   period: Period,
   now: Date,

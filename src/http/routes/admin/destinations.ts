@@ -56,10 +56,15 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
   ) => {
     const values = extra.values ?? (d ? destinationValues(d) : { group: 'new', display_priority: 0 });
     const { aliases, links } = d ? await destinations.detail(d) : { aliases: [], links: [] };
+    // The tags this destination's links get (and from where): the environment's are never hidden.
+    const tags = d
+      ? (await services.admin.affiliate.slots()).filter((slot) => slot.destination.id === d.id)
+      : [];
     const model: DestinationPageModel = {
       destination: d,
       aliases,
       links,
+      tags,
       values,
       errors: {},
       preview: previewOf(values),

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../../errors.js';
 import { accessCodeRoutes } from './access-codes.js';
+import { affiliateRoutes } from './affiliate.js';
 import { analyticsRoutes } from './analytics.js';
 import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
@@ -87,6 +88,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     accessCodeRoutes,
     keyRoutes,
     partnerRoutes,
+    affiliateRoutes,
     userRoutes,
     auditRoutes,
   ]) {

@@ -170,7 +170,8 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
     const useSlug = query.use?.trim().toLowerCase() || null;
     const partnerId = normalisePartnerId(query.partner);
     const placement = normaliseSrc(query.src);
-    services.visits.count(audienceOf(request.headers['user-agent'], request.isAutomated), placement);
+    const audience = audienceOf(request.headers['user-agent'], request.isAutomated);
+    services.visits.count(audience, placement);
     const favourites = cookie && !request.isAutomated ? favouritesOf(request) : NO_FAVOURITES;
     const hasFavourites = Object.keys(favourites).length > 0;
     if (hasFavourites && redirect && query.full !== '1') {
@@ -200,7 +201,11 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         partner: partnerId,
         src: placement,
       });
-      return { body: new CompressedBody(Buffer.from(renderBookPage(model))), sent: new Map() };
+      return {
+        body: new CompressedBody(Buffer.from(renderBookPage(model))),
+        sent: new Map(),
+        bookId: loaded.book.id,
+      };
     };
     const hit = rendered.peek(key);
     if (hit && !hit.fresh) {
@@ -219,6 +224,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
       rendered.set(key, slug, made, mark);
       page = made;
     }
+    if (audience === 'reader') services.visits.countBook(page.bookId);
     // What the replay answers without Fastify (page-replay.ts): a GET without query string or cookie.
     if (request.method === 'GET' && cookie === undefined && !request.url.includes('?'))
       replayable.set(request, page);
@@ -250,13 +256,16 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
       country: reader.country,
       partner,
     });
-    return favouriteTarget(favouritesOf(request), groups, {
+    const target = favouriteTarget(favouritesOf(request), groups, {
       slug: loaded.book.slug,
       bookFormat: loaded.book.format,
       sfid: query.sfid ?? null,
       partner: reader.partnerId,
       src: reader.placement,
     });
+    // A reader sent straight to a store visited the book all the same: its click-through counts it.
+    if (target) services.visits.countBook(loaded.book.id);
+    return target;
   }
 
   app.get(

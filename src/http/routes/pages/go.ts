@@ -80,6 +80,8 @@ export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async
           at: new Date(),
           partnerId: partner?.id ?? null,
           src: normaliseSrc(request.query.src),
+          storefront: target.destination.country ?? '',
+          tagKind: target.tag,
         });
       }
       return reply

@@ -1,6 +1,7 @@
-import { html, type SafeHtml } from '../html.js';
+import { html, type SafeHtml, safeUrl } from '../html.js';
 import { type BookPageModel, formState } from './book-model.js';
 import { editionsSection, linksSection, overridesSection, pinsSection } from './book-sections.js';
+import { bookFiguresSection } from './earnings.js';
 import { field, formError, textarea } from './form.js';
 import { type AdminViewer, csrfField, renderAdminPage } from './layout.js';
 import { listsSection } from './lists-book.js';
@@ -30,12 +31,20 @@ function editForm(viewer: AdminViewer, model: BookPageModel): SafeHtml {
 </section>`;
 }
 
+/** The cover the public page shows, or a note that there is none. */
+function cover(model: BookPageModel): SafeHtml {
+  const src = safeUrl(model.book.coverUrl);
+  return src
+    ? html`<img class="admin-cover" src="${src}" alt="Cover of ${model.book.title}" width="72" height="108" data-role="admin-cover">`
+    : html`<div class="admin-cover admin-cover--missing" data-role="admin-cover"><span class="small muted">No cover</span></div>`;
+}
+
 export function renderBookAdmin(viewer: AdminViewer, model: BookPageModel): string {
   const { book } = model;
   const body = html`<div class="page-head">
-  <div><p class="crumbs"><a href="/admin/books">Books</a></p>
+  <div class="admin-title">${cover(model)}<div><p class="crumbs"><a href="/admin/books">Books</a></p>
   <h1>${book.title}</h1>
-  <p class="muted">${book.authors.join(', ')}${book.isbn13 ? html` · <span class="mono">${book.isbn13}</span>` : ''}</p></div>
+  <p class="muted">${book.authors.join(', ')}${book.isbn13 ? html` · <span class="mono">${book.isbn13}</span>` : ''}</p></div></div>
   <a class="button button--quiet" href="/book/${encodeURIComponent(book.slug)}" target="_blank" rel="noopener">Public page ↗</a>
 </div>
 <div class="book-admin">
@@ -45,6 +54,7 @@ export function renderBookAdmin(viewer: AdminViewer, model: BookPageModel): stri
     ${overridesSection(viewer, model)}
   </div>
   <div class="book-admin__side">
+    ${model.figures && bookFiguresSection(model.figures)}
     ${pinsSection(viewer, model)}
     ${editionsSection(viewer, model)}
     ${listsSection(viewer, model)}

@@ -53,3 +53,17 @@ export function barCell(value: number, max: number): SafeHtml {
   const width = max > 0 ? Math.max(1, Math.round((value / max) * 100)) : 0;
   return html`<svg class="rowbar" viewBox="0 0 100 8" preserveAspectRatio="none" aria-hidden="true"><rect width="${width}" height="8" rx="2"/></svg>`;
 }
+
+/** One row's parts side by side in one bar (with and without a tag), scaled to the table's `max`. */
+export function stackedBar(parts: ReadonlyArray<{ value: number; kind: string }>, max: number): SafeHtml {
+  let x = 0;
+  const rects = parts
+    .filter((part) => part.value > 0 && max > 0)
+    .map((part) => {
+      const width = (part.value / max) * 100;
+      const rect = html`<rect x="${x.toFixed(2)}" width="${width.toFixed(2)}" height="8" class="stack--${part.kind}"/>`;
+      x += width;
+      return rect;
+    });
+  return html`<svg class="rowbar rowbar--stacked" viewBox="0 0 100 8" preserveAspectRatio="none" aria-hidden="true">${rects}</svg>`;
+}

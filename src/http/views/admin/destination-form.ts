@@ -46,7 +46,7 @@ export function destinationForm(
   </div>
   ${previewBox(preview)}
   ${field('Affiliate parameter', 'affiliate_param', values, errors, { maxlength: 50, hint: 'Query parameter, e.g. tag' })}
-  ${field('Affiliate tag', 'affiliate_tag', values, errors, { maxlength: 200 })}
+  ${field('Affiliate tag', 'affiliate_tag', values, errors, { maxlength: 200, hint: 'For the default store, used only where AFFILIATE_TAGS and Affiliate tags set none: see "Affiliate tags in use" below.' })}
   ${textarea('Description', 'description', values, errors, 2)}
   ${checkbox('Public (shown to every reader; otherwise only with an access code)', 'is_public', values, errors)}
   ${mode === 'update' && checkbox('Active', 'is_active', values, errors)}

@@ -1,4 +1,5 @@
 import type { Destination } from '../../../domain/links.js';
+import type { TagSlot } from '../../../services/admin/affiliate.js';
 import type { LinkRecord } from '../../../services/admin/destinations.js';
 import { html, type SafeHtml } from '../html.js';
 import { destinationForm, type Preview } from './destination-form.js';
@@ -10,6 +11,8 @@ export interface DestinationPageModel {
   destination: Destination | null;
   aliases: string[];
   links: LinkRecord[];
+  /** Its own store's and its storefronts' tags as links get them (see /admin/affiliate). */
+  tags?: TagSlot[];
   values: FormValues;
   errors: FormErrors;
   preview: Preview;
@@ -64,6 +67,30 @@ function linksTable(viewer: AdminViewer, model: DestinationPageModel, d: Destina
   )}</tbody></table></div>`;
 }
 
+const TAG_SOURCES = {
+  environment: 'from the environment',
+  admin: 'set in Affiliate tags',
+  destination: 'from this form',
+} as const;
+
+/** The tags links to this destination carry, so an environment tag never looks like an empty field. */
+function tagsPanel(slots: readonly TagSlot[]): SafeHtml {
+  if (slots.length === 0) return html``;
+  return html`<section class="panel" id="affiliate" aria-labelledby="affiliate-title"><header class="panel__head"><h2 id="affiliate-title">Affiliate tags in use</h2><a class="panel__link" href="/admin/affiliate">Affiliate tags</a></header>
+<div class="table-scroll"><table class="data" data-role="tags-in-use"><tbody>${slots.map(
+    (
+      slot,
+    ) => html`<tr><td>${slot.country ?? 'Default store'}</td><td class="mono">${slot.effective?.tag ?? '—'}</td>
+<td>${
+      !slot.canCarry
+        ? html`<span class="tag tag--warn">no affiliate parameter: clicks go out untagged</span>`
+        : slot.effective
+          ? html`<span class="tag">${TAG_SOURCES[slot.effective.source]}</span>`
+          : html`<span class="tag tag--warn">no tag: clicks go out untagged</span>`
+    }</td></tr>`,
+  )}</tbody></table></div></section>`;
+}
+
 export function renderDestinationPage(viewer: AdminViewer, model: DestinationPageModel): string {
   const d = model.destination;
   const title = d ? d.displayName : 'New destination';
@@ -73,6 +100,7 @@ export function renderDestinationPage(viewer: AdminViewer, model: DestinationPag
   ${d?.isActive && actionButton(viewer, `/admin/destinations/${d.id}/deactivate`, 'confirm', 'yes', 'Deactivate')}
 </div>
 <section class="panel">${destinationForm(viewer, action, d ? 'update' : 'create', model.values, model.errors, model.preview)}</section>
+${tagsPanel(model.tags ?? [])}
 ${d && html`<section class="panel" id="links"><header class="panel__head"><h2>Book links</h2></header>${linksTable(viewer, model, d)}</section>`}`;
   return renderAdminPage({ title, viewer, section: 'destinations', notice: model.notice ?? null, body });
 }

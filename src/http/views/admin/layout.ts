@@ -19,11 +19,13 @@ export interface AdminPageOptions {
 
 const NAV: ReadonlyArray<{ key: string; href: string; label: string; adminOnly?: boolean }> = [
   { key: 'dashboard', href: '/admin', label: 'Analytics' },
+  { key: 'earnings', href: '/admin/earnings', label: 'What earns' },
   { key: 'books', href: '/admin/books', label: 'Books' },
   { key: 'destinations', href: '/admin/destinations', label: 'Destinations' },
   { key: 'pins', href: '/admin/pins', label: 'Search pins' },
   { key: 'lists', href: '/admin/lists', label: 'Lists' },
   { key: 'access-codes', href: '/admin/access-codes', label: 'Access codes' },
+  { key: 'affiliate', href: '/admin/affiliate', label: 'Affiliate tags', adminOnly: true },
   { key: 'partners', href: '/admin/partners', label: 'Partners', adminOnly: true },
   { key: 'keys', href: '/admin/keys', label: 'API keys', adminOnly: true },
   { key: 'users', href: '/admin/users', label: 'Users', adminOnly: true },

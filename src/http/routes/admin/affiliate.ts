@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { UNTAGGED_DAYS } from '../../../services/admin/affiliate.js';
+import { Integer } from '../../validation.js';
+import { type AffiliateModel, renderAffiliate } from '../../views/admin/affiliate.js';
+import { EARNING_PERIODS, renderEarnings } from '../../views/admin/earnings.js';
+import { type AdminRouteOptions, actorOf, noticeOf, seeOther, sendPage, viewerOf } from './context.js';
+import { schemaErrors } from './form-errors.js';
+
+const TagBody = Type.Object({
+  destination_id: Integer({ minimum: 1 }),
+  country: Type.String({ default: '', maxLength: 2 }),
+  tag: Type.String({ default: '', maxLength: 100 }),
+});
+const Days = Type.Object({ days: Integer({ minimum: 1, maximum: 366, default: 30 }) });
+const periodOf = (days: number) => EARNING_PERIODS.find((period) => period === days) ?? 30;
+
+/**
+ * `/admin/affiliate`: the operator's tags per destination and storefront (admins only: tags decide
+ * who is paid), every change audited and live on every instance; `/admin/earnings`: what earns.
+ */
+export const affiliateRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+  const { affiliate, earnings } = services.admin;
+  const adminOnly = { adminRole: 'admin' as const };
+
+  const settingsPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    failed?: AffiliateModel['failed'],
+  ) => {
+    const model = { overview: await affiliate.overview(), failed, notice: noticeOf(request) };
+    return sendPage(reply, renderAffiliate(viewerOf(request), model, UNTAGGED_DAYS), failed ? 422 : 200);
+  };
+
+  app.get('/admin/affiliate', { config: adminOnly, schema: { hide: true } }, async (request, reply) =>
+    settingsPage(request, reply),
+  );
+
+  app.post(
+    '/admin/affiliate/tags',
+    { config: adminOnly, attachValidation: true, schema: { hide: true, body: TagBody } },
+    async (request, reply) => {
+      const body = request.body as Partial<{ destination_id: number; country: string; tag: string }>;
+      const input = {
+        destinationId: Number(body.destination_id ?? 0),
+        country: String(body.country ?? ''),
+        tag: String(body.tag ?? ''),
+      };
+      const errors = schemaErrors(request);
+      const result = errors
+        ? { ok: false as const, errors }
+        : await affiliate.setTag(actorOf(request), input);
+      if (!result.ok) return settingsPage(request, reply, { ...input, errors: result.errors });
+      return seeOther(reply, '/admin/affiliate?notice=saved');
+    },
+  );
+
+  app.get('/admin/earnings', { schema: { hide: true, querystring: Days } }, async (request, reply) => {
+    const model = await earnings.model(periodOf(request.query.days));
+    return sendPage(reply, renderEarnings(viewerOf(request), model));
+  });
+
+  for (const what of ['stores', 'books'] as const) {
+    app.get(
+      `/admin/earnings/${what}.csv`,
+      { schema: { hide: true, querystring: Days } },
+      async (request, reply) => {
+        const days = periodOf(request.query.days);
+        const csv = what === 'stores' ? await earnings.storesCsv(days) : await earnings.booksCsv(days);
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .header(
+            'content-disposition',
+            `attachment; filename="earnings-by-${what === 'stores' ? 'store' : 'book'}-${days}d.csv"`,
+          )
+          .send(csv);
+      },
+    );
+  }
+};
