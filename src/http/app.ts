@@ -66,6 +66,7 @@ export async function buildApp({
     trustProxy,
     visits: services.visits,
     nextRequestId,
+    defaultCountry: config.defaultCountry,
   });
   const connections = new Connections();
   const app = Fastify({

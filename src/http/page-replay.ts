@@ -43,6 +43,8 @@ interface ReplayOptions {
   trustProxy: TrustProxy;
   visits: VisitCounter;
   nextRequestId: () => string;
+  /** DEFAULT_COUNTRY: the country of a visit that names none, exactly as the page route reads it. */
+  defaultCountry: string;
 }
 
 const PLAIN_VISIT = /^\/(book|b)\/([a-z0-9][a-z0-9-]{0,79})$/;
@@ -107,7 +109,7 @@ export class PageReplay {
     if (headers.cookie !== undefined || headers.referer === this.options.origin) return false;
     const visit = PLAIN_VISIT.exec(request.url ?? '');
     if (!visit) return false;
-    const page = this.rendered.get(plainPageKey(visit[2] ?? '', readerCountry(undefined, headers)));
+    const page = this.rendered.get(plainPageKey(visit[2] ?? '', readerCountry(undefined, headers, this.options.defaultCountry)));
     if (!page) return false;
     const route = ROUTES[visit[1] === 'b' ? 'b' : 'book'];
     const encoding = page.body.raw.length >= MIN_BYTES ? chooseEncoding(headers['accept-encoding']) : null;

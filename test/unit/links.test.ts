@@ -32,6 +32,8 @@ function destination(overrides: Partial<Destination> & Pick<Destination, 'slug'>
     isPublic: true,
     affiliateParam: '',
     affiliateTag: '',
+    countries: [],
+    storefronts: {},
     ...overrides,
   };
 }

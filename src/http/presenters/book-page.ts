@@ -33,11 +33,17 @@ export function goPath(
   return goLink(slug, destinationSlug, { sfid, country, ...carry });
 }
 
+/** The edition's format on a print shop's product link: an ebook store's page is another edition's. */
+function editionFormat(group: string, kind: string, format: string | null): string | null {
+  return kind === 'product' && format && (group === 'new' || group === 'used') ? format : null;
+}
+
 function groupViews(
   slug: string,
   groups: readonly LinkGroup[],
   sfid: number | null,
   carry: { partner?: string | null; src?: string | null },
+  format: string | null = null,
 ): LinkGroupView[] {
   return groups.map((group) => ({
     group: group.group,
@@ -53,6 +59,8 @@ function groupViews(
       featured: link.featured,
       brandColor: link.destination.brandColor || null,
       iconUrl: link.destination.iconUrl || null,
+      kind: link.kind,
+      format: editionFormat(link.destination.group, link.kind, format),
     })),
   }));
 }
@@ -94,7 +102,13 @@ export function bookPageModel(
     canonicalUrl: `${params.baseUrl}/book/${encodeURIComponent(slug)}`,
     shortUrl: `${params.baseUrl}/b/${encodeURIComponent(slug)}`,
     book: bookView(loaded.book),
-    groups: groupViews(slug, groups, params.sfid, { partner: params.partner, src: params.src }),
+    groups: groupViews(
+      slug,
+      groups,
+      params.sfid,
+      { partner: params.partner, src: params.src },
+      loaded.book.format,
+    ),
     editions: editionViews(loaded),
     template: params.template,
     highlight: highlighted ? params.use : null,

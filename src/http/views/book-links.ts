@@ -1,4 +1,5 @@
 import type { DestinationGroup } from '../../domain/groups.js';
+import { displayFormat } from './book-format.js';
 import { html, raw, type SafeHtml, safeUrl } from './html.js';
 import type { DestinationLinkView, LinkGroupView } from './models.js';
 
@@ -36,15 +37,34 @@ function badge(link: DestinationLinkView): SafeHtml {
   return html`<span class="dest__badge" aria-hidden="true">${initial}</span>`;
 }
 
+const GO_ICON = raw('<path d="M9 6l6 6-6 6"/>');
+const SEARCH_ICON = raw('<circle cx="11" cy="11" r="7"/><path d="m20 20-4-4"/>');
+
+/**
+ * A search link reads "Search Kobo" and shows a magnifier; a product link names the store and, where
+ * known, the edition it opens ("Paperback"). Screen readers hear the same words (no aria-label hides them).
+ */
+function linkName(link: DestinationLinkView): SafeHtml {
+  if (link.kind === 'search') return html`<span class="dest__verb">Search</span> ${link.name}`;
+  return html`${link.name}`;
+}
+
+function linkKindNote(link: DestinationLinkView): SafeHtml {
+  if (link.kind === 'search') return html`<span class="dest__kind">Search for this book at the store</span>`;
+  return html`<span class="dest__kind">${link.format ? `${displayFormat(link.format)}: the book's page` : "The book's page"}</span>`;
+}
+
 export function destinationLink(link: DestinationLinkView, extraClass = ''): SafeHtml {
-  const classes = ['dest', link.featured ? 'dest--featured' : '', extraClass].filter(Boolean).join(' ');
-  return html`<a class="${classes}" href="${safeUrl(link.href) ?? '#'}" rel="nofollow sponsored noopener" data-destination="${link.destinationSlug}" data-group="${link.group}"${brandAttr(link)}>
+  const classes = ['dest', `dest--${link.kind}`, link.featured ? 'dest--featured' : '', extraClass]
+    .filter(Boolean)
+    .join(' ');
+  return html`<a class="${classes}" href="${safeUrl(link.href) ?? '#'}" rel="nofollow sponsored noopener" data-destination="${link.destinationSlug}" data-group="${link.group}" data-kind="${link.kind}"${brandAttr(link)}>
   ${badge(link)}
   <span class="dest__text">
-    <span class="dest__name">${link.name}${link.label && html` <span class="dest__label">${link.label}</span>`}</span>
-    ${link.tagline && html`<span class="dest__tagline">${link.tagline}</span>`}
+    <span class="dest__name">${linkName(link)}${link.label && html` <span class="dest__label">${link.label}</span>`}</span>
+    ${link.tagline ? html`<span class="dest__tagline">${link.tagline}</span>` : linkKindNote(link)}
   </span>
-  <svg class="dest__go" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false"><path d="M9 6l6 6-6 6"/></svg>
+  <svg class="dest__go" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">${link.kind === 'search' ? SEARCH_ICON : GO_ICON}</svg>
 </a>`;
 }
 

@@ -29,6 +29,10 @@ export interface DestinationLinkView {
   featured: boolean;
   brandColor: string | null;
   iconUrl: string | null;
+  /** `product`: opens the book's own page at the store; `search`: runs a search there for it. */
+  kind: 'product' | 'search';
+  /** The edition's format the product page is for ("Paperback"), when Booklink knows it. */
+  format?: string | null;
 }
 
 export interface LinkGroupView {

@@ -15,6 +15,8 @@ const common = {
   group: text(20),
   affiliate_param: text(50),
   affiliate_tag: text(200),
+  countries: text(400),
+  storefronts: text(40000),
 };
 
 /** SPEC 2.4 "destination create" (defaults included) plus group and affiliate settings. */
