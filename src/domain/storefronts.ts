@@ -106,14 +106,39 @@ export function readerCountry(
 
 /** The countries the switcher offers: those Booklink seeds shops for, then the other storefronts'. */
 export const SWITCHER_COUNTRIES: readonly string[] = [
-  'US', 'GB', 'IE', 'CA', 'AU', 'NZ', 'DE', 'AT', 'CH', 'FR', 'BE', 'NL', 'ES', 'IT', 'JP', 'IN',
-  'SE', 'PL', 'MX', 'BR',
+  'US',
+  'GB',
+  'IE',
+  'CA',
+  'AU',
+  'NZ',
+  'DE',
+  'AT',
+  'CH',
+  'FR',
+  'BE',
+  'NL',
+  'ES',
+  'IT',
+  'JP',
+  'IN',
+  'SE',
+  'PL',
+  'MX',
+  'BR',
 ];
 
-/** A country's name in English ("United Kingdom"), from the runtime's CLDR data. */
+const displayNames = new Map<string, Intl.DisplayNames>();
+
+/** A country's name ("United Kingdom" in English), from the runtime's CLDR data. */
 export function countryName(code: string, locale = 'en'): string {
+  let names = displayNames.get(locale);
+  if (!names) {
+    names = new Intl.DisplayNames([locale], { type: 'region' });
+    displayNames.set(locale, names);
+  }
   try {
-    return new Intl.DisplayNames([locale], { type: 'region' }).of(code) ?? code;
+    return names.of(code) ?? code;
   } catch {
     return code;
   }

@@ -109,7 +109,9 @@ export class PageReplay {
     if (headers.cookie !== undefined || headers.referer === this.options.origin) return false;
     const visit = PLAIN_VISIT.exec(request.url ?? '');
     if (!visit) return false;
-    const page = this.rendered.get(plainPageKey(visit[2] ?? '', readerCountry(undefined, headers, this.options.defaultCountry)));
+    const page = this.rendered.get(
+      plainPageKey(visit[2] ?? '', readerCountry(undefined, headers, this.options.defaultCountry)),
+    );
     if (!page) return false;
     const route = ROUTES[visit[1] === 'b' ? 'b' : 'book'];
     const encoding = page.body.raw.length >= MIN_BYTES ? chooseEncoding(headers['accept-encoding']) : null;

@@ -55,7 +55,10 @@ async function storefrontsByDestination(
   return grouped;
 }
 
-async function withStorefronts(db: Kysely<Database>, rows: readonly DestinationRow[]): Promise<Destination[]> {
+async function withStorefronts(
+  db: Kysely<Database>,
+  rows: readonly DestinationRow[],
+): Promise<Destination[]> {
   const fronts = await storefrontsByDestination(
     db,
     rows.length === 1 ? rows.map((row) => Number(row.id)) : undefined,

@@ -29,7 +29,8 @@ const amazon: Destination = {
   storefronts: {
     GB: {
       baseUrl: 'https://www.amazon.co.uk',
-      template: 'https://www.amazon.co.uk/dp/{isbn10} || https://www.amazon.co.uk/s?k={title_author}&i=stripbooks',
+      template:
+        'https://www.amazon.co.uk/dp/{isbn10} || https://www.amazon.co.uk/s?k={title_author}&i=stripbooks',
     },
     DE: {
       baseUrl: 'https://www.amazon.de',

@@ -1,8 +1,16 @@
 import { goPath as goLink } from '../../domain/go-links.js';
 import type { LinkGroup } from '../../domain/links.js';
 import { seriesPosition } from '../../domain/series.js';
+import { countryName, SWITCHER_COUNTRIES } from '../../domain/storefronts.js';
 import type { Book, LoadedBook } from '../../services/book-pages.js';
-import type { BookPageModel, BookView, EditionView, LinkGroupView, PageTemplate } from '../views/models.js';
+import type {
+  BookPageModel,
+  BookView,
+  CountryView,
+  EditionView,
+  LinkGroupView,
+  PageTemplate,
+} from '../views/models.js';
 
 export function bookView(book: Book): BookView {
   return {
@@ -78,6 +86,17 @@ function editionViews(loaded: LoadedBook): EditionView[] {
   }));
 }
 
+/** Names that read with an article in an English sentence ("Shops for the United Kingdom"). */
+const WITH_ARTICLE = new Set(['US', 'GB', 'NL', 'AE', 'PH', 'CZ', 'DO', 'BS', 'GM', 'CF', 'KY', 'MV', 'VA']);
+
+export function countryView(code: string, back: string): CountryView {
+  const name = countryName(code);
+  const choices = [...new Set([...SWITCHER_COUNTRIES, code])]
+    .map((choice) => ({ code: choice, name: countryName(choice) }))
+    .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+  return { code, name: WITH_ARTICLE.has(code) ? `the ${name}` : name, back, choices };
+}
+
 export interface BookPageParams {
   baseUrl: string;
   template: PageTemplate;
@@ -86,6 +105,8 @@ export interface BookPageParams {
   /** `partner=` and `src=` of the visit, carried into every `/go/` link of the page. */
   partner?: string | null;
   src?: string | null;
+  /** The reader's country the links are for (`readerCountry`), or null. */
+  country?: string | null;
 }
 
 export function bookPageModel(
@@ -113,6 +134,7 @@ export function bookPageModel(
     template: params.template,
     highlight: highlighted ? params.use : null,
     series: seriesOf(loaded),
+    country: params.country ? countryView(params.country, `/book/${encodeURIComponent(slug)}`) : null,
   };
 }
 

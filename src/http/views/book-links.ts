@@ -1,7 +1,7 @@
 import type { DestinationGroup } from '../../domain/groups.js';
 import { displayFormat } from './book-format.js';
 import { html, raw, type SafeHtml, safeUrl } from './html.js';
-import type { DestinationLinkView, LinkGroupView } from './models.js';
+import type { CountryView, DestinationLinkView, LinkGroupView } from './models.js';
 
 /**
  * The destination lists. Colours reach the browser as `data-brand` (applied by web/book.js through
@@ -97,18 +97,43 @@ export function findHighlight(
   return null;
 }
 
+/** "Shops for the United Kingdom · change": a GET form to /country, so it needs no script. */
+export function countryBar(country: CountryView | null | undefined): SafeHtml {
+  if (!country) return html``;
+  return html`<div class="country" data-country="${country.code}">
+  <span>Shops for ${country.name}</span><span aria-hidden="true">·</span>
+  <details><summary class="country__change">change</summary>
+    <form method="get" action="/country">
+      <label for="country-choice">Country</label>
+      <select id="country-choice" name="country">${country.choices.map(
+        (choice) =>
+          html`<option value="${choice.code}"${choice.code === country.code ? html` selected` : ''}>${choice.name}</option>`,
+      )}</select>
+      <input type="hidden" name="back" value="${country.back}">
+      <button type="submit" class="button button--small">Show shops</button>
+    </form>
+  </details>
+</div>`;
+}
+
 /** "Your pick" first (the `use=` destination), then every non-empty group in the model's order. */
-export function renderDestinations(groups: readonly LinkGroupView[], highlight: string | null): SafeHtml {
+export function renderDestinations(
+  groups: readonly LinkGroupView[],
+  highlight: string | null,
+  country: CountryView | null = null,
+): SafeHtml {
   const visible = groups.filter((group) => group.links.length > 0);
   const pick = findHighlight(visible, highlight);
   if (visible.length === 0) {
     return html`<section class="where" aria-labelledby="where-title">
   <h2 id="where-title">Where to get it</h2>
+  ${countryBar(country)}
   <p class="empty">No shops or libraries are set up for this book yet.</p>
 </section>`;
   }
   return html`<section class="where" aria-labelledby="where-title">
   <h2 id="where-title">Where to get it</h2>
+  ${countryBar(country)}
   ${pick && html`<div class="pick" data-pick="${pick.destinationSlug}"><p class="pick__title">Your pick</p>${destinationLink(pick, 'dest--pick')}</div>`}
   <div class="groups">
     ${visible.map((group) => groupSection(group, highlight))}

@@ -66,4 +66,15 @@ export interface BookPageModel {
   highlight: string | null;
   /** The series the catalog puts this book in, with its number there. */
   series?: { name: string; slug: string; number: number | null } | null;
+  /** Whose shops the page lists, and the switcher's choices. */
+  country?: CountryView | null;
+}
+
+export interface CountryView {
+  code: string;
+  /** "the United Kingdom", as the sentence needs it. */
+  name: string;
+  /** The path the switcher sends the reader back to. */
+  back: string;
+  choices: ReadonlyArray<{ code: string; name: string }>;
 }

@@ -71,7 +71,8 @@ function checkCountries(text: string): { value: string } | { error: string } {
     .map((code) => code.trim().toUpperCase())
     .filter(Boolean);
   const wrong = codes.filter((code) => !COUNTRY_CODE.test(code));
-  if (wrong.length > 0) return { error: `Two-letter country codes (ISO 3166-1), like GB or DE: ${wrong.join(', ')}` };
+  if (wrong.length > 0)
+    return { error: `Two-letter country codes (ISO 3166-1), like GB or DE: ${wrong.join(', ')}` };
   return { value: [...new Set(codes)].join(',') };
 }
 
@@ -92,7 +93,8 @@ function checkStorefronts(
       problems.push(`line ${index + 1}: a country code, a space, then the URL template`);
       continue;
     }
-    if (fronts.some((front) => front.country === country)) problems.push(`line ${index + 1}: ${country} twice`);
+    if (fronts.some((front) => front.country === country))
+      problems.push(`line ${index + 1}: ${country} twice`);
     const templateErrors = templateProblems(template, group);
     if (templateErrors.length > 0) problems.push(`line ${index + 1}: ${templateErrors.join('; ')}`);
     const origin = /^https:\/\/[^/]+/i.exec(template)?.[0] ?? '';
@@ -127,9 +129,13 @@ async function check(
     errors.affiliate_param = 'A query parameter name.';
   const countries = checkCountries(input.countries);
   if ('error' in countries) errors.countries = countries.error;
-  const storefronts = checkStorefronts(input.storefronts, isDestinationGroup(input.group) ? input.group : 'new');
+  const storefronts = checkStorefronts(
+    input.storefronts,
+    isDestinationGroup(input.group) ? input.group : 'new',
+  );
   if ('error' in storefronts) errors.storefronts = storefronts.error;
-  if (Object.keys(errors).length > 0 || 'error' in countries || 'error' in storefronts) return invalid(errors);
+  if (Object.keys(errors).length > 0 || 'error' in countries || 'error' in storefronts)
+    return invalid(errors);
   const columns: DestinationColumns = {
     slug,
     display_name: input.display_name.trim(),

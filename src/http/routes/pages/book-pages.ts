@@ -44,7 +44,7 @@ const country = Type.Optional(
   Type.String({
     pattern: '^[A-Za-z]{2}$',
     description:
-      'Storefront country (ISO 3166-1 alpha-2); without it, the CDN country header or the browser language decides',
+      "The reader's country (ISO 3166-1 alpha-2): its own shops and the stores' storefronts there. Without it: the country switcher's cookie, the CDN country header, the browser language's region, then DEFAULT_COUNTRY",
     examples: ['GB'],
   }),
 );
@@ -197,6 +197,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         sfid: query.sfid ?? null,
         partner: partnerId,
         src: placement,
+        country,
       });
       page = { body: new CompressedBody(Buffer.from(renderBookPage(model))), sent: new Map() };
       rendered.set(key, slug, page);

@@ -107,7 +107,11 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       },
     },
     async (request, reply) => {
-      const chosenCountry = readerCountry(request.query.country, request.headers, services.config.defaultCountry);
+      const chosenCountry = readerCountry(
+        request.query.country,
+        request.headers,
+        services.config.defaultCountry,
+      );
       const mayCreate = visitorMayCreate(services, request, request.isAutomated);
       const content = await loadEmbed(deps, request.params.slug, {
         country: chosenCountry,
@@ -140,7 +144,11 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       },
     },
     async (request, reply) => {
-      const chosenCountry = readerCountry(request.query.country, request.headers, services.config.defaultCountry);
+      const chosenCountry = readerCountry(
+        request.query.country,
+        request.headers,
+        services.config.defaultCountry,
+      );
       const mayCreate = visitorMayCreate(services, request, request.isAutomated);
       const content = await loadEmbed(deps, request.params.slug, {
         country: chosenCountry,
