@@ -27,8 +27,12 @@ export const AUDIO_STORES: readonly StoreRule[] = [
         slugNoise: AUDIBLE_NOISE,
       },
       { path: /^\/(?:author|series|podcast|ep|library|cat)\b/i, kind: 'not_book' },
+      { path: /^\/search\/?$/i, kind: 'not_book' },
     ],
-    refine(draft, { groups }) {
+    refine(draft, { groups, path, url }) {
+      // Audible's own search asks `?keywords=`, a name other shops use for tracking.
+      if (/^\/search\/?$/i.test(path) && !draft.titleWords)
+        draft.titleWords = url.searchParams.get('keywords')?.trim().slice(0, 200) || null;
       // Audible ASINs are Amazon ASINs; a numeric one is the audio edition's ISBN-10.
       const asin = groups.id?.toUpperCase();
       if (!asin) return;
