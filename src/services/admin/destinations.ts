@@ -1,4 +1,5 @@
 import { DESTINATION_GROUPS, isDestinationGroup } from '../../domain/groups.js';
+import { baseSlug } from '../../domain/slug.js';
 import { buildDestinationUrl, type Destination, templateProblems } from '../../domain/links.js';
 import {
   aliasesOf,
@@ -51,6 +52,13 @@ export interface DestinationInput {
   countries: string;
   /** One storefront a line: a country code, then its URL template ("GB https://www.amazon.co.uk/dp/{isbn10}"). */
   storefronts: string;
+}
+
+/** The local bookshop form's fields. */
+export interface LocalShopInput {
+  display_name: string;
+  url_template: string;
+  countries: string;
 }
 
 /** What the form's checks turn into: the destination's columns and its storefronts. */
@@ -293,6 +301,33 @@ export class AdminDestinations extends AdminArea {
 
   create(actor: AuditActor, input: DestinationInput): Promise<CommandResult<number>> {
     return createDestination(this.as(actor), input);
+  }
+
+  /** The local bookshop form: a shop of the "new" group, public, limited to its countries. */
+  async createLocalShop(actor: AuditActor, input: LocalShopInput): Promise<CommandResult<number>> {
+    const template = input.url_template.trim();
+    const result = await createDestination(this.as(actor), {
+      display_name: input.display_name,
+      slug: baseSlug(input.display_name, []).slice(0, 60),
+      short_name: input.display_name.trim().slice(0, 50),
+      description: '',
+      icon_url: '',
+      base_url: /^https:\/\/[^/]+/i.exec(template)?.[0] ?? '',
+      display_priority: 55,
+      brand_color: '',
+      url_template: template,
+      is_public: true,
+      is_active: true,
+      group: 'new',
+      affiliate_param: '',
+      affiliate_tag: '',
+      countries: input.countries,
+      storefronts: '',
+    });
+    if (result.ok) return result;
+    // The form has no slug field: a taken slug is the name's problem.
+    const { slug, ...errors } = result.errors;
+    return invalid(slug ? { ...errors, display_name: 'Another destination already has this name.' } : errors);
   }
 
   update(actor: AuditActor, before: Destination, input: DestinationInput): Promise<CommandResult> {

@@ -45,3 +45,10 @@ export const PreviewQuery = Type.Object({
   affiliate_param: Type.Optional(text(50)),
   affiliate_tag: Type.Optional(text(200)),
 });
+/** The local bookshop form: a name, a link template, its countries; `action` previews or creates. */
+export const LocalShopBody = Type.Object({
+  display_name: text(200),
+  url_template: text(4000),
+  countries: text(400),
+  action: text(20),
+});
