@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { buildDestinationUrl } from '../../src/domain/links.js';
+import { parseRetailerUrl } from '../../src/domain/retailer-urls/index.js';
+import { AMAZON_HOSTS, AUDIBLE_HOSTS } from '../../src/domain/store-hosts.js';
 import { forCountry } from '../../src/domain/storefronts.js';
 import { listAllDestinations } from '../../src/store/destinations.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -84,5 +86,24 @@ describeEachDialect('every seeded template round-trips through resolve', (contex
     }
     assert.ok(checked > 150, `only ${checked} templates`);
     assert.deepEqual(failures, []);
+  });
+
+  it("knows every storefront's host in the parser's one list of country hosts", async () => {
+    const lists: Record<string, Readonly<Record<string, string>>> = {
+      amazon: AMAZON_HOSTS,
+      kindle: AMAZON_HOSTS,
+      audible: AUDIBLE_HOSTS,
+    };
+    for (const destination of await listAllDestinations(context.store().db)) {
+      for (const [country, front] of Object.entries(destination.storefronts)) {
+        const host = new URL(front.baseUrl).hostname.replace(/^www\./, '');
+        const list = lists[destination.slug];
+        if (list) assert.ok(host in list, `${destination.slug} ${country}: ${host} unknown to the parser`);
+        const parsed = parseRetailerUrl(
+          front.template.split(' || ')[0]?.replace(/\{[a-z0-9_]+\}/g, '1') ?? '',
+        );
+        assert.notEqual(parsed?.store, 'unknown', `${destination.slug} ${country}: ${front.template}`);
+      }
+    }
   });
 });

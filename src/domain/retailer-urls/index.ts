@@ -5,6 +5,7 @@ import { DIGITAL_PLATFORMS } from './digital.js';
 import { applyRule } from './engine.js';
 import { EUROPE_STORES } from './europe.js';
 import { FREE_LIBRARIES } from './free.js';
+import { LOCAL_SHOPS } from './local-shops.js';
 import { scanUrlForIsbn, searchWords } from './isbn-scan.js';
 import { MARKETPLACES } from './marketplaces.js';
 import { PACIFIC_ASIA_STORES } from './pacific-asia.js';
@@ -27,6 +28,7 @@ export const STORE_RULES: readonly StoreRule[] = [
   ...EUROPE_STORES,
   ...PACIFIC_ASIA_STORES,
   ...MARKETPLACES,
+  ...LOCAL_SHOPS,
 ];
 
 interface HostEntry {
