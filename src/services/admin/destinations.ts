@@ -1,6 +1,6 @@
 import { DESTINATION_GROUPS, isDestinationGroup } from '../../domain/groups.js';
-import { baseSlug } from '../../domain/slug.js';
 import { buildDestinationUrl, type Destination, templateProblems } from '../../domain/links.js';
+import { baseSlug } from '../../domain/slug.js';
 import {
   aliasesOf,
   type DestinationColumns,

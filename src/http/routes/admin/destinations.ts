@@ -11,8 +11,8 @@ import {
   renderDestinationPage,
 } from '../../views/admin/destination.js';
 import { renderDestinationList } from '../../views/admin/destinations.js';
-import { renderLocalShopPage } from '../../views/admin/local-shop.js';
 import type { FormValues } from '../../views/admin/form.js';
+import { renderLocalShopPage } from '../../views/admin/local-shop.js';
 import {
   type AdminRouteOptions,
   actorOf,

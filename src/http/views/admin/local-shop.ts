@@ -1,5 +1,5 @@
 import { html } from '../html.js';
-import { previewBox, type Preview } from './destination-form.js';
+import { type Preview, previewBox } from './destination-form.js';
 import { type FormErrors, type FormValues, field, formError } from './form.js';
 import { type AdminViewer, csrfField, renderAdminPage } from './layout.js';
 
