@@ -749,10 +749,16 @@ export async function destinationCountriesMigration(db: Kysely<unknown>, dialect
   for (const [slug, countries] of COUNTRIES_OF_SEEDED) {
     await seedDb
       .updateTable('destinations')
-      .set({ countries, is_active: 1, updated_at: now })
+      .set({ countries, updated_at: now })
       .where('slug', '=', slug)
       .execute();
   }
+  // Only the two seeded switched off are switched on: a store an operator turned off stays off.
+  await seedDb
+    .updateTable('destinations')
+    .set({ is_active: 1 })
+    .where('slug', 'in', ['waterstones', 'blackwells'])
+    .execute();
   // An operator may already have a destination (or a former slug) by one of these names: theirs stays.
   const taken = new Set([
     ...(await seedDb.selectFrom('destinations').select('slug').execute()).map((row) => row.slug),
