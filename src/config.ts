@@ -30,6 +30,8 @@ export interface Config {
   /** false, a number of proxy hops, or the proxies' addresses and CIDR ranges (Fastify's trustProxy). */
   trustProxy: TrustProxy;
   affiliateTags: Readonly<Record<string, string>>;
+  /** `DEFAULT_COUNTRY`: whose shops a reader gets when nothing tells their country (default US). */
+  defaultCountry: string;
   /** Signs access-code cookies; empty when COOKIE_SECRET is unset (the server then keeps its own). */
   cookieSecret: string;
   /** METRICS_TOKEN: Bearer token for /metrics; null: /metrics answers only local, unproxied scrapes. */
@@ -190,6 +192,14 @@ function providers(env: Env): ProviderName[] {
   return names as ProviderName[];
 }
 
+function defaultCountry(env: Env): string {
+  const value = (env.DEFAULT_COUNTRY ?? '').trim();
+  if (!value) return 'US';
+  if (!/^[A-Za-z]{2}$/.test(value))
+    throw new ConfigError(`DEFAULT_COUNTRY: a two-letter country code such as GB or DE, got "${value}"`);
+  return value.toUpperCase();
+}
+
 /** `AFFILIATE_TAGS=amazon=mytag-20,bookshop=12345`: destination slug → the operator's tag. */
 function affiliateTags(env: Env): Record<string, string> {
   const tags: Record<string, string> = {};
@@ -347,6 +357,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     contactEmail: email('CONTACT_EMAIL'),
     trustProxy: trustProxy(env),
     affiliateTags: Object.freeze(affiliateTags(env)),
+    defaultCountry: defaultCountry(env),
     cookieSecret: cookieSecret(env),
     metricsToken: metricsToken(env),
     logLevel: env.LOG_LEVEL || 'info',

@@ -6,7 +6,7 @@
 // strict style-src does not block) and sets no cookie. It also sizes /embed/{slug} iframes of its origin.
 /**
  * The body of GET /embed/{book}.json (EmbedData in src/http/presenters/embed.ts).
- * @typedef {{ name: string, label: string | null, featured: boolean, url: string }} EmbedLink
+ * @typedef {{ name: string, label: string | null, featured: boolean, url: string, kind?: 'product' | 'search' }} EmbedLink
  * @typedef {{ title: string, links: EmbedLink[] }} EmbedGroup
  * @typedef {{ title: string, authors: string[], cover_url: string | null, url: string }} EmbedBook
  * @typedef {{ book: EmbedBook, groups: EmbedGroup[] }} EmbedData
@@ -59,7 +59,10 @@
 
   /** @param {EmbedLink} item */
   function button(item) {
-    const a = link(item.url, item.featured ? 'bl-btn bl-btn--featured' : 'bl-btn', item.name);
+    const kind = item.kind === 'search' ? 'search' : 'product';
+    const classes = `bl-btn bl-btn--${kind}${item.featured ? ' bl-btn--featured' : ''}`;
+    const a = link(item.url, classes, kind === 'search' ? `Search ${item.name}` : item.name);
+    a.dataset.kind = kind;
     if (item.label) a.append(' ', el('span', 'bl-label', item.label));
     a.append(el('span', 'bl-sr', ' (opens in a new tab)'));
     return a;

@@ -7,8 +7,10 @@ export * from './links/groups.js';
 export { affiliateTagFor, destinationHosts, isAllowedRedirect } from './links/hosts.js';
 export * from './links/resolve.js';
 export {
+  alternativeKind,
   fillAlternative,
   fillTemplate,
+  fillTemplateLink,
   IDENTIFIER_PLACEHOLDERS,
   PLACEHOLDERS,
   placeholdersOf,

@@ -1,124 +1,18 @@
 import { boundedMemo } from './bounded-memo.js';
+import { readCookie } from './cookies.js';
 import type { Destination } from './links.js';
 
 /**
- * Country storefronts of the stores that have them (DESIGN: buy, borrow and listen by region). A
- * storefront replaces the destination's base URL and template for readers in that country; everything
- * else (group, name, priority, the /go/ host check) works on the regional copy unchanged.
+ * Countries (DESIGN: buy, borrow and listen by region). A destination sells in its `countries`, or
+ * everywhere when it names none; a country storefront (stored with its destination, keyed by its id)
+ * replaces the destination's base URL and template for readers in that country; everything else
+ * (group, name, priority, the /go/ host check) works on the regional copy unchanged.
  */
-interface Storefront {
-  baseUrl: string;
-  template: string;
-}
 
-function amazon(domain: string): Storefront {
-  const base = `https://www.amazon.${domain}`;
-  return { baseUrl: base, template: `${base}/dp/{isbn10} || ${base}/s?k={title_author}&i=stripbooks` };
-}
-
-function kindle(domain: string): Storefront {
-  const base = `https://www.amazon.${domain}`;
-  return { baseUrl: base, template: `${base}/s?k={title_author}&i=digital-text` };
-}
-
-function kobo(country: string, language: string): Storefront {
-  const base = `https://www.kobo.com/${country}/${language}/search?query=`;
-  return { baseUrl: 'https://www.kobo.com', template: `${base}{isbn13} || ${base}{title_author}` };
-}
-
-function audible(domain: string): Storefront {
-  const base = `https://www.audible.${domain}`;
-  return { baseUrl: base, template: `${base}/search?keywords={title_author}` };
-}
-
-function apple(country: string): Storefront {
-  return {
-    baseUrl: 'https://books.apple.com',
-    template: `https://books.apple.com/${country}/book/id{apple_books}`,
-  };
-}
-
-const AMAZON_DOMAINS: Readonly<Record<string, string>> = {
-  GB: 'co.uk',
-  IE: 'co.uk',
-  DE: 'de',
-  AT: 'de',
-  FR: 'fr',
-  BE: 'com.be',
-  IT: 'it',
-  ES: 'es',
-  NL: 'nl',
-  SE: 'se',
-  PL: 'pl',
-  CA: 'ca',
-  MX: 'com.mx',
-  BR: 'com.br',
-  AU: 'com.au',
-  IN: 'in',
-  JP: 'co.jp',
-};
-
-const KOBO_LANGUAGES: Readonly<Record<string, string>> = {
-  GB: 'en',
-  IE: 'en',
-  CA: 'en',
-  AU: 'en',
-  NZ: 'en',
-  DE: 'de',
-  FR: 'fr',
-  IT: 'it',
-  ES: 'es',
-  NL: 'nl',
-};
-
-const AUDIBLE_DOMAINS: Readonly<Record<string, string>> = {
-  GB: 'co.uk',
-  IE: 'co.uk',
-  DE: 'de',
-  FR: 'fr',
-  IT: 'it',
-  ES: 'es',
-  CA: 'ca',
-  AU: 'com.au',
-  IN: 'in',
-  JP: 'co.jp',
-};
-
-function table(
-  countries: Readonly<Record<string, string>>,
-  make: (value: string, country: string) => Storefront,
-): Record<string, Storefront> {
-  return Object.fromEntries(
-    Object.entries(countries).map(([country, value]) => [country, make(value, country)]),
-  );
-}
-
-export const STOREFRONTS: Readonly<Record<string, Readonly<Record<string, Storefront>>>> = {
-  amazon: table(AMAZON_DOMAINS, amazon),
-  kindle: table(AMAZON_DOMAINS, kindle),
-  kobo: table(KOBO_LANGUAGES, (language, country) => kobo(country.toLowerCase(), language)),
-  audible: table(AUDIBLE_DOMAINS, audible),
-  'apple-books': table(
-    Object.fromEntries(
-      ['GB', 'IE', 'CA', 'AU', 'NZ', 'DE', 'FR', 'IT', 'ES', 'NL', 'JP', 'IN'].map((c) => [c, c]),
-    ),
-    (country) => apple(country.toLowerCase()),
-  ),
-  bookshop: {
-    GB: {
-      baseUrl: 'https://uk.bookshop.org',
-      template:
-        'https://uk.bookshop.org/a/{affiliate}/{isbn13} || https://uk.bookshop.org/book/{isbn13} || https://uk.bookshop.org/search?keywords={title_author}',
-    },
-  },
-};
-
-/**
- * The countries where a destination has a storefront of its own, in order. The affiliate settings read
- * the storefront list only through this (services/affiliate-tags.ts), so it can move to a table.
- */
-export function storefrontCountries(slug: string): string[] {
-  return Object.keys(STOREFRONTS[slug] ?? {}).sort();
+/** Whether a reader in `country` is offered this destination: never another country's own shop. */
+export function sellsIn(destination: Destination, country: string | null): boolean {
+  if (destination.countries.length === 0) return true;
+  return country !== null && destination.countries.includes(country);
 }
 
 /**
@@ -127,15 +21,20 @@ export function storefrontCountries(slug: string): string[] {
  * (`AFFILIATE_TAGS=amazon.GB=tag-21`) is applied to it: a US tag earns nothing in another store.
  */
 export function forCountry(destination: Destination, country: string | null): Destination {
-  const storefront = country ? STOREFRONTS[destination.slug]?.[country] : undefined;
+  const storefront = country ? destination.storefronts[country] : undefined;
   if (!storefront || !country) return destination;
   return {
     ...destination,
-    baseUrl: storefront.baseUrl,
+    baseUrl: storefront.baseUrl || destination.baseUrl,
     urlTemplate: storefront.template,
     affiliateTag: '',
     country,
   };
+}
+
+/** The destinations a reader in `country` is offered, each as its storefront there. */
+export function destinationsFor(destinations: readonly Destination[], country: string | null): Destination[] {
+  return destinations.filter((d) => sellsIn(d, country)).map((d) => forCountry(d, country));
 }
 
 const CDN_COUNTRY_HEADERS = [
@@ -149,6 +48,14 @@ const CDN_COUNTRY_HEADERS = [
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 const COUNTRY = /^[A-Za-z]{2}$/;
+
+/** A two-letter country code, upper-cased, or null for anything else. */
+export function normaliseCountry(value: string | null | undefined): string | null {
+  return value && COUNTRY.test(value.trim()) ? value.trim().toUpperCase() : null;
+}
+
+/** The cookie the country switcher sets (`/country`). */
+export const COUNTRY_COOKIE = 'booklink_country';
 
 /** A CDN's country header (Cloudflare, CloudFront, Fastly, Vercel), when one is present. */
 export function cdnCountry(headers: Headers): string | null {
@@ -175,12 +82,64 @@ const regionOfLanguages = boundedMemo((header): string | null => {
   return null;
 });
 
-/** `?country=` first (a reader's or a link's choice), then the CDN's country, then the browser's language. */
-export function readerCountry(queryCountry: string | undefined, headers: Headers): string | null {
-  if (queryCountry && COUNTRY.test(queryCountry)) return queryCountry.toUpperCase();
+/**
+ * `?country=` first (a reader's or a link's choice), then the country switcher's cookie, then the
+ * CDN's country, then the browser's language, then the operator's `DEFAULT_COUNTRY` (`fallback`).
+ */
+export function readerCountry(
+  queryCountry: string | undefined,
+  headers: Headers,
+  fallback: string | null = null,
+): string | null {
+  const chosen = normaliseCountry(queryCountry);
+  if (chosen) return chosen;
+  const cookie = typeof headers.cookie === 'string' ? headers.cookie : undefined;
+  const remembered = cookie ? normaliseCountry(readCookie(cookie, COUNTRY_COOKIE)) : null;
+  if (remembered) return remembered;
   const acceptLanguage = headers['accept-language'];
   return (
     cdnCountry(headers) ??
-    acceptLanguageCountry(typeof acceptLanguage === 'string' ? acceptLanguage : undefined)
+    acceptLanguageCountry(typeof acceptLanguage === 'string' ? acceptLanguage : undefined) ??
+    fallback
   );
+}
+
+/** The countries the switcher offers: those Booklink seeds shops for, then the other storefronts'. */
+export const SWITCHER_COUNTRIES: readonly string[] = [
+  'US',
+  'GB',
+  'IE',
+  'CA',
+  'AU',
+  'NZ',
+  'DE',
+  'AT',
+  'CH',
+  'FR',
+  'BE',
+  'NL',
+  'ES',
+  'IT',
+  'JP',
+  'IN',
+  'SE',
+  'PL',
+  'MX',
+  'BR',
+];
+
+const displayNames = new Map<string, Intl.DisplayNames>();
+
+/** A country's name ("United Kingdom" in English), from the runtime's CLDR data. */
+export function countryName(code: string, locale = 'en'): string {
+  let names = displayNames.get(locale);
+  if (!names) {
+    names = new Intl.DisplayNames([locale], { type: 'region' });
+    displayNames.set(locale, names);
+  }
+  try {
+    return names.of(code) ?? code;
+  } catch {
+    return code;
+  }
 }

@@ -21,6 +21,7 @@ import { apiSearchRoutes } from './routes/api/search.js';
 import { searchFeedbackRoutes } from './routes/api/search-feedback.js';
 import { accessRoutes } from './routes/pages/access.js';
 import { bookPageRoutes } from './routes/pages/book-pages.js';
+import { countryRoutes } from './routes/pages/country.js';
 import { discoveryRoutes } from './routes/pages/discovery.js';
 import { embedRoutes } from './routes/pages/embed.js';
 import { goRoutes } from './routes/pages/go.js';
@@ -67,6 +68,7 @@ export async function buildApp({
     visits: services.visits,
     nextRequestId,
     pageTtlMs: config.pageCacheMs,
+    defaultCountry: config.defaultCountry,
   });
   const connections = new Connections();
   const app = Fastify({
@@ -161,6 +163,7 @@ export async function buildApp({
   await app.register(listPageRoutes, { services });
   await app.register(savedRoutes, { services });
   await app.register(accessRoutes, { services });
+  await app.register(countryRoutes, { services });
   await app.register(ingestRoutes, { services });
   await app.register(adminRoutes, { services });
   replay.attach({ log: requests, observe: app.metrics.observe });

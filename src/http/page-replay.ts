@@ -47,6 +47,8 @@ interface ReplayOptions {
   nextRequestId: () => string;
   /** How long a rendered page is answered as fresh (PAGE_CACHE_MS); then stale while it is rendered again. */
   pageTtlMs: number;
+  /** DEFAULT_COUNTRY: the country of a visit that names none, exactly as the page route reads it. */
+  defaultCountry: string;
 }
 
 const PLAIN_VISIT = /^\/(book|b)\/([a-z0-9][a-z0-9-]{0,79})$/;
@@ -113,7 +115,9 @@ export class PageReplay {
     const visit = PLAIN_VISIT.exec(request.url ?? '');
     if (!visit) return false;
     // A stale page goes to Fastify, which answers with it and has it rendered again (book-pages.ts).
-    const hit = this.rendered.peek(plainPageKey(visit[2] ?? '', readerCountry(undefined, headers)));
+    const hit = this.rendered.peek(
+      plainPageKey(visit[2] ?? '', readerCountry(undefined, headers, this.options.defaultCountry)),
+    );
     if (!hit?.fresh) return false;
     const page = hit.value;
     const route = ROUTES[visit[1] === 'b' ? 'b' : 'book'];

@@ -1,15 +1,14 @@
 import { operatorTags } from '../domain/affiliate.js';
 import type { Destination } from '../domain/links.js';
-import { storefrontCountries } from '../domain/storefronts.js';
 import { listAffiliateTags } from '../store/affiliate-tags.js';
 import type { Db } from '../store/schema.js';
 
 /**
- * The countries of a destination's storefronts. The one place the affiliate settings learn them
- * (today from domain/storefronts.ts); point it at a table when storefronts move into one.
+ * The countries of a destination's storefronts (stored with the destination, keyed by its id, so a
+ * rename keeps them): the one place the affiliate settings learn them.
  */
 export type StorefrontList = (destination: Destination) => readonly string[];
-export const storefrontList: StorefrontList = (destination) => storefrontCountries(destination.slug);
+export const storefrontList: StorefrontList = (destination) => Object.keys(destination.storefronts).sort();
 
 /** Without a relay (no Redis), another instance's edit is seen within this, like a destination edit. */
 const TTL_MS = 60_000;

@@ -28,6 +28,8 @@ export interface BookLinkEntry {
   /** Absolute `/go/` URL: counts the click, applies the tags (the partner's where it has one). */
   url: string;
   featured: boolean;
+  /** `product`: the book's own page at the store; `search`: a search there for it. */
+  kind: 'product' | 'search';
 }
 
 export interface BookLinkGroup {
@@ -91,6 +93,7 @@ export async function bookLinks(
           ...go,
         }),
       featured: link.featured,
+      kind: link.kind,
     })),
   }));
   const etag = createHash('sha256')

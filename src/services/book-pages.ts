@@ -11,7 +11,7 @@ import {
   resolveLink,
 } from '../domain/links.js';
 import { tagsWithPartner } from '../domain/partners.js';
-import { forCountry } from '../domain/storefronts.js';
+import { destinationsFor, forCountry } from '../domain/storefronts.js';
 import { type Book, bookIdentifiers, editionsOfWork, findBookBySlug } from '../store/books.js';
 import {
   bookLinksForBook,
@@ -133,7 +133,7 @@ export class BookPages {
     },
   ) {
     const country = options.country ?? null;
-    const destinations = (await this.destinations()).map((destination) => forCountry(destination, country));
+    const destinations = destinationsFor(await this.destinations(), country);
     const operator = await this.tags.get();
     return buildLinkGroups(
       { ...this.linkInput(loaded), destinations },
@@ -181,6 +181,8 @@ export class BookPages {
     const found =
       destinations.find((item) => item.slug === destinationSlug) ??
       (await findDestination(this.db, destinationSlug));
+    // Not filtered by country (sellsIn): a link shown for `?country=GB` is followed by a reader
+    // whose own country says otherwise, and the host check below still holds.
     if (!found?.isActive) return null;
     const destination = forCountry(found, country);
     const input = this.linkInput(loaded);

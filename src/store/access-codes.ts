@@ -129,7 +129,7 @@ export async function destinationsOfCode(db: Kysely<Database>, codeId: number): 
     .where('access_code_destinations.access_code_id', '=', codeId)
     .orderBy('destinations.display_name')
     .execute();
-  return rows.map(destinationRowToDestination);
+  return rows.map((row) => destinationRowToDestination(row));
 }
 
 /** Destination ids unlocked by those of `codeIds` that are still active. */

@@ -81,3 +81,23 @@ export async function destinationSlugExists(db: Db, slug: string): Promise<boole
 export async function deactivateDestinationRow(db: Db, id: number): Promise<void> {
   await db.updateTable('destinations').set({ is_active: 0 }).where('id', '=', id).execute();
 }
+
+export interface StorefrontColumns {
+  country: string;
+  base_url: string;
+  url_template: string;
+}
+
+/** The destination's storefronts become exactly `storefronts` (the form edits them as one list). */
+export async function replaceStorefronts(
+  db: Db,
+  destinationId: number,
+  storefronts: readonly StorefrontColumns[],
+): Promise<void> {
+  await db.deleteFrom('destination_storefronts').where('destination_id', '=', destinationId).execute();
+  if (storefronts.length === 0) return;
+  await db
+    .insertInto('destination_storefronts')
+    .values(storefronts.map((front) => ({ ...front, destination_id: destinationId })))
+    .execute();
+}

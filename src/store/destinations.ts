@@ -1,9 +1,19 @@
 import type { Kysely } from 'kysely';
 import { isDestinationGroup } from '../domain/groups.js';
-import type { BookLink, Destination, LinkOverride } from '../domain/links.js';
+import type { BookLink, Destination, LinkOverride, Storefront } from '../domain/links.js';
 import type { BookDestinationLinkRow, Database, DestinationRow, LinkOverrideRow } from './schema.js';
 
-export function destinationRowToDestination(row: DestinationRow): Destination {
+type Storefronts = Readonly<Record<string, Storefront>>;
+
+/** `"GB,IE"` → ['GB', 'IE']; empty: everywhere. */
+export function parseCountries(text: string): string[] {
+  return text
+    .split(',')
+    .map((code) => code.trim().toUpperCase())
+    .filter((code) => /^[A-Z]{2}$/.test(code));
+}
+
+export function destinationRowToDestination(row: DestinationRow, storefronts: Storefronts = {}): Destination {
   // An operator could store any group name; an unknown one lands in "new" rather than vanishing.
   const group = isDestinationGroup(row.group_name) ? row.group_name : 'new';
   return {
@@ -22,7 +32,38 @@ export function destinationRowToDestination(row: DestinationRow): Destination {
     isPublic: Number(row.is_public) === 1,
     affiliateParam: row.affiliate_param,
     affiliateTag: row.affiliate_tag,
+    countries: parseCountries(row.countries ?? ''),
+    storefronts,
   };
+}
+
+/** Every storefront, grouped by destination id. */
+async function storefrontsByDestination(
+  db: Kysely<Database>,
+  ids?: readonly number[],
+): Promise<Map<number, Record<string, Storefront>>> {
+  if (ids && ids.length === 0) return new Map();
+  let query = db.selectFrom('destination_storefronts').selectAll().orderBy('country');
+  if (ids) query = query.where('destination_id', 'in', ids);
+  const grouped = new Map<number, Record<string, Storefront>>();
+  for (const row of await query.execute()) {
+    const id = Number(row.destination_id);
+    const fronts = grouped.get(id) ?? {};
+    fronts[row.country] = { baseUrl: row.base_url, template: row.url_template };
+    grouped.set(id, fronts);
+  }
+  return grouped;
+}
+
+async function withStorefronts(
+  db: Kysely<Database>,
+  rows: readonly DestinationRow[],
+): Promise<Destination[]> {
+  const fronts = await storefrontsByDestination(
+    db,
+    rows.length === 1 ? rows.map((row) => Number(row.id)) : undefined,
+  );
+  return rows.map((row) => destinationRowToDestination(row, fronts.get(Number(row.id)) ?? {}));
 }
 
 export function bookLinkRowToBookLink(row: BookDestinationLinkRow): BookLink {
@@ -46,7 +87,7 @@ export function overrideRowToOverride(row: LinkOverrideRow): LinkOverride {
 /** Every destination, active or not (for the admin area). */
 export async function listAllDestinations(db: Kysely<Database>): Promise<Destination[]> {
   const rows = await db.selectFrom('destinations').selectAll().orderBy('id').execute();
-  return rows.map(destinationRowToDestination);
+  return withStorefronts(db, rows);
 }
 
 export async function listActiveDestinations(db: Kysely<Database>): Promise<Destination[]> {
@@ -56,7 +97,7 @@ export async function listActiveDestinations(db: Kysely<Database>): Promise<Dest
     .where('is_active', '=', 1)
     .orderBy('id')
     .execute();
-  return rows.map(destinationRowToDestination);
+  return withStorefronts(db, rows);
 }
 
 /** A destination by its slug or a former slug (`destination_aliases`), so old `/go/` links keep working. */
@@ -66,14 +107,14 @@ export async function findDestination(
 ): Promise<Destination | null> {
   const slug = slugOrAlias.trim().toLowerCase();
   const direct = await db.selectFrom('destinations').selectAll().where('slug', '=', slug).executeTakeFirst();
-  if (direct) return destinationRowToDestination(direct);
+  if (direct) return (await withStorefronts(db, [direct]))[0] ?? null;
   const aliased = await db
     .selectFrom('destination_aliases')
     .innerJoin('destinations', 'destinations.id', 'destination_aliases.destination_id')
     .selectAll('destinations')
     .where('destination_aliases.old_slug', '=', slug)
     .executeTakeFirst();
-  return aliased ? destinationRowToDestination(aliased) : null;
+  return aliased ? ((await withStorefronts(db, [aliased]))[0] ?? null) : null;
 }
 
 /** All curated links of a book; which are active right now is for the domain to decide. */

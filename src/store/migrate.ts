@@ -22,6 +22,7 @@ import { booksFtsDirectMigration } from './migrations/0022-books-fts-direct.js';
 import { foldKeepsMarksMigration } from './migrations/0023-fold-keeps-marks.js';
 import { foldMarksPostgresMigration } from './migrations/0024-fold-marks-postgres.js';
 import { listPublicIdsMigration } from './migrations/0025-list-public-ids.js';
+import { destinationCountriesMigration } from './migrations/0026-destination-countries.js';
 import { affiliateTagsMigration } from './migrations/0029-affiliate-tags.js';
 import { bookVisitsMigration } from './migrations/0030-book-visits.js';
 
@@ -51,6 +52,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0023-fold-keeps-marks', foldKeepsMarksMigration],
   ['0024-fold-marks-postgres', foldMarksPostgresMigration],
   ['0025-list-public-ids', listPublicIdsMigration],
+  ['0026-destination-countries', destinationCountriesMigration],
   ['0029-affiliate-tags', affiliateTagsMigration],
   ['0030-book-visits', bookVisitsMigration],
 ];

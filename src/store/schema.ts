@@ -119,8 +119,19 @@ export interface DestinationTable {
   is_public: number;
   affiliate_param: string;
   affiliate_tag: string;
+  /** ISO 3166-1 codes, comma-separated; empty: the destination sells everywhere. */
+  countries: string;
   created_at: string;
   updated_at: string;
+}
+
+/** A country storefront of a destination (amazon.co.uk for Amazon in GB), keyed by destination id. */
+export interface DestinationStorefrontTable {
+  id: Generated<number>;
+  destination_id: number;
+  country: string;
+  base_url: string;
+  url_template: string;
 }
 
 export interface DestinationAliasTable {
@@ -315,6 +326,7 @@ export interface Database extends AdminTables, SearchTables, RollupTables {
   book_identifiers: BookIdentifierTable;
   destinations: DestinationTable;
   destination_aliases: DestinationAliasTable;
+  destination_storefronts: DestinationStorefrontTable;
   book_destination_links: BookDestinationLinkTable;
   link_overrides: LinkOverrideTable;
   clicks: ClickTable;

@@ -70,7 +70,10 @@ describeEachDialect('destinations', (context) => {
     const { db } = context.store();
     const active = await listActiveDestinations(db);
     assert.ok(active.every((d) => d.isActive));
-    assert.ok(!active.some((d) => d.slug === 'waterstones'), 'regional stores start switched off');
+    // Regional stores are on, each for its own countries only (migration 0026).
+    assert.deepEqual(active.find((d) => d.slug === 'waterstones')?.countries, ['GB', 'IE']);
+    assert.deepEqual(active.find((d) => d.slug === 'barnes-noble')?.countries, ['US']);
+    assert.deepEqual(active.find((d) => d.slug === 'worldcat')?.countries, []);
     assert.equal((await findDestination(db, 'amazon'))?.displayName, 'Amazon');
     assert.equal((await findDestination(db, 'BN'))?.slug, 'barnes-noble');
     assert.equal(await findDestination(db, 'no-such-store'), null);

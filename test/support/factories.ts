@@ -78,6 +78,7 @@ export async function addPrivateLibrary(
       is_public: 0,
       affiliate_param: '',
       affiliate_tag: '',
+      countries: '',
       created_at: now,
       updated_at: now,
     })

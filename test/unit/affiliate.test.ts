@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { operatorTags, tagKindOf, tagSlots } from '../../src/domain/affiliate.js';
 import { buildDestinationUrl, type Destination } from '../../src/domain/links.js';
-import { forCountry, storefrontCountries } from '../../src/domain/storefronts.js';
+import { forCountry } from '../../src/domain/storefronts.js';
+import { storefrontList as storefronts } from '../../src/services/affiliate-tags.js';
 
 const base = {
   shortName: '',
@@ -14,6 +15,8 @@ const base = {
   isActive: true,
   isPublic: true,
   affiliateTag: '',
+  countries: [],
+  storefronts: {},
 } as const;
 const amazon: Destination = {
   ...base,
@@ -23,6 +26,10 @@ const amazon: Destination = {
   urlTemplate: 'https://www.amazon.com/dp/{isbn10}',
   baseUrl: 'https://www.amazon.com',
   affiliateParam: 'tag',
+  storefronts: {
+    GB: { baseUrl: 'https://www.amazon.co.uk', template: 'https://www.amazon.co.uk/dp/{isbn10}' },
+    DE: { baseUrl: 'https://www.amazon.de', template: 'https://www.amazon.de/dp/{isbn10}' },
+  },
 };
 const bookshop: Destination = {
   ...base,
@@ -41,9 +48,14 @@ const audible: Destination = {
   urlTemplate: 'https://www.audible.com/search?keywords={title_author}',
   baseUrl: 'https://www.audible.com',
   affiliateParam: '',
+  storefronts: {
+    GB: {
+      baseUrl: 'https://www.audible.co.uk',
+      template: 'https://www.audible.co.uk/search?keywords={title_author}',
+    },
+  },
 };
 const book = { title: 'Emma', authors: ['Jane Austen'], isbn13: '9780141439587', isbn10: '0141439580' };
-const storefronts = (d: Destination) => storefrontCountries(d.slug);
 
 describe('affiliate tags', () => {
   it('lets AFFILIATE_TAGS override the tags set in the admin area', () => {

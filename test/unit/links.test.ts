@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  alternativeKind,
   type BookLink,
   type BookLinkInput,
   buildDestinationUrl,
@@ -32,6 +33,8 @@ function destination(overrides: Partial<Destination> & Pick<Destination, 'slug'>
     isPublic: true,
     affiliateParam: '',
     affiliateTag: '',
+    countries: [],
+    storefronts: {},
     ...overrides,
   };
 }
@@ -354,5 +357,47 @@ describe('template validation', () => {
     assert.match(templateProblems('http://x.test/{isbn13}', 'new').join(), /https/);
     assert.match(templateProblems('https://{isbn13}.test/', 'new').join(), /host/);
     assert.match(templateProblems('https://x.test/s?q={title}', 'free').join(), /only identifiers/);
+  });
+});
+
+describe('link kinds', () => {
+  it("tells the book's own page at a store from a search there", () => {
+    const product = [
+      'https://www.amazon.com/dp/{isbn10}',
+      'https://bookshop.org/book/{isbn13}',
+      'https://www.barnesandnoble.com/w/?ean={isbn13}',
+      'https://www.kinokuniya.co.jp/f/dsg-01-{isbn13}',
+      'https://books.apple.com/us/book/id{apple_books}',
+      'https://www.gutenberg.org/ebooks/{gutenberg}',
+    ];
+    const search = [
+      'https://www.amazon.com/s?k={title_author}&i=stripbooks',
+      'https://www.kobo.com/us/en/search?query={isbn13}',
+      'https://www.waterstones.com/books/search/term/{isbn13}',
+      'https://www.thalia.de/suche?sq={isbn13}',
+      'https://www.barnesandnoble.com/s/{title_author}',
+      'https://www.fnac.com/SearchResult/ResultList.aspx?Search={isbn13}',
+      'https://open.spotify.com/search/{title_author}/audiobooks',
+      'https://www.ebay.com/sch/i.html?_nkw={isbn13}&_sacat=267',
+    ];
+    for (const template of product) assert.equal(alternativeKind(template), 'product', template);
+    for (const template of search) assert.equal(alternativeKind(template), 'search', template);
+  });
+
+  it('gives each link the kind of the alternative that produced it', () => {
+    const amazonLike = destination({
+      slug: 'shop',
+      urlTemplate: 'https://shop.example/dp/{isbn10} || https://shop.example/s?k={title_author}',
+    });
+    const input = { identifiers: {}, bookLinks: [], overrides: [], now: new Date() };
+    const withIsbn = {
+      title: 'Emma',
+      authors: ['Jane Austen'],
+      isbn13: '9780141439587',
+      isbn10: '0141439580',
+    };
+    assert.equal(resolveLink(amazonLike, { ...input, book: withIsbn })?.kind, 'product');
+    const without = { ...withIsbn, isbn13: null, isbn10: null };
+    assert.equal(resolveLink(amazonLike, { ...input, book: without })?.kind, 'search');
   });
 });

@@ -28,6 +28,12 @@ const amazon: Destination = {
   isPublic: true,
   affiliateParam: 'tag',
   affiliateTag: 'row-20',
+  countries: [],
+  storefronts: {
+    GB: { baseUrl: 'https://www.amazon.co.uk', template: 'https://www.amazon.co.uk/dp/{isbn10}' },
+    DE: { baseUrl: 'https://www.amazon.de', template: 'https://www.amazon.de/dp/{isbn10}' },
+    FR: { baseUrl: 'https://www.amazon.fr', template: 'https://www.amazon.fr/dp/{isbn10}' },
+  },
 };
 
 describe('partner tags', () => {

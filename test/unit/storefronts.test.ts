@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildDestinationUrl, type Destination, isAllowedRedirect } from '../../src/domain/links.js';
-import { acceptLanguageCountry, forCountry, readerCountry } from '../../src/domain/storefronts.js';
+import {
+  acceptLanguageCountry,
+  destinationsFor,
+  forCountry,
+  readerCountry,
+  sellsIn,
+} from '../../src/domain/storefronts.js';
 
 const amazon: Destination = {
   id: 2,
@@ -19,6 +25,18 @@ const amazon: Destination = {
   isPublic: true,
   affiliateParam: 'tag',
   affiliateTag: 'row-us-20',
+  countries: [],
+  storefronts: {
+    GB: {
+      baseUrl: 'https://www.amazon.co.uk',
+      template:
+        'https://www.amazon.co.uk/dp/{isbn10} || https://www.amazon.co.uk/s?k={title_author}&i=stripbooks',
+    },
+    DE: {
+      baseUrl: 'https://www.amazon.de',
+      template: 'https://www.amazon.de/dp/{isbn10} || https://www.amazon.de/s?k={title_author}&i=stripbooks',
+    },
+  },
 };
 const book = {
   title: 'Pride and Prejudice',
@@ -52,7 +70,7 @@ describe('country storefronts', () => {
   });
 
   it('keeps destinations without a storefront as they are', () => {
-    const other = { ...amazon, slug: 'worldcat' };
+    const other = { ...amazon, slug: 'worldcat', storefronts: {} };
     assert.equal(forCountry(other, 'GB'), other);
     assert.equal(forCountry(amazon, null), amazon);
   });
@@ -67,5 +85,33 @@ describe('country storefronts', () => {
     assert.equal(readerCountry(undefined, { 'accept-language': '*' }), null);
     assert.equal(acceptLanguageCountry('de,en-GB;q=0.7'), 'GB');
     assert.equal(acceptLanguageCountry('zh-Hant-TW'), null);
+  });
+
+  it('after the query, reads the switcher cookie; the operator default comes last', () => {
+    const headers = { cookie: 'a=1; booklink_country=ie', 'cf-ipcountry': 'DE' };
+    assert.equal(readerCountry(undefined, headers, 'US'), 'IE');
+    assert.equal(readerCountry('fr', headers, 'US'), 'FR');
+    assert.equal(readerCountry(undefined, { cookie: 'booklink_country=nope' }, 'US'), 'US');
+    assert.equal(readerCountry(undefined, {}, null), null);
+  });
+
+  it("offers a country's own shops only to its readers, and world-wide stores to everyone", () => {
+    const waterstones = { ...amazon, slug: 'waterstones', countries: ['GB', 'IE'], storefronts: {} };
+    assert.ok(sellsIn(waterstones, 'IE'));
+    assert.ok(!sellsIn(waterstones, 'US'));
+    assert.ok(!sellsIn(waterstones, null));
+    assert.ok(sellsIn(amazon, 'JP'));
+    const forGb = destinationsFor([amazon, waterstones], 'GB');
+    assert.deepEqual(
+      forGb.map((d) => [d.slug, d.baseUrl]),
+      [
+        ['amazon', 'https://www.amazon.co.uk'],
+        ['waterstones', amazon.baseUrl],
+      ],
+    );
+    assert.deepEqual(
+      destinationsFor([amazon, waterstones], 'US').map((d) => d.slug),
+      ['amazon'],
+    );
   });
 });

@@ -75,7 +75,7 @@ describe('book page: content', () => {
 
   it('emphasises featured links and passes a validated brand colour', () => {
     const bookshop = anchors(page).find((a) => a.includes('data-destination="bookshop"'));
-    assert.match(bookshop ?? '', /class="dest dest--featured"/);
+    assert.match(bookshop ?? '', /class="dest dest--product dest--featured"/);
     assert.match(bookshop ?? '', /data-brand="#4c3b8f"/);
   });
 

@@ -1,10 +1,11 @@
 import { affiliateTagFor, tagIfOwnHost, withAffiliateParam } from './hosts.js';
-import { fillTemplate, parseWebUrl, placeholderValues } from './templates.js';
+import { fillTemplateLink, parseWebUrl, placeholderValues } from './templates.js';
 import type {
   BookIdentifiers,
   BookLink,
   Destination,
   LinkBook,
+  LinkKind,
   LinkOptions,
   LinkOverride,
   ResolvedLink,
@@ -18,9 +19,21 @@ export function buildDestinationUrl(
   book: LinkBook & { identifiers?: BookIdentifiers },
   options: LinkOptions = {},
 ): string | null {
+  return buildDestinationLink(destination, book, options)?.url ?? null;
+}
+
+/** The template URL with its tag, and whether it opens the book's page or a search for it. */
+export function buildDestinationLink(
+  destination: Destination,
+  book: LinkBook & { identifiers?: BookIdentifiers },
+  options: LinkOptions = {},
+): { url: string; kind: LinkKind } | null {
   const tag = affiliateTagFor(destination, options);
-  const url = fillTemplate(destination.urlTemplate, placeholderValues(book, book.identifiers ?? {}, tag));
-  return url ? withAffiliateParam(url, destination, tag) : null;
+  const filled = fillTemplateLink(
+    destination.urlTemplate,
+    placeholderValues(book, book.identifiers ?? {}, tag),
+  );
+  return filled ? { url: withAffiliateParam(filled.url, destination, tag), kind: filled.kind } : null;
 }
 
 /** Timestamp of a window bound; a bare `until` date includes that whole day. */
@@ -68,13 +81,15 @@ export function resolveLink(
   const curated = activeBookLink(destination.id, input.bookLinks, input.now);
   const override = input.overrides.find((item) => item.retailerKey === destination.slug);
   const explicit = [curated?.url, override?.overrideUrl].find((url) => url && parseWebUrl(url));
-  const url = explicit
-    ? tagIfOwnHost(explicit, destination, options)
-    : buildDestinationUrl(destination, { ...input.book, identifiers: input.identifiers }, options);
-  if (!url) return null;
+  // A curated or override URL is the operator's chosen page for this book.
+  const built = explicit
+    ? { url: tagIfOwnHost(explicit, destination, options), kind: 'product' as const }
+    : buildDestinationLink(destination, { ...input.book, identifiers: input.identifiers }, options);
+  if (!built) return null;
   return {
     destination,
-    url,
+    url: built.url,
+    kind: built.kind,
     label: curated?.label || null,
     tagline: curated?.tagline || null,
     featured: curated?.featured ?? false,

@@ -1,4 +1,4 @@
-import type { BookIdentifiers, LinkBook } from './types.js';
+import type { BookIdentifiers, LinkBook, LinkKind } from './types.js';
 
 // URL templates and the values filled into them: placeholders, alternatives, encoding.
 
@@ -120,9 +120,31 @@ export function fillAlternative(
 }
 
 export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string | null {
+  return fillTemplateLink(template, values)?.url ?? null;
+}
+
+// A search form asks in its path (`/search`, `/suche`, `/s/`…) or in a query parameter whose value
+// the template fills (`?q={isbn13}`, `?keywords={title_author}`); a product page names the book in
+// its path (`/dp/{isbn10}`, `/book/{isbn13}`) or by an id parameter (`/w/?ean={isbn13}`).
+const SEARCH_PATH =
+  /\/(?:search[^/?#]*|searchresults|suche|recherche|rechercher|busqueda|buscar|zoeken|cerca|src|s|sch|q|browse|booksearch|search-books|search-nwx)(?=[/?#.]|$)/i;
+const SEARCH_PARAM =
+  /[?&](?:q|k|s|query|keywords?|keyword|search|searchtext|search_query|sq|term|texto|words|sitem|g|xy|kn|mots_recherche|_nkw|b\.search)=\{/i;
+
+/** Whether one alternative of a template opens the book's page or runs a search for it. */
+export function alternativeKind(alternative: string): LinkKind {
+  const path = alternative.replace(/^[a-z]+:\/\/[^/]*/i, '');
+  return SEARCH_PATH.test(path.split(/[?#]/)[0] ?? '') || SEARCH_PARAM.test(path) ? 'search' : 'product';
+}
+
+/** The template filled, with what the alternative that produced the URL opens; null when none fills. */
+export function fillTemplateLink(
+  template: string,
+  values: Readonly<Record<string, string>>,
+): { url: string; kind: LinkKind } | null {
   for (const alternative of templateAlternatives(template)) {
     const url = fillAlternative(alternative, values);
-    if (url) return url;
+    if (url) return { url, kind: alternativeKind(alternative) };
   }
   return null;
 }

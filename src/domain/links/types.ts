@@ -21,9 +21,25 @@ export interface Destination {
   /** Query parameter carrying the affiliate tag (`tag` for Amazon); empty when the store has none. */
   affiliateParam: string;
   affiliateTag: string;
+  /** Where it sells (ISO 3166-1 codes); empty: everywhere (libraries, free copies, world-wide stores). */
+  countries: readonly string[];
+  /** Its country storefronts by country code (amazon.co.uk for GB); see storefronts.ts. */
+  storefronts: Readonly<Record<string, Storefront>>;
   /** Set on a country storefront's copy (see storefronts.ts): only that storefront's tag applies. */
   country?: string;
 }
+
+/** A country storefront: it replaces the destination's base URL and template for that country's readers. */
+export interface Storefront {
+  baseUrl: string;
+  template: string;
+}
+
+/**
+ * What a link opens: the book's own page at the store (`product`), or a search there for the book's
+ * ISBN or title (`search`). Readers see and hear the difference.
+ */
+export type LinkKind = 'product' | 'search';
 
 /** The facts of a book that links are built from (a `Book` from the store fits). */
 export interface LinkBook {
@@ -63,6 +79,7 @@ export interface LinkOptions {
 export interface ResolvedLink {
   destination: Destination;
   url: string;
+  kind: LinkKind;
   label: string | null;
   tagline: string | null;
   featured: boolean;

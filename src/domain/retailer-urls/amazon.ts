@@ -1,33 +1,6 @@
 import { parseIsbn } from '../isbn.js';
+import { AMAZON_HOSTS } from '../store-hosts.js';
 import type { Draft, PathRule, RefineContext, StoreRule } from './types.js';
-
-/** Every Amazon storefront and the country it sells to. */
-const STOREFRONTS: Readonly<Record<string, string>> = {
-  'amazon.com': 'US',
-  'amazon.co.uk': 'GB',
-  'amazon.de': 'DE',
-  'amazon.fr': 'FR',
-  'amazon.it': 'IT',
-  'amazon.es': 'ES',
-  'amazon.ca': 'CA',
-  'amazon.com.au': 'AU',
-  'amazon.co.jp': 'JP',
-  'amazon.in': 'IN',
-  'amazon.com.mx': 'MX',
-  'amazon.com.br': 'BR',
-  'amazon.nl': 'NL',
-  'amazon.se': 'SE',
-  'amazon.pl': 'PL',
-  'amazon.com.tr': 'TR',
-  'amazon.ae': 'AE',
-  'amazon.sa': 'SA',
-  'amazon.sg': 'SG',
-  'amazon.com.be': 'BE',
-  'amazon.eg': 'EG',
-  'amazon.ie': 'IE',
-  'amazon.co.za': 'ZA',
-  'amazon.cn': 'CN',
-};
 
 const ASIN = '(?<id>[A-Z0-9]{10})';
 const END = '(?:[/?].*)?$';
@@ -144,7 +117,7 @@ function cleanAmazonPath(path: string): string {
 export const AMAZON: readonly StoreRule[] = [
   {
     store: 'amazon',
-    hosts: STOREFRONTS,
+    hosts: AMAZON_HOSTS,
     patterns: [...NOT_BOOK_PATHS, ...PRODUCT_PATHS, { path: /^\/(?:gp|hz)\//i, kind: 'not_book' }],
     cleanPath: cleanAmazonPath,
     refine: refineAmazon,

@@ -1,4 +1,5 @@
 import { parseIsbn } from '../isbn.js';
+import { AUDIBLE_HOSTS } from '../store-hosts.js';
 import type { StoreRule } from './types.js';
 
 const AUDIBLE_NOISE =
@@ -7,19 +8,7 @@ const AUDIBLE_NOISE =
 export const AUDIO_STORES: readonly StoreRule[] = [
   {
     store: 'audible',
-    hosts: {
-      'audible.com': 'US',
-      'audible.co.uk': 'GB',
-      'audible.de': 'DE',
-      'audible.fr': 'FR',
-      'audible.it': 'IT',
-      'audible.es': 'ES',
-      'audible.ca': 'CA',
-      'audible.com.au': 'AU',
-      'audible.co.jp': 'JP',
-      'audible.in': 'IN',
-      'audible.com.br': 'BR',
-    },
+    hosts: AUDIBLE_HOSTS,
     patterns: [
       {
         path: /^\/pd\/(?:(?<slug>[^/]+)\/)?(?<id>[A-Z0-9]{10})\/?$/i,
@@ -27,8 +16,12 @@ export const AUDIO_STORES: readonly StoreRule[] = [
         slugNoise: AUDIBLE_NOISE,
       },
       { path: /^\/(?:author|series|podcast|ep|library|cat)\b/i, kind: 'not_book' },
+      { path: /^\/search\/?$/i, kind: 'not_book' },
     ],
-    refine(draft, { groups }) {
+    refine(draft, { groups, path, url }) {
+      // Audible's own search asks `?keywords=`, a name other shops use for tracking.
+      if (/^\/search\/?$/i.test(path) && !draft.titleWords)
+        draft.titleWords = url.searchParams.get('keywords')?.trim().slice(0, 200) || null;
       // Audible ASINs are Amazon ASINs; a numeric one is the audio edition's ISBN-10.
       const asin = groups.id?.toUpperCase();
       if (!asin) return;

@@ -4,7 +4,9 @@ import { CATALOGUES } from './catalogues.js';
 import { DIGITAL_PLATFORMS } from './digital.js';
 import { applyRule } from './engine.js';
 import { EUROPE_STORES } from './europe.js';
+import { FREE_LIBRARIES } from './free.js';
 import { scanUrlForIsbn, searchWords } from './isbn-scan.js';
+import { LOCAL_SHOPS } from './local-shops.js';
 import { MARKETPLACES } from './marketplaces.js';
 import { PACIFIC_ASIA_STORES } from './pacific-asia.js';
 import { slugWords } from './slug.js';
@@ -19,12 +21,14 @@ export const STORE_RULES: readonly StoreRule[] = [
   ...AMAZON,
   ...AUDIO_STORES,
   ...CATALOGUES,
+  ...FREE_LIBRARIES,
   ...DIGITAL_PLATFORMS,
   ...US_STORES,
   ...UK_STORES,
   ...EUROPE_STORES,
   ...PACIFIC_ASIA_STORES,
   ...MARKETPLACES,
+  ...LOCAL_SHOPS,
 ];
 
 interface HostEntry {

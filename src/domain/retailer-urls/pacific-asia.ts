@@ -1,3 +1,4 @@
+import { parseIsbn } from '../isbn.js';
 import type { StoreRule } from './types.js';
 
 const ISBN13 = '(?<isbn>97[89]\\d{10})';
@@ -12,6 +13,14 @@ export const PACIFIC_ASIA_STORES: readonly StoreRule[] = [
       { path: new RegExp(`^/(?<slug>[^/]+)/prod${ISBN13}\\.html$`, 'i') },
       { path: /^\/(?:books|search|authors|gifts)\b/i, kind: 'not_book' },
     ],
+    refine(draft, { path, url }) {
+      // The shop's own ISBN search (`/search.ep?keywords=…`): "keywords" is elsewhere a tracking name.
+      const isbn = /^\/search\.ep$/i.test(path) ? parseIsbn(url.searchParams.get('keywords') ?? '') : null;
+      if (isbn && !draft.isbn) {
+        draft.isbn = isbn;
+        draft.kind = 'book';
+      }
+    },
   },
   {
     store: 'dymocks',

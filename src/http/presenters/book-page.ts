@@ -1,8 +1,16 @@
 import { goPath as goLink } from '../../domain/go-links.js';
 import type { LinkGroup } from '../../domain/links.js';
 import { seriesPosition } from '../../domain/series.js';
+import { countryName, SWITCHER_COUNTRIES } from '../../domain/storefronts.js';
 import type { Book, LoadedBook } from '../../services/book-pages.js';
-import type { BookPageModel, BookView, EditionView, LinkGroupView, PageTemplate } from '../views/models.js';
+import type {
+  BookPageModel,
+  BookView,
+  CountryView,
+  EditionView,
+  LinkGroupView,
+  PageTemplate,
+} from '../views/models.js';
 
 export function bookView(book: Book): BookView {
   return {
@@ -33,11 +41,17 @@ export function goPath(
   return goLink(slug, destinationSlug, { sfid, country, ...carry });
 }
 
+/** The edition's format on a print shop's product link: an ebook store's page is another edition's. */
+function editionFormat(group: string, kind: string, format: string | null): string | null {
+  return kind === 'product' && format && (group === 'new' || group === 'used') ? format : null;
+}
+
 function groupViews(
   slug: string,
   groups: readonly LinkGroup[],
   sfid: number | null,
   carry: { partner?: string | null; src?: string | null },
+  format: string | null = null,
 ): LinkGroupView[] {
   return groups.map((group) => ({
     group: group.group,
@@ -53,6 +67,8 @@ function groupViews(
       featured: link.featured,
       brandColor: link.destination.brandColor || null,
       iconUrl: link.destination.iconUrl || null,
+      kind: link.kind,
+      format: editionFormat(link.destination.group, link.kind, format),
     })),
   }));
 }
@@ -70,6 +86,17 @@ function editionViews(loaded: LoadedBook): EditionView[] {
   }));
 }
 
+/** Names that read with an article in an English sentence ("Shops for the United Kingdom"). */
+const WITH_ARTICLE = new Set(['US', 'GB', 'NL', 'AE', 'PH', 'CZ', 'DO', 'BS', 'GM', 'CF', 'KY', 'MV', 'VA']);
+
+export function countryView(code: string, back: string): CountryView {
+  const name = countryName(code);
+  const choices = [...new Set([...SWITCHER_COUNTRIES, code])]
+    .map((choice) => ({ code: choice, name: countryName(choice) }))
+    .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+  return { code, name: WITH_ARTICLE.has(code) ? `the ${name}` : name, back, choices };
+}
+
 export interface BookPageParams {
   baseUrl: string;
   template: PageTemplate;
@@ -78,6 +105,8 @@ export interface BookPageParams {
   /** `partner=` and `src=` of the visit, carried into every `/go/` link of the page. */
   partner?: string | null;
   src?: string | null;
+  /** The reader's country the links are for (`readerCountry`), or null. */
+  country?: string | null;
 }
 
 export function bookPageModel(
@@ -94,11 +123,18 @@ export function bookPageModel(
     canonicalUrl: `${params.baseUrl}/book/${encodeURIComponent(slug)}`,
     shortUrl: `${params.baseUrl}/b/${encodeURIComponent(slug)}`,
     book: bookView(loaded.book),
-    groups: groupViews(slug, groups, params.sfid, { partner: params.partner, src: params.src }),
+    groups: groupViews(
+      slug,
+      groups,
+      params.sfid,
+      { partner: params.partner, src: params.src },
+      loaded.book.format,
+    ),
     editions: editionViews(loaded),
     template: params.template,
     highlight: highlighted ? params.use : null,
     series: seriesOf(loaded),
+    country: params.country ? countryView(params.country, `/book/${encodeURIComponent(slug)}`) : null,
   };
 }
 

@@ -9,6 +9,8 @@ export interface EmbedLink {
   label: string | null;
   featured: boolean;
   url: string;
+  /** `product`: the book's own page at the store; `search`: a search there for it. */
+  kind: 'product' | 'search';
 }
 
 export interface EmbedGroup {
@@ -72,6 +74,7 @@ export function embedData(
           name: link.destination.displayName,
           label: link.label,
           featured: link.featured,
+          kind: link.kind,
           // The storefront's own country, so /go/ sends the reader to the store the button named.
           url: embedGoUrl(
             params.baseUrl,

@@ -1,6 +1,7 @@
 import type { DestinationGroup } from '../../domain/groups.js';
+import { displayFormat } from './book-format.js';
 import { html, raw, type SafeHtml, safeUrl } from './html.js';
-import type { DestinationLinkView, LinkGroupView } from './models.js';
+import type { CountryView, DestinationLinkView, LinkGroupView } from './models.js';
 
 /**
  * The destination lists. Colours reach the browser as `data-brand` (applied by web/book.js through
@@ -36,15 +37,34 @@ function badge(link: DestinationLinkView): SafeHtml {
   return html`<span class="dest__badge" aria-hidden="true">${initial}</span>`;
 }
 
+const GO_ICON = raw('<path d="M9 6l6 6-6 6"/>');
+const SEARCH_ICON = raw('<circle cx="11" cy="11" r="7"/><path d="m20 20-4-4"/>');
+
+/**
+ * A search link reads "Search Kobo" and shows a magnifier; a product link names the store and, where
+ * known, the edition it opens ("Paperback"). Screen readers hear the same words (no aria-label hides them).
+ */
+function linkName(link: DestinationLinkView): SafeHtml {
+  if (link.kind === 'search') return html`<span class="dest__verb">Search</span> ${link.name}`;
+  return html`${link.name}`;
+}
+
+function linkKindNote(link: DestinationLinkView): SafeHtml {
+  if (link.kind === 'search') return html`<span class="dest__kind">Search for this book at the store</span>`;
+  return html`<span class="dest__kind">${link.format ? `${displayFormat(link.format)}: the book's page` : "The book's page"}</span>`;
+}
+
 export function destinationLink(link: DestinationLinkView, extraClass = ''): SafeHtml {
-  const classes = ['dest', link.featured ? 'dest--featured' : '', extraClass].filter(Boolean).join(' ');
-  return html`<a class="${classes}" href="${safeUrl(link.href) ?? '#'}" rel="nofollow sponsored noopener" data-destination="${link.destinationSlug}" data-group="${link.group}"${brandAttr(link)}>
+  const classes = ['dest', `dest--${link.kind}`, link.featured ? 'dest--featured' : '', extraClass]
+    .filter(Boolean)
+    .join(' ');
+  return html`<a class="${classes}" href="${safeUrl(link.href) ?? '#'}" rel="nofollow sponsored noopener" data-destination="${link.destinationSlug}" data-group="${link.group}" data-kind="${link.kind}"${brandAttr(link)}>
   ${badge(link)}
   <span class="dest__text">
-    <span class="dest__name">${link.name}${link.label && html` <span class="dest__label">${link.label}</span>`}</span>
-    ${link.tagline && html`<span class="dest__tagline">${link.tagline}</span>`}
+    <span class="dest__name">${linkName(link)}${link.label && html` <span class="dest__label">${link.label}</span>`}</span>
+    ${link.tagline ? html`<span class="dest__tagline">${link.tagline}</span>` : linkKindNote(link)}
   </span>
-  <svg class="dest__go" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false"><path d="M9 6l6 6-6 6"/></svg>
+  <svg class="dest__go" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">${link.kind === 'search' ? SEARCH_ICON : GO_ICON}</svg>
 </a>`;
 }
 
@@ -77,18 +97,43 @@ export function findHighlight(
   return null;
 }
 
+/** "Shops for the United Kingdom · change": a GET form to /country, so it needs no script. */
+export function countryBar(country: CountryView | null | undefined): SafeHtml {
+  if (!country) return html``;
+  return html`<div class="country" data-country="${country.code}">
+  <span>Shops for ${country.name}</span><span aria-hidden="true">·</span>
+  <details><summary class="country__change">change</summary>
+    <form method="get" action="/country">
+      <label for="country-choice">Country</label>
+      <select id="country-choice" name="country">${country.choices.map(
+        (choice) =>
+          html`<option value="${choice.code}"${choice.code === country.code ? html` selected` : ''}>${choice.name}</option>`,
+      )}</select>
+      <input type="hidden" name="back" value="${country.back}">
+      <button type="submit" class="button button--small">Show shops</button>
+    </form>
+  </details>
+</div>`;
+}
+
 /** "Your pick" first (the `use=` destination), then every non-empty group in the model's order. */
-export function renderDestinations(groups: readonly LinkGroupView[], highlight: string | null): SafeHtml {
+export function renderDestinations(
+  groups: readonly LinkGroupView[],
+  highlight: string | null,
+  country: CountryView | null = null,
+): SafeHtml {
   const visible = groups.filter((group) => group.links.length > 0);
   const pick = findHighlight(visible, highlight);
   if (visible.length === 0) {
     return html`<section class="where" aria-labelledby="where-title">
   <h2 id="where-title">Where to get it</h2>
+  ${countryBar(country)}
   <p class="empty">No shops or libraries are set up for this book yet.</p>
 </section>`;
   }
   return html`<section class="where" aria-labelledby="where-title">
   <h2 id="where-title">Where to get it</h2>
+  ${countryBar(country)}
   ${pick && html`<div class="pick" data-pick="${pick.destinationSlug}"><p class="pick__title">Your pick</p>${destinationLink(pick, 'dest--pick')}</div>`}
   <div class="groups">
     ${visible.map((group) => groupSection(group, highlight))}

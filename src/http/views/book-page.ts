@@ -44,7 +44,7 @@ function fullBody(model: BookPageModel, withDescription: boolean): SafeHtml {
       ${withDescription && descriptionSection(model.book)}
     </div>
   </article>
-  ${renderDestinations(model.groups, model.highlight)}
+  ${renderDestinations(model.groups, model.highlight, model.country ?? null)}
   ${favouritePanel(model)}
   ${editionsSection(model)}
   ${shareBox(model)}
@@ -61,7 +61,7 @@ function cardBody(model: BookPageModel, siteName: string): SafeHtml {
       ${coverFigure(model.book)}
       ${titleBlock(model, false)}
     </div>
-    ${renderDestinations(model.groups, model.highlight)}
+    ${renderDestinations(model.groups, model.highlight, model.country ?? null)}
     <p class="card__foot"><a href="${safeUrl(model.canonicalUrl) ?? '#'}">All details on ${siteName}</a></p>
   </article>
 </main>`;

@@ -9,8 +9,8 @@ import { html, type SafeHtml, safeUrl } from './html.js';
  */
 
 function button(link: EmbedLink): SafeHtml {
-  const classes = link.featured ? 'bl-btn bl-btn--featured' : 'bl-btn';
-  return html`<li><a class="${classes}" href="${safeUrl(link.url) ?? '#'}" target="_blank" rel="noopener nofollow sponsored">${link.name}${link.label && html` <span class="bl-label">${link.label}</span>`}<span class="bl-sr"> (opens in a new tab)</span></a></li>`;
+  const classes = `bl-btn bl-btn--${link.kind}${link.featured ? ' bl-btn--featured' : ''}`;
+  return html`<li><a class="${classes}" href="${safeUrl(link.url) ?? '#'}" target="_blank" rel="noopener nofollow sponsored" data-kind="${link.kind}">${link.kind === 'search' ? `Search ${link.name}` : link.name}${link.label && html` <span class="bl-label">${link.label}</span>`}<span class="bl-sr"> (opens in a new tab)</span></a></li>`;
 }
 
 function cover(data: EmbedData): SafeHtml {

@@ -29,6 +29,10 @@ export interface DestinationLinkView {
   featured: boolean;
   brandColor: string | null;
   iconUrl: string | null;
+  /** `product`: opens the book's own page at the store; `search`: runs a search there for it. */
+  kind: 'product' | 'search';
+  /** The edition's format the product page is for ("Paperback"), when Booklink knows it. */
+  format?: string | null;
 }
 
 export interface LinkGroupView {
@@ -62,4 +66,15 @@ export interface BookPageModel {
   highlight: string | null;
   /** The series the catalog puts this book in, with its number there. */
   series?: { name: string; slug: string; number: number | null } | null;
+  /** Whose shops the page lists, and the switcher's choices. */
+  country?: CountryView | null;
+}
+
+export interface CountryView {
+  code: string;
+  /** "the United Kingdom", as the sentence needs it. */
+  name: string;
+  /** The path the switcher sends the reader back to. */
+  back: string;
+  choices: ReadonlyArray<{ code: string; name: string }>;
 }

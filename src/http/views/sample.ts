@@ -59,6 +59,7 @@ function link(slug: string, group: LinkGroupView['group'], seed: LinkSeed): Dest
     featured: false,
     brandColor,
     iconUrl: null,
+    kind: group === 'new' || group === 'free' ? 'product' : 'search',
     ...extra,
   };
 }

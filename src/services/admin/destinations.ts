@@ -1,5 +1,6 @@
 import { DESTINATION_GROUPS, isDestinationGroup } from '../../domain/groups.js';
 import { buildDestinationUrl, type Destination, templateProblems } from '../../domain/links.js';
+import { baseSlug } from '../../domain/slug.js';
 import {
   aliasesOf,
   type DestinationColumns,
@@ -7,6 +8,8 @@ import {
   insertDestination,
   linkCounts,
   renameSlug,
+  replaceStorefronts,
+  type StorefrontColumns,
   slugTaken,
   updateDestinationColumns,
 } from '../../store/admin-destinations.js';
@@ -45,16 +48,74 @@ export interface DestinationInput {
   group: string;
   affiliate_param: string;
   affiliate_tag: string;
+  /** "GB, IE": where it sells; empty: everywhere. */
+  countries: string;
+  /** One storefront a line: a country code, then its URL template ("GB https://www.amazon.co.uk/dp/{isbn10}"). */
+  storefronts: string;
+}
+
+/** The local bookshop form's fields. */
+export interface LocalShopInput {
+  display_name: string;
+  url_template: string;
+  countries: string;
+}
+
+/** What the form's checks turn into: the destination's columns and its storefronts. */
+interface CheckedDestination {
+  columns: DestinationColumns;
+  storefronts: StorefrontColumns[];
 }
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,98}[a-z0-9])?$/;
 const COLOR = /^#[0-9a-f]{6}$/i;
 
+const COUNTRY_CODE = /^[A-Z]{2}$/;
+
+/** "gb, IE" → "GB,IE", or an error naming what is not a country code. */
+function checkCountries(text: string): { value: string } | { error: string } {
+  const codes = text
+    .split(/[\s,;]+/)
+    .map((code) => code.trim().toUpperCase())
+    .filter(Boolean);
+  const wrong = codes.filter((code) => !COUNTRY_CODE.test(code));
+  if (wrong.length > 0)
+    return { error: `Two-letter country codes (ISO 3166-1), like GB or DE: ${wrong.join(', ')}` };
+  return { value: [...new Set(codes)].join(',') };
+}
+
+/** "GB https://…" lines → storefront rows; the base URL is the template's own origin. */
+function checkStorefronts(
+  text: string,
+  group: Parameters<typeof templateProblems>[1],
+): { value: StorefrontColumns[] } | { error: string } {
+  const fronts: StorefrontColumns[] = [];
+  const problems: string[] = [];
+  for (const [index, raw] of text.split(/\r?\n/).entries()) {
+    const line = raw.trim();
+    if (!line) continue;
+    const match = /^([A-Za-z]{2})\s*[:=]?\s+(\S.*)$/.exec(line);
+    const country = match?.[1]?.toUpperCase() ?? '';
+    const template = match?.[2]?.trim() ?? '';
+    if (!match) {
+      problems.push(`line ${index + 1}: a country code, a space, then the URL template`);
+      continue;
+    }
+    if (fronts.some((front) => front.country === country))
+      problems.push(`line ${index + 1}: ${country} twice`);
+    const templateErrors = templateProblems(template, group);
+    if (templateErrors.length > 0) problems.push(`line ${index + 1}: ${templateErrors.join('; ')}`);
+    const origin = /^https:\/\/[^/]+/i.exec(template)?.[0] ?? '';
+    fronts.push({ country, base_url: origin, url_template: template });
+  }
+  return problems.length > 0 ? { error: problems.join('; ') } : { value: fronts };
+}
+
 async function check(
   ctx: CommandContext,
   input: DestinationInput,
   id: number | null,
-): Promise<CommandResult<DestinationColumns>> {
+): Promise<CommandResult<CheckedDestination>> {
   const errors: FieldErrors = {};
   const slug = input.slug.trim().toLowerCase();
   if (!input.display_name.trim()) errors.display_name = 'A destination needs a name.';
@@ -74,8 +135,16 @@ async function check(
   }
   if (!/^[A-Za-z0-9_.-]{0,50}$/.test(input.affiliate_param.trim()))
     errors.affiliate_param = 'A query parameter name.';
-  if (Object.keys(errors).length > 0) return invalid(errors);
-  return ok({
+  const countries = checkCountries(input.countries);
+  if ('error' in countries) errors.countries = countries.error;
+  const storefronts = checkStorefronts(
+    input.storefronts,
+    isDestinationGroup(input.group) ? input.group : 'new',
+  );
+  if ('error' in storefronts) errors.storefronts = storefronts.error;
+  if (Object.keys(errors).length > 0 || 'error' in countries || 'error' in storefronts)
+    return invalid(errors);
+  const columns: DestinationColumns = {
     slug,
     display_name: input.display_name.trim(),
     short_name: input.short_name.trim(),
@@ -90,7 +159,9 @@ async function check(
     is_public: input.is_public ? 1 : 0,
     affiliate_param: input.affiliate_param.trim(),
     affiliate_tag: input.affiliate_tag.trim(),
-  });
+    countries: countries.value,
+  };
+  return ok({ columns, storefronts: storefronts.value });
 }
 
 export async function createDestination(
@@ -100,7 +171,8 @@ export async function createDestination(
   const checked = await check(ctx, input, null);
   if (!checked.ok) return checked;
   const id = await ctx.db.transaction().execute(async (trx) => {
-    const newId = await insertDestination(trx, checked.value);
+    const newId = await insertDestination(trx, checked.value.columns);
+    await replaceStorefronts(trx, newId, checked.value.storefronts);
     await writeAudit(trx, ctx.actor, {
       action: 'destination.create',
       entityType: 'destination',
@@ -122,8 +194,10 @@ export async function updateDestination(
   const checked = await check(ctx, input, before.id);
   if (!checked.ok) return checked;
   await ctx.db.transaction().execute(async (trx) => {
-    await updateDestinationColumns(trx, before.id, checked.value);
-    if (checked.value.slug !== before.slug) await renameSlug(trx, before.id, before.slug, checked.value.slug);
+    const { columns } = checked.value;
+    await updateDestinationColumns(trx, before.id, columns);
+    await replaceStorefronts(trx, before.id, checked.value.storefronts);
+    if (columns.slug !== before.slug) await renameSlug(trx, before.id, before.slug, columns.slug);
     await writeAudit(trx, ctx.actor, {
       action: 'destination.update',
       entityType: 'destination',
@@ -186,6 +260,7 @@ export function previewTemplate(
     is_public: 1,
     affiliate_param: affiliateParam.trim(),
     affiliate_tag: affiliateTag.trim(),
+    countries: '',
     created_at: '',
     updated_at: '',
   });
@@ -226,6 +301,33 @@ export class AdminDestinations extends AdminArea {
 
   create(actor: AuditActor, input: DestinationInput): Promise<CommandResult<number>> {
     return createDestination(this.as(actor), input);
+  }
+
+  /** The local bookshop form: a shop of the "new" group, public, limited to its countries. */
+  async createLocalShop(actor: AuditActor, input: LocalShopInput): Promise<CommandResult<number>> {
+    const template = input.url_template.trim();
+    const result = await createDestination(this.as(actor), {
+      display_name: input.display_name,
+      slug: baseSlug(input.display_name, []).slice(0, 60),
+      short_name: input.display_name.trim().slice(0, 50),
+      description: '',
+      icon_url: '',
+      base_url: /^https:\/\/[^/]+/i.exec(template)?.[0] ?? '',
+      display_priority: 55,
+      brand_color: '',
+      url_template: template,
+      is_public: true,
+      is_active: true,
+      group: 'new',
+      affiliate_param: '',
+      affiliate_tag: '',
+      countries: input.countries,
+      storefronts: '',
+    });
+    if (result.ok) return result;
+    // The form has no slug field: a taken slug is the name's problem.
+    const { slug, ...errors } = result.errors;
+    return invalid(slug ? { ...errors, display_name: 'Another destination already has this name.' } : errors);
   }
 
   update(actor: AuditActor, before: Destination, input: DestinationInput): Promise<CommandResult> {

@@ -15,6 +15,8 @@ const common = {
   group: text(20),
   affiliate_param: text(50),
   affiliate_tag: text(200),
+  countries: text(400),
+  storefronts: text(40000),
 };
 
 /** SPEC 2.4 "destination create" (defaults included) plus group and affiliate settings. */
@@ -42,4 +44,11 @@ export const PreviewQuery = Type.Object({
   group: Type.Optional(text(20)),
   affiliate_param: Type.Optional(text(50)),
   affiliate_tag: Type.Optional(text(200)),
+});
+/** The local bookshop form: a name, a link template, its countries; `action` previews or creates. */
+export const LocalShopBody = Type.Object({
+  display_name: text(200),
+  url_template: text(4000),
+  countries: text(400),
+  action: text(20),
 });

@@ -12,6 +12,7 @@ import {
 } from '../../views/admin/destination.js';
 import { renderDestinationList } from '../../views/admin/destinations.js';
 import type { FormValues } from '../../views/admin/form.js';
+import { renderLocalShopPage } from '../../views/admin/local-shop.js';
 import {
   type AdminRouteOptions,
   actorOf,
@@ -24,6 +25,7 @@ import {
 } from './context.js';
 import {
   CreateBody,
+  LocalShopBody,
   PreviewQuery,
   RemoveBookBody,
   UpdateBody,
@@ -81,6 +83,43 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
 
   app.get('/admin/destinations/new', { schema: { hide: true } }, async (request, reply) =>
     page(request, reply, null, {}),
+  );
+
+  const shopPage = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    values: FormValues,
+    errors = {},
+    status = 200,
+  ) =>
+    sendPage(
+      reply,
+      renderLocalShopPage(viewerOf(request), {
+        values,
+        errors,
+        preview: previewOf({ ...values, group: 'new' }),
+      }),
+      status,
+    );
+
+  app.get('/admin/destinations/local-shop', { schema: { hide: true } }, async (request, reply) =>
+    shopPage(request, reply, {}),
+  );
+
+  app.post(
+    '/admin/destinations/local-shop',
+    { attachValidation: true, schema: { hide: true, body: LocalShopBody } },
+    async (request, reply) => {
+      // "Preview" shows the form again with the server's preview; nothing is saved.
+      if (!request.validationError && request.body.action === 'preview')
+        return shopPage(request, reply, submitted(request));
+      return submitForm(request, reply, {
+        load: nothing,
+        run: (actor, _new, body) => destinations.createLocalShop(actor, body),
+        show: async (_new, failed) => shopPage(request, reply, failed.values, failed.errors, 422),
+        done: (_new, id) => `/admin/destinations/${id}?notice=created`,
+      });
+    },
   );
 
   /** The live template preview the form's script asks for as the operator types. */

@@ -33,6 +33,10 @@ const LinkEntry = Type.Object({
     examples: ['https://booklink.example/go/the-hobbit-j-r-r-tolkien/bookshop?partner=acme'],
   }),
   featured: Type.Boolean(),
+  kind: Type.Union([Type.Literal('product'), Type.Literal('search')], {
+    description:
+      "What the link opens: product, the book's own page at the store; search, a search there for the book's ISBN or title",
+  }),
 });
 
 const BookLinksBody = Type.Object(
@@ -41,7 +45,8 @@ const BookLinksBody = Type.Object(
     booklink_url: Type.String(),
     title: Type.String(),
     country: Type.Union([Type.String(), Type.Null()], {
-      description: 'The storefront country the links are for, or null for the default storefronts',
+      description:
+        "The country the links are for (ISO 3166-1 alpha-2): that country's own shops, the stores' storefronts there and the destinations that serve everywhere",
     }),
     partner: Type.Union([Type.String(), Type.Null()], {
       description: 'The partner whose tags apply; null when none was given or it is unknown or inactive',
@@ -77,7 +82,7 @@ export const apiBookLinksRoutes: FastifyPluginAsyncTypebox<{ services: Services 
             Type.String({
               pattern: '^[A-Za-z]{2}$',
               description:
-                'Storefront country (ISO 3166-1 alpha-2); without it, the CDN country header or Accept-Language decides',
+                "The reader's country (ISO 3166-1 alpha-2): its own shops and the stores' storefronts there. Without it: the country switcher's cookie, then the CDN country header, then the Accept-Language region, then the operator's DEFAULT_COUNTRY",
               examples: ['GB'],
             }),
           ),
@@ -104,7 +109,7 @@ export const apiBookLinksRoutes: FastifyPluginAsyncTypebox<{ services: Services 
     async (request, reply) => {
       const { country, partner, src } = request.query;
       const links = await bookLinks(deps, request.params.slug, {
-        country: readerCountry(country, request.headers),
+        country: readerCountry(country, request.headers, services.config.defaultCountry),
         partner,
         src,
         apiKeyId: request.apiKey?.id ?? null,
@@ -114,7 +119,7 @@ export const apiBookLinksRoutes: FastifyPluginAsyncTypebox<{ services: Services 
       reply
         .header('etag', etag)
         .header('cache-control', 'public, max-age=300')
-        .header('vary', 'Accept-Language');
+        .header('vary', 'Cookie, Accept-Language');
       // 304 has no body, so it has no schema to declare (the description above documents it).
       if (matches(request.headers['if-none-match'], etag)) return (reply as FastifyReply).code(304).send();
       return {
@@ -133,6 +138,7 @@ export const apiBookLinksRoutes: FastifyPluginAsyncTypebox<{ services: Services 
             label: link.label,
             go_url: link.url,
             featured: link.featured,
+            kind: link.kind,
           })),
         })),
       };

@@ -45,7 +45,7 @@ const country = Type.Optional(
   Type.String({
     pattern: '^[A-Za-z]{2}$',
     description:
-      'Storefront country (ISO 3166-1 alpha-2); without it, the CDN country header or the browser language decides',
+      "The reader's country (ISO 3166-1 alpha-2): its own shops and the stores' storefronts there. Without it: the country switcher's cookie, the CDN country header, the browser language's region, then DEFAULT_COUNTRY",
     examples: ['GB'],
   }),
 );
@@ -165,7 +165,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
     const cookie = request.headers.cookie;
     // Access codes unlock private destinations, so such a page is the visitor's own (see cache headers).
     const access = cookie ? await services.access.accessFor(cookie) : NO_ACCESS;
-    const country = readerCountry(query.country, request.headers);
+    const country = readerCountry(query.country, request.headers, services.config.defaultCountry);
     const chosen = TEMPLATES.find((name) => name === query.template) ?? 'default';
     const useSlug = query.use?.trim().toLowerCase() || null;
     const partnerId = normalisePartnerId(query.partner);
@@ -200,6 +200,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         sfid: query.sfid ?? null,
         partner: partnerId,
         src: placement,
+        country,
       });
       return {
         body: new CompressedBody(Buffer.from(renderBookPage(model))),

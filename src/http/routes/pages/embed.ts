@@ -55,6 +55,9 @@ const EmbedLinkSchema = Type.Object({
   label: Type.Union([Type.String(), Type.Null()]),
   featured: Type.Boolean(),
   url: Type.String({ description: 'Absolute /go/ URL (counts the click, applies the tags)' }),
+  kind: Type.Union([Type.Literal('product'), Type.Literal('search')], {
+    description: "product: opens the book's own page at the store; search: runs a search there for it",
+  }),
 });
 const EmbedDataSchema = Type.Object({
   book: Type.Object({
@@ -104,7 +107,11 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       },
     },
     async (request, reply) => {
-      const chosenCountry = readerCountry(request.query.country, request.headers);
+      const chosenCountry = readerCountry(
+        request.query.country,
+        request.headers,
+        services.config.defaultCountry,
+      );
       const mayCreate = visitorMayCreate(services, request, request.isAutomated);
       const content = await loadEmbed(deps, request.params.slug, {
         country: chosenCountry,
@@ -120,7 +127,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       });
       return reply
         .header('cache-control', 'public, max-age=300')
-        .header('vary', 'Accept-Language')
+        .header('vary', 'Cookie, Accept-Language')
         .send(data);
     },
   );
@@ -137,7 +144,11 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       },
     },
     async (request, reply) => {
-      const chosenCountry = readerCountry(request.query.country, request.headers);
+      const chosenCountry = readerCountry(
+        request.query.country,
+        request.headers,
+        services.config.defaultCountry,
+      );
       const mayCreate = visitorMayCreate(services, request, request.isAutomated);
       const content = await loadEmbed(deps, request.params.slug, {
         country: chosenCountry,
@@ -157,7 +168,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         .header('content-security-policy', EMBED_PAGE_CSP)
         .header('referrer-policy', 'strict-origin-when-cross-origin')
         .header('cache-control', 'public, max-age=300')
-        .header('vary', 'Accept-Language')
+        .header('vary', 'Cookie, Accept-Language')
         .send(renderEmbedPage(data, { cover: withCover }));
     },
   );

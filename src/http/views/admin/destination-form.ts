@@ -45,6 +45,13 @@ export function destinationForm(
     ${errors.url_template && html`<p class="field__error">${errors.url_template}</p>`}
   </div>
   ${previewBox(preview)}
+  ${field('Countries', 'countries', values, errors, { maxlength: 400, placeholder: 'GB, IE', hint: 'Where it sells: two-letter codes. Empty: everywhere (libraries, world-wide stores).' })}
+  <div class="field field--wide${errors.storefronts ? ' field--invalid' : ''}">
+    <label for="f-storefronts">Country storefronts</label>
+    <textarea id="f-storefronts" name="storefronts" rows="4" class="mono" placeholder="GB https://www.example.co.uk/book/{isbn13}">${String(values.storefronts ?? '')}</textarea>
+    <p class="field__hint">One a line: a country code, a space, then that country's URL template. Readers in that country get it instead of the template above.</p>
+    ${errors.storefronts && html`<p class="field__error">${errors.storefronts}</p>`}
+  </div>
   ${field('Affiliate parameter', 'affiliate_param', values, errors, { maxlength: 50, hint: 'Query parameter, e.g. tag' })}
   ${field('Affiliate tag', 'affiliate_tag', values, errors, { maxlength: 200, hint: 'For the default store, used only where AFFILIATE_TAGS and Affiliate tags set none: see "Affiliate tags in use" below.' })}
   ${textarea('Description', 'description', values, errors, 2)}

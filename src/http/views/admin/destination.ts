@@ -37,6 +37,10 @@ export function destinationValues(d: Destination): FormValues {
     affiliate_tag: d.affiliateTag,
     is_public: d.isPublic,
     is_active: d.isActive,
+    countries: d.countries.join(', '),
+    storefronts: Object.entries(d.storefronts)
+      .map(([country, front]) => `${country} ${front.template}`)
+      .join('\n'),
   };
 }
 
