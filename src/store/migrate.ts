@@ -22,6 +22,7 @@ import { booksFtsDirectMigration } from './migrations/0022-books-fts-direct.js';
 import { foldKeepsMarksMigration } from './migrations/0023-fold-keeps-marks.js';
 import { foldMarksPostgresMigration } from './migrations/0024-fold-marks-postgres.js';
 import { listPublicIdsMigration } from './migrations/0025-list-public-ids.js';
+import { brandLogosMigration } from './migrations/0031-brand-logos.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -49,6 +50,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0023-fold-keeps-marks', foldKeepsMarksMigration],
   ['0024-fold-marks-postgres', foldMarksPostgresMigration],
   ['0025-list-public-ids', listPublicIdsMigration],
+  ['0031-brand-logos', brandLogosMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -1,10 +1,12 @@
 import type { Db } from '../../store/schema.js';
+import type { BrandSettings } from '../brand.js';
 import type { ChangeEvents } from '../change-events.js';
 import { AdminAccessCodes } from './access-codes.js';
 import { AdminAnalytics } from './analytics.js';
 import { AdminAudit } from './audit.js';
 import { AdminAuth } from './auth.js';
 import { AdminBooks } from './books.js';
+import { AdminBrand } from './brand.js';
 import { AdminDestinations } from './destinations.js';
 import { AdminEditions } from './editions.js';
 import { AdminKeys } from './keys.js';
@@ -28,6 +30,7 @@ export interface AdminServices {
   partners: AdminPartners;
   users: AdminUsers;
   audit: AdminAudit;
+  brand: AdminBrand;
 }
 
 export interface AdminDependencies {
@@ -38,6 +41,8 @@ export interface AdminDependencies {
   finder: BookFinder;
   /** Called after every partner change: cached partner lookups and `/go/` targets carry tags. */
   partnersChanged: () => void;
+  /** The brand every page reads (cached; the brand commands drop it through `brand-changed`). */
+  brand: BrandSettings;
 }
 
 /** Built once, in `createServices`. */
@@ -46,6 +51,7 @@ export function createAdminServices({
   events,
   finder,
   partnersChanged,
+  brand,
 }: AdminDependencies): AdminServices {
   return {
     auth: new AdminAuth(db),
@@ -60,5 +66,6 @@ export function createAdminServices({
     partners: new AdminPartners(db, events, partnersChanged),
     users: new AdminUsers(db, events),
     audit: new AdminAudit(db),
+    brand: new AdminBrand(db, events, brand),
   };
 }

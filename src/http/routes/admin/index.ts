@@ -7,6 +7,7 @@ import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
 import { bookLinkRoutes } from './book-links.js';
 import { bookRoutes } from './books.js';
+import { brandRoutes } from './brand.js';
 import { type AdminRouteOptions, sameToken } from './context.js';
 import { LOGIN_COOKIE, readCookie, SESSION_COOKIE } from './cookies.js';
 import { destinationRoutes } from './destinations.js';
@@ -87,6 +88,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     accessCodeRoutes,
     keyRoutes,
     partnerRoutes,
+    brandRoutes,
     userRoutes,
     auditRoutes,
   ]) {

@@ -136,6 +136,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
   const rendered = replay.rendered;
   services.events.on('book-changed', (slug: string) => rendered.invalidate(slug));
   services.events.on('destinations-changed', () => rendered.clear());
+  services.events.on('brand-changed', () => rendered.clear());
   /** Plain visits being answered through Fastify, and their page: what they are sent is kept. */
   const replayable = new WeakMap<FastifyRequest, RenderedPage>();
   const keepForReplay: onSendHookHandler = (request, reply, payload, done) => {
@@ -198,8 +199,10 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         partner: partnerId,
         src: placement,
       });
-      page = { body: new CompressedBody(Buffer.from(renderBookPage(model))), sent: new Map() };
-      rendered.set(key, slug, page);
+      const brand = await services.brand.current();
+      page = { body: new CompressedBody(Buffer.from(renderBookPage(model, { brand }))), sent: new Map() };
+      // A page rendered while the brand changed is not kept: the change cleared the cache already.
+      if (brand === (await services.brand.current())) rendered.set(key, slug, page);
     }
     // What the replay answers without Fastify (page-replay.ts): a GET without query string or cookie.
     if (request.method === 'GET' && cookie === undefined && !request.url.includes('?'))
