@@ -1,4 +1,5 @@
-import { html, type SafeHtml } from '../html.js';
+import type { Book } from '../../../services/admin/books.js';
+import { html, type SafeHtml, safeUrl } from '../html.js';
 import { type BookPageModel, formState } from './book-model.js';
 import { editionsSection, linksSection, overridesSection, pinsSection } from './book-sections.js';
 import { field, formError, textarea } from './form.js';
@@ -30,10 +31,19 @@ function editForm(viewer: AdminViewer, model: BookPageModel): SafeHtml {
 </section>`;
 }
 
+/** The cover readers see (or a note that there is none), so the operator checks it beside its URL. */
+function cover(book: Pick<Book, 'title' | 'coverUrl'>): SafeHtml {
+  const src = safeUrl(book.coverUrl);
+  return src
+    ? html`<img class="admin-cover" src="${src}" alt="Cover of ${book.title}" width="80" referrerpolicy="no-referrer">`
+    : html`<p class="admin-cover admin-cover--none muted small">No cover</p>`;
+}
+
 export function renderBookAdmin(viewer: AdminViewer, model: BookPageModel): string {
   const { book } = model;
   const body = html`<div class="page-head">
-  <div><p class="crumbs"><a href="/admin/books">Books</a></p>
+  ${cover(book)}
+  <div class="page-head__text"><p class="crumbs"><a href="/admin/books">Books</a></p>
   <h1>${book.title}</h1>
   <p class="muted">${book.authors.join(', ')}${book.isbn13 ? html` · <span class="mono">${book.isbn13}</span>` : ''}</p></div>
   <a class="button button--quiet" href="/book/${encodeURIComponent(book.slug)}" target="_blank" rel="noopener">Public page ↗</a>
