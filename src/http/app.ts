@@ -118,7 +118,7 @@ export async function buildApp({
       done();
     });
   }
-  await app.register(errors, { baseUrl: config.baseUrl });
+  await app.register(errors, { baseUrl: config.baseUrl, brand: () => services.brand.latest() });
   await app.register(guards, { baseUrl: config.baseUrl });
   await app.register(metrics, {
     providers: () => services.providers.client.stats(),

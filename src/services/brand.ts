@@ -51,6 +51,7 @@ export function brandOf(stored: unknown, fallbackContact: string | null): Brand 
  */
 export class BrandSettings {
   private cached: Promise<Brand> | null = null;
+  private last: Brand = DEFAULT_BRAND;
 
   constructor(
     private readonly db: Db,
@@ -60,7 +61,10 @@ export class BrandSettings {
 
   current(): Promise<Brand> {
     if (!this.cached) {
-      const loading = readBrandSettings(this.db).then((stored) => brandOf(stored, this.fallbackContact));
+      const loading = readBrandSettings(this.db).then((stored) => {
+        this.last = brandOf(stored, this.fallbackContact);
+        return this.last;
+      });
       // A failed read is not kept: the next page asks the database again.
       loading.catch(() => {
         if (this.cached === loading) this.cached = null;
@@ -68,6 +72,14 @@ export class BrandSettings {
       this.cached = loading;
     }
     return this.cached;
+  }
+
+  /**
+   * The brand last read, without waiting (error pages, rendered where nothing may be awaited); a
+   * change shows there from the next page that reads the brand.
+   */
+  latest(): Brand {
+    return this.last;
   }
 
   invalidate(): void {

@@ -122,6 +122,13 @@ describeEachDialect("the operator's brand", (context) => {
     assert.match(frame, /We may earn a fee[\s\S]*Chapter &amp; Verse<\/a><\/p>/);
     assert.match(frame, /href="\/brand\/theme-/);
 
+    const search = await (await t.get('/search?q=zzzzqqq')).text();
+    assert.match(search, /<title>zzzzqqq · Search · Chapter &amp; Verse<\/title>/);
+    assert.match(search, /We may earn a fee/);
+    const missing = await t.get('/book/no-such-book', { accept: 'text/html' });
+    assert.equal(missing.status, 404);
+    assert.match(await missing.text(), /· Chapter &amp; Verse<\/title>[\s\S]*We may earn a fee/);
+
     const guide = await (await t.get('/developers.md')).text();
     assert.match(guide, /^# Chapter & Verse for developers/);
     assert.match(guide, /books@chapter\.example/);

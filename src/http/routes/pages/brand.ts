@@ -15,9 +15,10 @@ export const brandRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
   app.get(
     '/brand/logo-:hash.:ext',
     {
+      // Assets, like /static/ and /embed.js: not operations of the documented API.
       schema: {
+        hide: true,
         summary: "The operator's logo (its content hash names it)",
-        tags: ['pages'],
         params: Type.Object({
           hash: Type.String({ pattern: '^[0-9a-f]{16,64}$' }),
           ext: Type.String({ pattern: '^(png|jpg|webp)$' }),
@@ -40,8 +41,8 @@ export const brandRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     '/brand/theme-:version.css',
     {
       schema: {
+        hide: true,
         summary: "The operator's accent colours as CSS custom properties",
-        tags: ['pages'],
         params: Type.Object({ version: Type.String({ maxLength: 13 }) }),
         response: { 200: Type.String() },
       },
