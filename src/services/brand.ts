@@ -92,4 +92,3 @@ export class BrandSettings {
   }
 }
 
-export { DEFAULT_BRAND };
