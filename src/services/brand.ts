@@ -91,4 +91,3 @@ export class BrandSettings {
     return findBrandLogo(this.db, hash);
   }
 }
-
