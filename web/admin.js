@@ -1,5 +1,5 @@
 // @ts-check
-// Booklink admin: brand swatches and the live preview of a destination's URL template.
+// Booklink admin: brand swatches, table cell labels on phones, the live preview of a destination's URL template.
 
 // Swatch colours go through the CSSOM: the admin's CSP (style-src 'self') refuses style attributes.
 (() => {
@@ -7,6 +7,20 @@
     if (!(swatch instanceof HTMLElement)) continue;
     const colour = swatch.dataset.swatch ?? '';
     if (/^#[0-9a-f]{6}$/i.test(colour)) swatch.style.setProperty('--swatch', colour);
+  }
+})();
+
+// Phones show tables as cards (admin.css): each cell is labelled with its column's heading.
+(() => {
+  for (const table of document.querySelectorAll('table.data')) {
+    const headings = Array.from(table.querySelectorAll('thead th'), (th) => th.textContent?.trim() ?? '');
+    if (headings.length === 0) continue;
+    for (const row of table.querySelectorAll('tbody tr')) {
+      Array.from(row.children).forEach((cell, index) => {
+        const label = headings[index];
+        if (label && cell instanceof HTMLElement && !cell.dataset.label) cell.dataset.label = label;
+      });
+    }
   }
 })();
 

@@ -9,7 +9,8 @@
  * @typedef {{ name: string, label: string | null, featured: boolean, url: string, kind?: 'product' | 'search' }} EmbedLink
  * @typedef {{ title: string, links: EmbedLink[] }} EmbedGroup
  * @typedef {{ title: string, authors: string[], cover_url: string | null, url: string }} EmbedBook
- * @typedef {{ book: EmbedBook, groups: EmbedGroup[] }} EmbedData
+ * @typedef {{ name: string, url: string, logo_url: string | null, disclosure: string, accent_light: string | null, accent_dark: string | null }} EmbedSite
+ * @typedef {{ book: EmbedBook, groups: EmbedGroup[], site?: EmbedSite }} EmbedData
  */
 (() => {
   const CSS = '__BOOKLINK_EMBED_CSS__';
@@ -119,8 +120,48 @@
     box.append(head);
     if (data.groups.length === 0) box.append(el('p', 'bl-empty', 'No shops are listed for this book yet.'));
     for (const [i, item] of data.groups.entries()) box.append(group(item, i));
-    box.append(el('p', 'bl-foot', 'Some links may earn a commission.'));
+    box.append(foot(data.site));
     return box;
+  }
+
+  /**
+   * The operator's disclosure and name (and logo) under the card.
+   * @param {EmbedSite | undefined} site
+   */
+  function foot(site) {
+    const p = el('p', 'bl-foot');
+    if (!site) {
+      p.textContent = 'Some links may earn a commission.';
+      return p;
+    }
+    p.append(site.disclosure, ' ');
+    const home = httpsUrl(site.url);
+    const name = home ? link(home, 'bl-site', '') : el('span', 'bl-site');
+    const logo = site.logo_url ? httpsUrl(site.logo_url) : null;
+    if (logo) {
+      const img = el('img', 'bl-logo');
+      img.alt = '';
+      img.height = 16;
+      img.src = logo;
+      name.append(img);
+    }
+    name.append(site.name);
+    p.append(name);
+    return p;
+  }
+
+  /**
+   * The operator's accent colours, as custom properties the stylesheet reads (through the CSSOM: a
+   * page's CSP may refuse style attributes).
+   * @param {HTMLElement} host
+   * @param {EmbedSite | undefined} site
+   */
+  function accent(host, site) {
+    const colour = /^#[0-9a-f]{6}$/i;
+    if (site?.accent_light && colour.test(site.accent_light))
+      host.style.setProperty('--brand-accent', site.accent_light);
+    if (site?.accent_dark && colour.test(site.accent_dark))
+      host.style.setProperty('--brand-accent-dark', site.accent_dark);
   }
 
   /** @param {ShadowRoot} root */
@@ -153,7 +194,10 @@
     try {
       const response = await fetch(url, { credentials: 'omit', headers: { Accept: 'application/json' } });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      root.append(card(await response.json(), script.dataset.cover !== 'false'));
+      /** @type {EmbedData} */
+      const data = await response.json();
+      accent(host, data.site);
+      root.append(card(data, script.dataset.cover !== 'false'));
     } catch (error) {
       host.remove();
       console.warn(`Booklink embed: no links for "${book}"`, error);

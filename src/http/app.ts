@@ -21,6 +21,7 @@ import { apiSearchRoutes } from './routes/api/search.js';
 import { searchFeedbackRoutes } from './routes/api/search-feedback.js';
 import { accessRoutes } from './routes/pages/access.js';
 import { bookPageRoutes } from './routes/pages/book-pages.js';
+import { brandRoutes } from './routes/pages/brand.js';
 import { countryRoutes } from './routes/pages/country.js';
 import { discoveryRoutes } from './routes/pages/discovery.js';
 import { embedRoutes } from './routes/pages/embed.js';
@@ -120,7 +121,7 @@ export async function buildApp({
       done();
     });
   }
-  await app.register(errors, { baseUrl: config.baseUrl });
+  await app.register(errors, { baseUrl: config.baseUrl, brand: () => services.brand.latest() });
   await app.register(guards, { baseUrl: config.baseUrl });
   await app.register(metrics, {
     providers: () => services.providers.client.stats(),
@@ -140,10 +141,15 @@ export async function buildApp({
   await app.register(apiKeys, { apiKeys: services.apiKeys, usage: services.usage });
   const limits = { anonymous: config.rateLimitAnon, keyed: config.rateLimitKeyed };
   await app.register(rateLimit, { ...limits, redis: services.redis, breaker: services.redisBreaker });
-  await app.register(openapi, { baseUrl: config.baseUrl, contactEmail: config.contactEmail });
+  await app.register(openapi, {
+    baseUrl: config.baseUrl,
+    contactEmail: config.contactEmail,
+    brand: () => services.brand.current(),
+  });
   await app.register(operationsRoutes, { services });
   await app.register(discoveryRoutes, { services });
   await app.register(staticRoutes);
+  await app.register(brandRoutes, { services });
   await app.register(isbnRoutes, { services });
   await app.register(bookPageRoutes, { services, replay });
   await app.register(goRoutes, { services });

@@ -11,6 +11,8 @@ export interface ChangeMap {
   'destinations-changed': [];
   'api-keys-changed': [];
   'access-codes-changed': [];
+  /** The operator's brand (name, logo, accent, texts) changed: every page shows it. */
+  'brand-changed': [];
 }
 
 export type ChangeName = keyof ChangeMap;
@@ -24,6 +26,7 @@ const CHANGE_NAMES: ReadonlySet<string> = new Set<ChangeName>([
   'destinations-changed',
   'api-keys-changed',
   'access-codes-changed',
+  'brand-changed',
 ]);
 
 type Listener<K extends ChangeName> = (...args: ChangeMap[K]) => void;
@@ -56,6 +59,7 @@ export class ChangeEvents {
     this.deliver('destinations-changed', []);
     this.deliver('api-keys-changed', []);
     this.deliver('access-codes-changed', []);
+    this.deliver('brand-changed', []);
   }
 
   setRelay(relay: ((change: Change) => void) | null): void {

@@ -16,6 +16,7 @@ import { type AdminServices, createAdminServices } from './admin/admin.js';
 import { OperatorTags } from './affiliate-tags.js';
 import { BookCreator, type IsbnLookup } from './book-creator.js';
 import { BookPages } from './book-pages.js';
+import { BrandSettings } from './brand.js';
 import { ChangeEvents } from './change-events.js';
 import { type ChangeRelay, changesChannel, relayChanges } from './change-relay.js';
 import type { ClickJournal } from './click-journal.js';
@@ -107,6 +108,8 @@ export interface Services {
   lists: Lists;
   /** Series, author and popular-book shelves. */
   shelves: Shelves;
+  /** The operator's brand (name, logo, accent, texts, default language and country), cached. */
+  brand: BrandSettings;
   /** The operator's area (`/admin`): every admin read and command. */
   admin: AdminServices;
   close(): Promise<void>;
@@ -205,6 +208,8 @@ export function createServices(
   const access = new AccessCodes(store.db, config.cookieSecret || randomBytes(32).toString('base64url'));
   events.on('access-codes-changed', () => access.invalidate());
   const partners = new PartnerDirectory(store.db);
+  const brand = new BrandSettings(store.db, config.contactEmail);
+  events.on('brand-changed', () => brand.invalidate());
   const admin = createAdminServices({
     db: store.db,
     events,
@@ -214,6 +219,7 @@ export function createServices(
       pages.invalidateAll();
     },
     affiliateEnvironment: config.affiliateTags,
+    brand,
   });
   return {
     config,
@@ -232,6 +238,7 @@ export function createServices(
     creationAllowance: (automated, writer) =>
       automated ? false : writer === null ? true : new CreationAllowance(writes, writer),
     shelves: new Shelves(store),
+    brand,
     admin,
     pingDatabase: () => pingDatabase(store.db),
     checkDatabaseWrites: reusedCheck(() => checkDatabaseWrites(store.db), WRITE_CHECK_INTERVAL_MS),

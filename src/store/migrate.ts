@@ -25,6 +25,7 @@ import { listPublicIdsMigration } from './migrations/0025-list-public-ids.js';
 import { destinationCountriesMigration } from './migrations/0026-destination-countries.js';
 import { affiliateTagsMigration } from './migrations/0029-affiliate-tags.js';
 import { bookVisitsMigration } from './migrations/0030-book-visits.js';
+import { brandLogosMigration } from './migrations/0031-brand-logos.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -55,6 +56,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0026-destination-countries', destinationCountriesMigration],
   ['0029-affiliate-tags', affiliateTagsMigration],
   ['0030-book-visits', bookVisitsMigration],
+  ['0031-brand-logos', brandLogosMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -168,6 +168,45 @@ describeEachDialect('admin lists', (context) => {
     assert.match((await client.get('/admin/audit')).body, /list\.reorder/);
   });
 
+  it('makes a new list with its books from the Lists page, in the order typed', async () => {
+    const index = await client.get('/admin/lists');
+    assert.match(index.body, /<summary class="button">New list<\/summary>/);
+    const missing = await client.post('/admin/lists', {
+      name: 'Staff picks',
+      books: 'the-test-book\nno-such-book-here',
+    });
+    assert.equal(missing.status, 422);
+    assert.match(missing.body, /No book found for: no-such-book-here/);
+    assert.match(missing.body, /value="Staff picks"/, 'the form is refilled');
+    assert.equal((await client.post('/admin/lists', { name: '', books: '' })).status, 422);
+
+    const created = await client.post('/admin/lists', {
+      name: 'Staff picks',
+      description: 'What we read this winter',
+      books: 'another-book\n978-0-451-52493-5\n\nthe-test-book\n',
+      is_featured: 'true',
+    });
+    assert.equal(created.status, 303, created.body);
+    const id = Number(/\/admin\/lists\/(\d+)\?notice=created/.exec(created.location ?? '')?.[1]);
+    assert.ok(id > 0);
+    const list = await t.services.admin.lists.find(id);
+    assert.ok(list);
+    assert.equal(list.featured, true);
+    const items = await t.services.admin.lists.items(list);
+    assert.deepEqual(
+      items.map((item) => [item.book.title, item.rank]),
+      [
+        ['Another Book', 1],
+        ['Nineteen Eighty-Four', 2],
+        ['The Test Book', 3],
+      ],
+    );
+    const again = await client.post('/admin/lists', { name: 'Staff picks', books: 'another-book' });
+    assert.equal(again.status, 422);
+    assert.match(again.body, /A list with this name and date exists/);
+    await client.post(`/admin/lists/${id}/delete`, { confirm: 'yes' });
+  });
+
   it('edits, features, unfeatures and deletes a list, with the home page following', async () => {
     const listId = await addToList({ list_name: 'Prize Winners' });
     const edited = await client.post(`/admin/lists/${listId}/edit`, {

@@ -59,6 +59,22 @@ export class AdminClient {
     return { status: response.status, body, location: response.headers.get('location') };
   }
 
+  /** A multipart form (a file upload), with the CSRF token unless told otherwise. */
+  async upload(path: string, form: FormData, withCsrf = true) {
+    if (withCsrf) form.set('_csrf', this.csrf);
+    const response = await fetch(`${this.t.baseUrl}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'user-agent': HUMAN_UA, cookie: this.cookieHeader() },
+      body: form,
+    });
+    this.remember(response);
+    const body = await response.text();
+    const token = /name="_csrf" value="([^"]+)"/.exec(body)?.[1];
+    if (token) this.csrf = token;
+    return { status: response.status, body, location: response.headers.get('location') };
+  }
+
   async login(email: string, password = PASSWORD) {
     await this.get('/admin/login');
     const result = await this.post('/admin/login', { email, password });

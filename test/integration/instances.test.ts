@@ -170,6 +170,69 @@ describe('three instances behind nginx on PostgreSQL and Redis', async () => {
     }
   });
 
+  it('shows a brand change made on one instance on every instance, without a restart', async () => {
+    const [, second] = instances;
+    assert.ok(second);
+    const paths = ['/', `/book/${slug}`, `/embed/${slug}`, `/embed/${slug}.json`, '/developers.md'];
+    // Every instance holds the pages in its caches before the change.
+    for (const instance of instances) {
+      for (const path of paths) assert.match(await pageText(instance.baseUrl, path), /Booklink/);
+    }
+    const admin = new AdminClient(second);
+    assert.equal((await admin.login(ADMIN)).status, 303);
+    await admin.get('/admin/brand');
+    const saved = await admin.post('/admin/brand', {
+      site_name: 'Riverside Books',
+      accent_light: '#7a2e00',
+      accent_dark: '',
+      disclosure: 'Riverside earns a little from some links.',
+    });
+    assert.equal(saved.status, 303, saved.body);
+    // A 1×1 PNG, the logo.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const form = new FormData();
+    form.set('logo', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'logo.png');
+    assert.equal((await admin.upload('/admin/brand/logo', form)).status, 303);
+    const branded: Record<string, RegExp[]> = {
+      '/': [
+        /Riverside Books/,
+        /Riverside earns a little/,
+        /\/brand\/theme-7a2e00-\.css/,
+        /\/brand\/logo-[0-9a-f]+\.png/,
+      ],
+      [`/book/${slug}`]: [
+        /content="Riverside Books"/,
+        /Riverside earns a little/,
+        /\/brand\/theme-7a2e00-/,
+        /brand__logo/,
+      ],
+      [`/embed/${slug}`]: [
+        /Riverside Books/,
+        /Riverside earns a little/,
+        /\/brand\/theme-7a2e00-/,
+        /bl-logo/,
+      ],
+      [`/embed/${slug}.json`]: [/"name":"Riverside Books"/, /"accent_light":"#7a2e00"/, /"logo_url":"http/],
+      '/developers.md': [/^# Riverside Books for developers/],
+    };
+    for (const instance of instances) {
+      for (const [path, patterns] of Object.entries(branded)) {
+        const elapsed = await eventually(async () => {
+          const text = await pageText(instance.baseUrl, path);
+          return patterns.every((pattern) => pattern.test(text));
+        });
+        console.log(`brand on :${instance.port}${path} after ${elapsed} ms`);
+      }
+      const logo = /\/brand\/logo-[0-9a-f]+\.png/.exec(await pageText(instance.baseUrl, '/'))?.[0] ?? '';
+      const served = await fetchPage(instance.baseUrl, logo);
+      assert.equal(served.status, 200);
+      assert.equal(served.headers.get('content-type'), 'image/png');
+    }
+  });
+
   it('keeps a session and its CSRF token valid on whichever instance answers', async () => {
     const [first, second, third] = instances;
     assert.ok(first && second && third);

@@ -2,6 +2,7 @@ import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Brand } from '../../services/brand.js';
 import { isDatabaseUnavailable } from '../../services/container.js';
 import { HttpError, type ValidationIssue, ValidationProblem } from '../errors.js';
 import { pageHeaders, responseHeaders } from '../security-headers.js';
@@ -16,6 +17,8 @@ const DATABASE_RETRY_AFTER_SECONDS = '5';
 
 interface ErrorsOptions {
   baseUrl: string;
+  /** The operator's brand for error pages (the last one read: an error page never waits). */
+  brand?: () => Brand;
 }
 
 const TITLES: Record<number, string> = {
@@ -93,6 +96,7 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
         renderErrorPage({
           status: 422,
           baseUrl: options.baseUrl,
+          brand: options.brand?.(),
           problems: issues,
           searchQuery: typeof typed === 'string' ? typed.slice(0, 500) : undefined,
         }),
@@ -104,7 +108,7 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
     return reply
       .code(status)
       .type('text/html; charset=utf-8')
-      .send(renderErrorPage({ status, title, message, baseUrl: options.baseUrl }));
+      .send(renderErrorPage({ status, title, message, baseUrl: options.baseUrl, brand: options.brand?.() }));
   };
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -6,6 +6,25 @@ import fp from 'fastify-plugin';
 interface OpenApiOptions {
   baseUrl: string;
   contactEmail: string | null;
+  /** The operator's name and contact, read per request (an admin may change them at any time). */
+  brand?: () => Promise<{ siteName: string; contactEmail: string | null }>;
+}
+
+type OpenApiDocument = { info?: { contact?: unknown; [key: string]: unknown }; [key: string]: unknown };
+
+/** The generated document with the operator's name as its title and their address as its contact. */
+async function branded(document: OpenApiDocument, options: OpenApiOptions): Promise<OpenApiDocument> {
+  if (!options.brand || !document.info) return document;
+  const brand = await options.brand();
+  const { contact: _contact, ...info } = document.info;
+  return {
+    ...document,
+    info: {
+      ...info,
+      title: brand.siteName,
+      ...(brand.contactEmail ? { contact: { email: brand.contactEmail } } : {}),
+    },
+  };
 }
 
 /** SPEC 9: the schema document is generated from the route schemas, OpenAPI 3.1.0, version 1.84.0. */
@@ -153,6 +172,11 @@ async function openApiPlugin(app: FastifyInstance, options: OpenApiOptions) {
   });
   // Swagger UI's page has no viewport tag, so phones drew it at desktop width, zoomed out.
   // A callback hook: it runs on every response, and only the /docs page is touched.
+  // Swagger UI reads the document from /docs/json: the same branded info as /openapi.json.
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (request.url !== '/docs/json' || typeof payload !== 'string' || !options.brand) return payload;
+    return JSON.stringify(await branded(JSON.parse(payload) as OpenApiDocument, options));
+  });
   app.addHook('onSend', (request, reply, payload, done) => {
     if (
       (request.url !== '/docs' && request.url !== '/docs/') ||
@@ -170,7 +194,9 @@ async function openApiPlugin(app: FastifyInstance, options: OpenApiOptions) {
       ),
     );
   });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true } }, async () =>
+    branded(app.swagger() as OpenApiDocument, options),
+  );
 }
 
 export default fp(openApiPlugin, { name: 'booklink-openapi' });

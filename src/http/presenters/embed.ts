@@ -1,4 +1,6 @@
+import { logoPath } from '../../domain/brand.js';
 import type { DestinationGroup } from '../../domain/groups.js';
+import type { Brand } from '../../services/brand.js';
 import type { EmbedContent } from '../../services/embeds.js';
 import { goPath } from './book-page.js';
 
@@ -32,6 +34,30 @@ export interface EmbedData {
   country: string | null;
   partner: string | null;
   groups: EmbedGroup[];
+  /** The operator's brand: the card's footer names the site and carries its disclosure and accent. */
+  site: EmbedSite;
+}
+
+export interface EmbedSite {
+  name: string;
+  url: string;
+  logo_url: string | null;
+  disclosure: string;
+  /** `#rrggbb` or null (the embed's own colour), per theme. */
+  accent_light: string | null;
+  accent_dark: string | null;
+}
+
+/** The brand as the embed shows it, absolute URLs (the card lives on other sites). */
+export function embedSite(brand: Brand, baseUrl: string): EmbedSite {
+  return {
+    name: brand.siteName,
+    url: `${baseUrl}/`,
+    logo_url: brand.logo ? `${baseUrl}${logoPath(brand.logo)}` : null,
+    disclosure: brand.disclosure,
+    accent_light: brand.accentLight,
+    accent_dark: brand.accentDark,
+  };
 }
 
 /** `/go/…?country=…&partner=…`: the partner rides along so `/go/` can apply its tag and record it. */
@@ -50,7 +76,7 @@ export function embedGoUrl(
 
 export function embedData(
   content: EmbedContent,
-  params: { baseUrl: string; partner: string | null; country: string | null },
+  params: { baseUrl: string; partner: string | null; country: string | null; brand: Brand },
 ): EmbedData {
   const { book } = content.loaded;
   return {
@@ -64,6 +90,7 @@ export function embedData(
     },
     country: params.country,
     partner: params.partner,
+    site: embedSite(params.brand, params.baseUrl),
     groups: content.groups
       .filter((group) => group.links.length > 0)
       .map((group) => ({

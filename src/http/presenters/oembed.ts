@@ -56,13 +56,13 @@ function thumbnail(coverUrl: string | null, limits: OEmbedLimits) {
 
 export function oembedAnswer(
   subject: OEmbedSubject,
-  params: { baseUrl: string; limits: OEmbedLimits },
+  params: { baseUrl: string; limits: OEmbedLimits; siteName?: string },
 ): OEmbedAnswer {
   const { baseUrl, limits } = params;
   const common = {
     type: 'rich' as const,
     version: '1.0' as const,
-    provider_name: DEFAULT_SITE_NAME,
+    provider_name: params.siteName ?? DEFAULT_SITE_NAME,
     provider_url: `${baseUrl}/`,
     cache_age: OEMBED_CACHE_AGE,
   };

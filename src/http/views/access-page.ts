@@ -1,4 +1,6 @@
+import { DEFAULT_SITE_NAME } from '../../domain/brand.js';
 import type { OpenOutcome } from '../../services/access-codes.js';
+import type { Brand } from '../../services/brand.js';
 import { html, type SafeHtml } from './html.js';
 import { renderLayout } from './layout.js';
 
@@ -40,10 +42,11 @@ function body(outcome: OpenOutcome): SafeHtml {
 </main>`;
 }
 
-export function renderAccessPage(outcome: OpenOutcome): string {
+export function renderAccessPage(outcome: OpenOutcome, brand?: Brand): string {
   const title = outcome.kind === 'opened' ? 'Access unlocked' : 'Access code not valid';
   return renderLayout({
-    title: `${title} · Booklink`,
+    title: `${title} · ${brand?.siteName ?? DEFAULT_SITE_NAME}`,
+    brand,
     description: 'Access codes unlock library and partner links on book pages.',
     robots: 'noindex',
     bodyClass: 'page-access',

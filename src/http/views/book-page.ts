@@ -1,3 +1,5 @@
+import { DEFAULT_BRAND } from '../../domain/brand.js';
+import type { Brand } from '../../services/brand.js';
 import { coverFigure, descriptionSection, editionsSection, factsList, shareBox } from './book-details.js';
 import { embedPanel } from './book-embed.js';
 import { formatJumps } from './book-jumps.js';
@@ -6,13 +8,13 @@ import { bookDocumentTitle, bookJsonLd, bookMetaDescription, bookSocialTags } fr
 import { favouritePanel, shareExtras } from './book-share.js';
 import { authorLinks, seriesLine } from './book-shelves.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
-import { DEFAULT_SITE_NAME, renderLayout } from './layout.js';
+import { renderLayout } from './layout.js';
 import type { BookPageModel, PageTemplate } from './models.js';
 import { oembedDiscoveryLink } from './oembed.js';
 import { readerTools } from './saved-page.js';
 
 export interface BookPageOptions {
-  siteName?: string;
+  brand?: Brand;
 }
 
 function rootAttributes(model: BookPageModel): SafeHtml {
@@ -80,7 +82,8 @@ function body(model: BookPageModel, template: PageTemplate, siteName: string): S
 
 /** A complete HTML document. The canonical link always names `/book/{slug}`, also when served at `/b/`. */
 export function renderBookPage(model: BookPageModel, options: BookPageOptions = {}): string {
-  const siteName = options.siteName ?? DEFAULT_SITE_NAME;
+  const brand = options.brand ?? DEFAULT_BRAND;
+  const siteName = brand.siteName;
   const title = bookDocumentTitle(model, siteName);
   return renderLayout({
     title,
@@ -93,7 +96,7 @@ export function renderBookPage(model: BookPageModel, options: BookPageOptions = 
     scripts: ['cover.js', 'book.js', 'saved.js', 'lists.js'],
     bodyClass: `page-book page-book--${model.template}`,
     chrome: model.template !== 'card',
-    siteName,
+    brand,
     body: body(model, model.template, siteName),
   });
 }

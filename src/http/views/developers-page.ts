@@ -1,4 +1,5 @@
 import { Marked } from 'marked';
+import type { Brand } from '../../services/brand.js';
 import { escapeHtml, html, raw } from './html.js';
 import { renderLayout } from './layout.js';
 
@@ -13,11 +14,12 @@ const markdown = new Marked({
   },
 });
 
-export function renderDevelopersPage(guide: string, baseUrl: string): string {
+export function renderDevelopersPage(guide: string, baseUrl: string, brand: Brand): string {
   const body = markdown.parse(guide, { async: false });
   return renderLayout({
-    title: 'Booklink for developers',
-    description: 'Link to books, resolve retailer URLs, search and embed: the Booklink API guide.',
+    title: `${brand.siteName} for developers`,
+    description: `Link to books, resolve retailer URLs, search and embed: the ${brand.siteName} API guide.`,
+    brand,
     canonicalUrl: `${baseUrl}/developers`,
     bodyClass: 'page-developers',
     body: html`<main id="main" class="prose developers">

@@ -1,6 +1,14 @@
-import type { EmbedData, EmbedLink } from '../presenters/embed.js';
+import type { Brand } from '../../services/brand.js';
+import type { EmbedData, EmbedLink, EmbedSite } from '../presenters/embed.js';
 import { assetUrl } from './assets.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
+import { brandStylesheetLink } from './layout.js';
+
+/** The operator's disclosure and name (and logo) under the card, as embed.js draws them. */
+function foot(site: EmbedSite): SafeHtml {
+  const logo = safeUrl(site.logo_url);
+  return html`<p class="bl-foot">${site.disclosure} <a class="bl-site" href="${safeUrl(site.url) ?? '/'}" target="_blank" rel="noopener">${logo && html`<img class="bl-logo" src="${logo}" alt="" height="16">`}${site.name}</a></p>`;
+}
 
 /**
  * The `/embed/{slug}` iframe page: the same card as `/embed.js` draws (same classes, web/embed.css),
@@ -20,7 +28,7 @@ function cover(data: EmbedData): SafeHtml {
     : html``;
 }
 
-export function renderEmbedPage(data: EmbedData, options: { cover: boolean }): string {
+export function renderEmbedPage(data: EmbedData, options: { cover: boolean; brand: Brand }): string {
   const { book } = data;
   const page = html`<!doctype html>
 <html lang="en">
@@ -32,6 +40,7 @@ export function renderEmbedPage(data: EmbedData, options: { cover: boolean }): s
 <title>Where to get ${book.title}</title>
 <link rel="canonical" href="${book.url}">
 <link rel="stylesheet" href="${assetUrl('embed.css')}">
+${brandStylesheetLink(options.brand)}
 <script src="${assetUrl('embed-frame.js')}" defer></script>
 </head>
 <body class="bl-frame" data-slug="${book.slug}">
@@ -49,7 +58,7 @@ ${data.groups.map(
   ) => html`<div class="bl-group" role="group" aria-labelledby="bl-g${i}"><p class="bl-gtitle" id="bl-g${i}">${group.title}</p>
 <ul class="bl-list">${group.links.map(button)}</ul></div>`,
 )}
-<p class="bl-foot">Some links may earn a commission.</p>
+${foot(data.site)}
 </main>
 </body>
 </html>

@@ -1,3 +1,4 @@
+import type { Brand } from '../../services/brand.js';
 import type { ValidationIssue } from '../errors.js';
 import { html, jsonForScript } from './html.js';
 import { DEFAULT_SITE_NAME, renderLayout, searchForm } from './layout.js';
@@ -11,7 +12,7 @@ export interface ErrorPageOptions {
   baseUrl: string;
   /** Prefills the search box (an unknown ISBN, the slug that was not found). */
   searchQuery?: string;
-  siteName?: string;
+  brand?: Brand;
   /** A 422's SPEC 7 entries: listed for the reader and embedded as JSON (`#validation-errors`). */
   problems?: readonly ValidationIssue[];
 }
@@ -55,7 +56,7 @@ export function renderErrorPage(options: ErrorPageOptions): string {
   const fallback = defaultsFor(options.status);
   const title = options.status >= 500 ? fallback.title : (options.title ?? fallback.title);
   const message = options.status >= 500 ? fallback.message : (options.message ?? fallback.message);
-  const siteName = options.siteName ?? DEFAULT_SITE_NAME;
+  const siteName = options.brand?.siteName ?? DEFAULT_SITE_NAME;
   const body = html`<main id="main" class="error" data-status="${options.status}">
   <p class="error__status">${options.status}</p>
   <h1 class="error__title">${title}</h1>
@@ -70,19 +71,19 @@ export function renderErrorPage(options: ErrorPageOptions): string {
     robots: 'noindex',
     bodyClass: 'page-error',
     headerSearch: false,
-    siteName,
+    brand: options.brand,
     body,
   });
 }
 
 /** The 404 for `/isbn/{isbn}` when no source knows the ISBN (SPEC 7). */
-export function renderUnknownIsbnPage(isbn: string, baseUrl: string, siteName?: string): string {
+export function renderUnknownIsbnPage(isbn: string, baseUrl: string, brand?: Brand): string {
   return renderErrorPage({
     status: 404,
     title: 'Book not found',
     message: `No source knows the ISBN ${isbn}. Check the number, or search by title or author.`,
     baseUrl,
     searchQuery: isbn,
-    siteName,
+    brand,
   });
 }

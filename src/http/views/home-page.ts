@@ -1,4 +1,6 @@
+import { DEFAULT_BRAND } from '../../domain/brand.js';
 import type { Book } from '../../services/book-pages.js';
+import type { Brand } from '../../services/brand.js';
 import type { List } from '../../services/lists.js';
 import type { ShelfItem } from '../../services/shelves.js';
 import { joinNames, paletteIndex } from './book-format.js';
@@ -41,7 +43,11 @@ export function renderHome(
   featured: readonly FeaturedListView[],
   baseUrl: string,
   popular: readonly ShelfItem[] = [],
+  brand: Brand = DEFAULT_BRAND,
 ): string {
+  const description =
+    'One stable link per book, listing every place to get it: new, used, ebook, audio, library, free.';
+  const title = `${brand.siteName}: one link for every book`;
   const lists =
     featured.length > 0
       ? html`<section class="featured-lists" aria-labelledby="featured-title">
@@ -50,10 +56,19 @@ export function renderHome(
 </section>`
       : html``;
   return renderLayout({
-    title: 'Booklink: one link for every book',
-    description:
-      'One stable link per book, listing every place to get it: new, used, ebook, audio, library, free.',
+    title,
+    description,
     canonicalUrl: `${baseUrl}/`,
+    meta: [
+      { property: 'og:type', content: 'website' },
+      { property: 'og:site_name', content: brand.siteName },
+      { property: 'og:title', content: title },
+      { property: 'og:description', content: description },
+      { property: 'og:url', content: `${baseUrl}/` },
+      { name: 'twitter:card', content: 'summary' },
+      { name: 'twitter:title', content: title },
+    ],
+    brand,
     headerSearch: false,
     bodyClass: 'page-home',
     scripts: ['cover-swap.js'],

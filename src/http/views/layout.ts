@@ -1,3 +1,4 @@
+import { type Brand, brandStylesheetPath, DEFAULT_BRAND, logoPath } from '../../domain/brand.js';
 import { assetUrl } from './assets.js';
 import { html, jsonForScript, type SafeHtml, safeUrl } from './html.js';
 
@@ -26,10 +27,12 @@ export interface LayoutOptions {
   /** False when the page body has its own search box (error pages), so a phone does not show two. */
   headerSearch?: boolean;
   siteName?: string;
+  /** The operator's brand: name, logo, accent stylesheet, footer disclosure (defaults without). */
+  brand?: Brand;
   body: SafeHtml;
 }
 
-export const DEFAULT_SITE_NAME = 'Booklink';
+export { DEFAULT_SITE_NAME } from '../../domain/brand.js';
 
 /**
  * A policy every page of this layout satisfies: scripts and styles only from this origin (JSON-LD is
@@ -60,28 +63,42 @@ export function searchForm(query: string | undefined, className: string, label: 
 </form>`;
 }
 
-function header(siteName: string, query: string | undefined, search: boolean): SafeHtml {
+/** The logo (or the default mark) before the site name; the name is the link's text, so the image is decorative. */
+export function brandMark(brand: Brand): SafeHtml {
+  return brand.logo
+    ? html`<img class="brand__logo" src="${logoPath(brand.logo)}" alt="" height="28">`
+    : html`<span class="brand__mark" aria-hidden="true"></span>`;
+}
+
+/** The accent stylesheet of the operator's colours, after the main one (none without). */
+export function brandStylesheetLink(brand: Brand): SafeHtml {
+  const path = brandStylesheetPath(brand);
+  return path ? html`<link rel="stylesheet" href="${path}">` : html``;
+}
+
+function header(brand: Brand, siteName: string, query: string | undefined, search: boolean): SafeHtml {
   return html`<header class="site-header">
   <div class="site-header__inner">
-    <a class="brand" href="/"><span class="brand__mark" aria-hidden="true"></span>${siteName}</a>
+    <a class="brand" href="/">${brandMark(brand)}${siteName}</a>
     ${search && searchForm(query, 'search search--header', 'Search books')}
   </div>
 </header>`;
 }
 
-function footer(siteName: string): SafeHtml {
+function footer(siteName: string, disclosure: string): SafeHtml {
   return html`<footer class="site-footer">
   <nav aria-label="Site">
     <a href="/">${siteName}</a>
     <a href="/developers.md">Developers</a>
     <a href="/docs">API docs</a>
   </nav>
-  <p>Some links earn this site a small commission, at no cost to you.</p>
+  <p class="site-footer__disclosure">${disclosure}</p>
 </footer>`;
 }
 
 export function renderLayout(options: LayoutOptions): string {
-  const siteName = options.siteName ?? DEFAULT_SITE_NAME;
+  const brand = options.brand ?? DEFAULT_BRAND;
+  const siteName = options.siteName ?? brand.siteName;
   const canonical = safeUrl(options.canonicalUrl);
   const chrome = options.chrome ?? true;
   const page = html`<!doctype html>
@@ -98,14 +115,15 @@ ${options.links ?? []}
 <meta name="color-scheme" content="light dark">
 <link rel="icon" href="${assetUrl('favicon.svg')}" type="image/svg+xml">
 <link rel="stylesheet" href="${assetUrl('styles.css')}">
+${brandStylesheetLink(brand)}
 ${(options.scripts ?? []).map((name) => html`<script src="${assetUrl(name)}" defer></script>`)}
 ${options.jsonLd !== undefined && html`<script type="application/ld+json">${jsonForScript(options.jsonLd)}</script>`}
 </head>
 <body class="${options.bodyClass ?? ''}">
 <a class="skip-link" href="#main">Skip to content</a>
-${chrome && header(siteName, options.searchQuery, options.headerSearch ?? true)}
+${chrome && header(brand, siteName, options.searchQuery, options.headerSearch ?? true)}
 ${options.body}
-${chrome && footer(siteName)}
+${chrome && footer(siteName, brand.disclosure)}
 </body>
 </html>
 `;

@@ -1,3 +1,5 @@
+import { DEFAULT_SITE_NAME } from '../../domain/brand.js';
+import type { Brand } from '../../services/brand.js';
 import type { List, ListItem } from '../../services/lists.js';
 import { displayDate, joinNames, paletteIndex } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
@@ -44,7 +46,7 @@ function meta(list: List): SafeHtml {
     : html``;
 }
 
-export function renderListPage(model: ListPageModel): string {
+export function renderListPage(model: ListPageModel, brand?: Brand): string {
   const { list, items } = model;
   const title = listTitle(list);
   const body = html`<main id="main" class="list-page" data-list-id="${list.publicId}">
@@ -59,7 +61,8 @@ export function renderListPage(model: ListPageModel): string {
 </main>`;
   const url = `${model.baseUrl}${model.path}`;
   return renderLayout({
-    title: `${title} · Booklink`,
+    title: `${title} · ${brand?.siteName ?? DEFAULT_SITE_NAME}`,
+    brand,
     description: `${items.length} book${items.length === 1 ? '' : 's'}: ${items
       .slice(0, 5)
       .map((item) => item.book.title)

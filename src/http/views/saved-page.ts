@@ -1,4 +1,6 @@
+import { DEFAULT_SITE_NAME } from '../../domain/brand.js';
 import type { Book } from '../../services/book-pages.js';
+import type { Brand } from '../../services/brand.js';
 import { joinNames } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { renderLayout } from './layout.js';
@@ -68,9 +70,11 @@ function ownBody(model: SavedPageModel): SafeHtml {
 </main>`;
 }
 
-export function renderSavedPage(model: SavedPageModel): string {
+export function renderSavedPage(model: SavedPageModel, brand?: Brand): string {
+  const siteName = brand?.siteName ?? DEFAULT_SITE_NAME;
   return renderLayout({
-    title: model.shared ? 'A shared collection · Booklink' : 'Saved books · Booklink',
+    title: model.shared ? `A shared collection · ${siteName}` : `Saved books · ${siteName}`,
+    brand,
     description: 'Books saved for later, with every place to get them.',
     canonicalUrl: `${model.baseUrl}/saved`,
     robots: 'noindex',

@@ -1,3 +1,4 @@
+import type { Brand } from '../../services/brand.js';
 import { paletteIndex } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { DEFAULT_SITE_NAME, renderLayout, searchForm } from './layout.js';
@@ -17,7 +18,7 @@ export interface SearchPageModel {
   query: string;
   sfid: number | null;
   results: readonly SearchResultView[];
-  siteName?: string;
+  brand?: Brand;
   /** Set when a pasted link led here: why it named no book (see resolve-notice.ts). */
   resolveReason?: ResolveReason | null;
   /** Some book source could not be asked (its request budget is spent): the results may be incomplete. */
@@ -56,7 +57,7 @@ function missForm(model: SearchPageModel): SafeHtml {
 }
 
 export function renderSearchPage(model: SearchPageModel): string {
-  const siteName = model.siteName ?? DEFAULT_SITE_NAME;
+  const siteName = model.brand?.siteName ?? DEFAULT_SITE_NAME;
   const heading = model.query ? html`Results for “${model.query}”` : html`Find a book`;
   const list =
     model.results.length > 0
@@ -79,12 +80,13 @@ export function renderSearchPage(model: SearchPageModel): string {
     bodyClass: 'page-search',
     searchQuery: model.query,
     scripts: ['search.js', 'cover-swap.js'],
-    siteName,
+    brand: model.brand,
     body,
   });
 }
 
-export function renderMissThanks(query: string, siteName = DEFAULT_SITE_NAME): string {
+export function renderMissThanks(query: string, brand?: Brand): string {
+  const siteName = brand?.siteName ?? DEFAULT_SITE_NAME;
   const body = html`<main id="main" class="search-page">
   <h1>Thank you</h1>
   <p>We noted that you could not find “${query}”. We use these notes to add missing books.</p>
@@ -95,7 +97,7 @@ export function renderMissThanks(query: string, siteName = DEFAULT_SITE_NAME): s
     description: 'Your note about a missing book was recorded.',
     robots: 'noindex',
     bodyClass: 'page-search',
-    siteName,
+    brand,
     body,
   });
 }

@@ -1,3 +1,5 @@
+import { DEFAULT_SITE_NAME } from '../../domain/brand.js';
+import type { Brand } from '../../services/brand.js';
 import type { AuthorPage, SeriesPage, ShelfItem } from '../../services/shelves.js';
 import { joinNames, paletteIndex } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
@@ -35,10 +37,12 @@ function page(options: {
   description: string;
   jsonLd: unknown;
   body: SafeHtml;
+  brand?: Brand;
 }): string {
   const url = `${options.baseUrl}${options.path}`;
   return renderLayout({
-    title: `${options.title} · Booklink`,
+    title: `${options.title} · ${options.brand?.siteName ?? DEFAULT_SITE_NAME}`,
+    brand: options.brand,
     description: options.description,
     canonicalUrl: url,
     meta: [
@@ -53,10 +57,11 @@ function page(options: {
   });
 }
 
-export function renderSeriesPage(model: SeriesPage, baseUrl: string): string {
+export function renderSeriesPage(model: SeriesPage, baseUrl: string, brand?: Brand): string {
   const path = `/series/${encodeURIComponent(model.slug)}`;
   const count = model.volumes.length;
   return page({
+    brand,
     baseUrl,
     path,
     title: model.name,
@@ -88,9 +93,10 @@ export function renderSeriesPage(model: SeriesPage, baseUrl: string): string {
   });
 }
 
-export function renderAuthorPage(model: AuthorPage, baseUrl: string): string {
+export function renderAuthorPage(model: AuthorPage, baseUrl: string, brand?: Brand): string {
   const path = `/author/${encodeURIComponent(model.slug)}`;
   return page({
+    brand,
     baseUrl,
     path,
     title: model.name,

@@ -1,4 +1,5 @@
 import type { Db } from '../../store/schema.js';
+import type { BrandSettings } from '../brand.js';
 import type { ChangeEvents } from '../change-events.js';
 import { AdminAccessCodes } from './access-codes.js';
 import { AdminAffiliate } from './affiliate.js';
@@ -6,6 +7,7 @@ import { AdminAnalytics } from './analytics.js';
 import { AdminAudit } from './audit.js';
 import { AdminAuth } from './auth.js';
 import { AdminBooks } from './books.js';
+import { AdminBrand } from './brand.js';
 import { AdminDestinations } from './destinations.js';
 import { AdminEarnings } from './earnings.js';
 import { AdminEditions } from './editions.js';
@@ -34,6 +36,7 @@ export interface AdminServices {
   earnings: AdminEarnings;
   users: AdminUsers;
   audit: AdminAudit;
+  brand: AdminBrand;
 }
 
 export interface AdminDependencies {
@@ -46,6 +49,8 @@ export interface AdminDependencies {
   partnersChanged: () => void;
   /** `AFFILIATE_TAGS`: shown in the affiliate settings, where they override the tags set there. */
   affiliateEnvironment: Readonly<Record<string, string>>;
+  /** The brand every page reads (cached; the brand commands drop it through `brand-changed`). */
+  brand: BrandSettings;
 }
 
 /** Built once, in `createServices`. */
@@ -55,6 +60,7 @@ export function createAdminServices({
   finder,
   partnersChanged,
   affiliateEnvironment,
+  brand,
 }: AdminDependencies): AdminServices {
   return {
     auth: new AdminAuth(db),
@@ -71,5 +77,6 @@ export function createAdminServices({
     earnings: new AdminEarnings(db),
     users: new AdminUsers(db, events),
     audit: new AdminAudit(db),
+    brand: new AdminBrand(db, events, brand),
   };
 }

@@ -25,9 +25,11 @@ import {
   addBookToList,
   addBookToNamedList,
   type BookFinder,
+  createAdminList,
   dateError,
   findBookForList,
   listKey,
+  type NewListInput,
   RANK_ERROR,
   removeBookFromList,
   wholeNumber,
@@ -162,6 +164,11 @@ export class AdminLists extends AdminArea {
 
   find(id: number): Promise<List | null> {
     return findAdminList(this.db, id);
+  }
+
+  /** The Lists area's "New list": the list and its books at once; its id. */
+  create(actor: AuditActor, input: NewListInput): Promise<CommandResult<number>> {
+    return createAdminList(this.as(actor), this.finder, input);
   }
 
   search(filter: ListFilter): Promise<ListRow[]> {

@@ -154,3 +154,69 @@ export async function removeBookFromList(ctx: CommandContext, listId: number, bo
   });
   return true;
 }
+
+/** The "New list" form of the Lists area: a list and its books (one slug, ISBN or address a line). */
+export interface NewListInput {
+  name: string;
+  description: string;
+  list_date: string;
+  is_featured: boolean;
+  books: string;
+}
+
+/** At most this many books in one new list from the form (each line may ask the catalogs). */
+export const NEW_LIST_MAX_BOOKS = 100;
+
+/** Creates an admin list with its books in the order given (ranked 1, 2, 3…); every line must name a book. */
+export async function createAdminList(
+  ctx: CommandContext,
+  finder: BookFinder,
+  input: NewListInput,
+): Promise<CommandResult<number>> {
+  const name = input.name.trim();
+  const date = input.list_date.trim();
+  const refs = input.books
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  const errors: FieldErrors = {};
+  if (!name) errors.name = 'Name the list.';
+  const badDate = dateError(date);
+  if (badDate) errors.list_date = badDate;
+  const key = listKey('admin', name || null, date || null);
+  if (name && !badDate && (await findListByIngestKey(ctx.db, key)))
+    errors.name = 'A list with this name and date exists: add the books there.';
+  if (refs.length > NEW_LIST_MAX_BOOKS) errors.books = `Up to ${NEW_LIST_MAX_BOOKS} books at once.`;
+  if (Object.keys(errors).length > 0) return invalid(errors);
+  const books: Book[] = [];
+  const missing: string[] = [];
+  for (const ref of refs) {
+    const book = await findBookForList(ctx, finder, ref);
+    if (!book) missing.push(ref);
+    else if (!books.some((known) => known.id === book.id)) books.push(book);
+  }
+  if (missing.length > 0)
+    return invalid({
+      books: `No book found for: ${missing.join(', ')}. Use a slug, an ISBN or a store address.`,
+    });
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const list = await insertList(trx, {
+      kind: 'admin',
+      name,
+      description: input.description.trim() || null,
+      source: 'admin',
+      listDate: date || null,
+      featured: input.is_featured,
+      ingestKey: key,
+    });
+    for (const [index, book] of books.entries()) await addListItem(trx, list.id, book.id, index + 1);
+    await writeAudit(trx, ctx.actor, {
+      action: 'list.create',
+      entityType: 'list',
+      entityId: list.id,
+      after: { name, date: date || null, featured: input.is_featured, books: books.map((book) => book.slug) },
+    });
+    return list.id;
+  });
+  return ok(id);
+}

@@ -8,6 +8,7 @@ import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
 import { bookLinkRoutes } from './book-links.js';
 import { bookRoutes } from './books.js';
+import { brandRoutes } from './brand.js';
 import { type AdminRouteOptions, sameToken } from './context.js';
 import { LOGIN_COOKIE, readCookie, SESSION_COOKIE } from './cookies.js';
 import { destinationRoutes } from './destinations.js';
@@ -89,6 +90,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     keyRoutes,
     partnerRoutes,
     affiliateRoutes,
+    brandRoutes,
     userRoutes,
     auditRoutes,
   ]) {

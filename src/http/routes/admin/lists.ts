@@ -17,7 +17,7 @@ import {
   sendPage,
   viewerOf,
 } from './context.js';
-import { submitForm } from './submit-form.js';
+import { nothing, submitForm } from './submit-form.js';
 
 export async function listOr404(services: Services, request: FastifyRequest): Promise<List> {
   const list = await services.admin.lists.find(idParam(request));
@@ -59,6 +59,13 @@ const FeatureBody = Type.Object({
   back: Type.Union([Type.Literal('index'), Type.Literal('list')], { default: 'list' }),
 });
 const DeleteBody = Type.Object({ confirm: Type.String({ default: '' }) });
+const NewListBody = Type.Object({
+  name: Type.String({ default: '', maxLength: 500 }),
+  description: Type.String({ default: '', maxLength: 2000 }),
+  list_date: Type.String({ default: '', maxLength: 20 }),
+  is_featured: Type.Boolean({ default: false }),
+  books: Type.String({ default: '', maxLength: 100_000 }),
+});
 
 export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
   const lists = services.admin.lists;
@@ -82,6 +89,22 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
       const model = { rows: await lists.search(filter), filter, notice: noticeOf(request) };
       return sendPage(reply, renderListIndex(viewerOf(request), model));
     },
+  );
+
+  app.post(
+    '/admin/lists',
+    { attachValidation: true, schema: { hide: true, body: NewListBody } },
+    async (request, reply) =>
+      submitForm(request, reply, {
+        load: nothing,
+        run: (actor, _new, body) => lists.create(actor, body),
+        show: async (_new, failed) => {
+          const filter = { q: '', kind: null, offset: 0, limit: LISTS_PAGE_SIZE };
+          const model = { rows: await lists.search(filter), filter, notice: null, failed };
+          return sendPage(reply, renderListIndex(viewerOf(request), model), 422);
+        },
+        done: (_new, id) => `/admin/lists/${id}?notice=created`,
+      }),
   );
 
   // attachValidation: a mistyped id is a 404 page (listOr404), never a raw validation body.

@@ -31,7 +31,7 @@ export const accessRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         reply.header('set-cookie', accessCookieHeader(outcome.cookie, outcome.maxAgeSeconds, secure));
       }
       const status = outcome.kind === 'opened' ? 200 : outcome.kind === 'inactive' ? 410 : 404;
-      return reply.code(status).send(renderAccessPage(outcome));
+      return reply.code(status).send(renderAccessPage(outcome, await services.brand.current()));
     },
   );
 };

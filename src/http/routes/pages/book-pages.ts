@@ -138,6 +138,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
   const refreshes = new RefreshQueue((error) => app.log.error({ err: error }, 'book page refresh failed'));
   services.events.on('book-changed', (slug: string) => rendered.invalidate(slug));
   services.events.on('destinations-changed', () => rendered.clear());
+  services.events.on('brand-changed', () => rendered.clear());
   /** Plain visits being answered through Fastify, and their page: what they are sent is kept. */
   const replayable = new WeakMap<FastifyRequest, RenderedPage>();
   const keepForReplay: onSendHookHandler = (request, reply, payload, done) => {
@@ -202,8 +203,10 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         src: placement,
         country,
       });
+      // A page rendered while the brand changed is not kept: the change cleared the cache (the mark).
+      const brand = await services.brand.current();
       return {
-        body: new CompressedBody(Buffer.from(renderBookPage(model))),
+        body: new CompressedBody(Buffer.from(renderBookPage(model, { brand }))),
         sent: new Map(),
         bookId: loaded.book.id,
       };

@@ -3,17 +3,27 @@ import { join } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { projectRoot } from '../../../paths.js';
+import type { Brand } from '../../../services/brand.js';
 import type { Services } from '../../../services/container.js';
 import { escapeXml, sitemapXml } from '../../presenters/sitemap.js';
 import { Integer } from '../../validation.js';
 import { renderDevelopersPage } from '../../views/developers-page.js';
 
-/** Fills the guide's placeholders with this deployment's origin and contact. */
-function fillTemplate(text: string, baseUrl: string, contactEmail: string | null): string {
-  const contact = contactEmail
-    ? ` Keys are issued on request to ${contactEmail}.`
+/** Fills the guide's placeholders with this deployment's origin, name and contact. */
+function fillTemplate(text: string, baseUrl: string, brand: Brand): string {
+  const contact = brand.contactEmail
+    ? ` Keys are issued on request to ${brand.contactEmail}.`
     : ' Ask the operator of this service for one.';
-  return text.replaceAll('{{BASE_URL}}', baseUrl).replaceAll('{{CONTACT_LINE}}', contact);
+  return text
+    .replaceAll('{{BASE_URL}}', baseUrl)
+    .replaceAll('{{SITE_NAME}}', brand.siteName)
+    .replaceAll('{{CONTACT_LINE}}', contact);
+}
+
+interface Documents {
+  developers: string;
+  developersHtml: string;
+  llms: string;
 }
 
 const SITEMAP_LIMIT = 50_000;
@@ -28,10 +38,26 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
   app,
   { services },
 ) => {
-  const { baseUrl, contactEmail } = services.config;
+  const { baseUrl } = services.config;
   const docs = join(projectRoot(), 'docs');
-  const developers = fillTemplate(readFileSync(join(docs, 'developers.md'), 'utf8'), baseUrl, contactEmail);
-  const llms = fillTemplate(readFileSync(join(docs, 'llms.txt'), 'utf8'), baseUrl, contactEmail);
+  const developersTemplate = readFileSync(join(docs, 'developers.md'), 'utf8');
+  const llmsTemplate = readFileSync(join(docs, 'llms.txt'), 'utf8');
+  // Filled once per brand: the brand object is new after every change, on every instance.
+  const filled = new WeakMap<Brand, Documents>();
+  const documents = async (): Promise<Documents> => {
+    const brand = await services.brand.current();
+    let found = filled.get(brand);
+    if (!found) {
+      const developers = fillTemplate(developersTemplate, baseUrl, brand);
+      found = {
+        developers,
+        developersHtml: renderDevelopersPage(developers, baseUrl, brand),
+        llms: fillTemplate(llmsTemplate, baseUrl, brand),
+      };
+      filled.set(brand, found);
+    }
+    return found;
+  };
 
   app.get(
     '/developers.md',
@@ -46,10 +72,12 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
     async (request, reply) =>
       prefersHtml(request.headers.accept)
         ? reply.header('vary', 'Accept').redirect('/developers', 302)
-        : reply.type('text/markdown; charset=utf-8').header('vary', 'Accept').send(developers),
+        : reply
+            .type('text/markdown; charset=utf-8')
+            .header('vary', 'Accept')
+            .send((await documents()).developers),
   );
 
-  const developersHtml = renderDevelopersPage(developers, baseUrl);
   app.get(
     '/developers',
     {
@@ -63,7 +91,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'public, max-age=300')
-        .send(developersHtml),
+        .send((await documents()).developersHtml),
   );
 
   app.get(
@@ -71,7 +99,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
     {
       schema: { summary: 'Short index for AI agents', tags: ['discovery'], response: { 200: Type.String() } },
     },
-    async (_request, reply) => reply.type('text/plain; charset=utf-8').send(llms),
+    async (_request, reply) => reply.type('text/plain; charset=utf-8').send((await documents()).llms),
   );
 
   app.get(

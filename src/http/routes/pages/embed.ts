@@ -73,6 +73,20 @@ const EmbedDataSchema = Type.Object({
   groups: Type.Array(
     Type.Object({ group: Type.String(), title: Type.String(), links: Type.Array(EmbedLinkSchema) }),
   ),
+  site: Type.Object(
+    {
+      name: Type.String(),
+      url: Type.String(),
+      logo_url: Type.Union([Type.String(), Type.Null()]),
+      disclosure: Type.String(),
+      accent_light: Type.Union([Type.String(), Type.Null()]),
+      accent_dark: Type.Union([Type.String(), Type.Null()]),
+    },
+    {
+      description:
+        "The operator's name, logo, affiliate disclosure and accent colours (light and dark theme)",
+    },
+  ),
 });
 
 /**
@@ -124,6 +138,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         baseUrl,
         partner: cleanPartnerId(request.query.partner),
         country: chosenCountry,
+        brand: await services.brand.current(),
       });
       return reply
         .header('cache-control', 'public, max-age=300')
@@ -161,6 +176,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         baseUrl,
         partner: cleanPartnerId(request.query.partner),
         country: chosenCountry,
+        brand: await services.brand.current(),
       });
       const withCover = request.query.cover !== '0' && request.query.cover !== 'false';
       return reply
@@ -169,7 +185,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         .header('referrer-policy', 'strict-origin-when-cross-origin')
         .header('cache-control', 'public, max-age=300')
         .header('vary', 'Cookie, Accept-Language')
-        .send(renderEmbedPage(data, { cover: withCover }));
+        .send(renderEmbedPage(data, { cover: withCover, brand: await services.brand.current() }));
     },
   );
 };

@@ -25,7 +25,8 @@ export const homeRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
       );
       // Without featured lists (a fresh import), popular catalog books keep the page from looking empty.
       const popular = featured.length === 0 ? await services.shelves.popular(12) : [];
-      const page = renderHome(featured, services.config.baseUrl, popular);
+      const brand = await services.brand.current();
+      const page = renderHome(featured, services.config.baseUrl, popular, brand);
       return reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=60').send(page);
     },
   );

@@ -37,7 +37,10 @@ export const listPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       // The words follow the name; an old or mistyped name still reaches the list, at its current address.
       if (`/list/${encodeURIComponent(request.params.ref)}` !== canonical)
         return reply.redirect(canonical, 301);
-      const page = renderListPage({ ...found, baseUrl: services.config.baseUrl, path: canonical });
+      const page = renderListPage(
+        { ...found, baseUrl: services.config.baseUrl, path: canonical },
+        await services.brand.current(),
+      );
       return reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=60').send(page);
     },
   );

@@ -69,9 +69,13 @@ export const oembedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       if (format === 'xml') return reply.code(501).send({ detail: 'Only format=json is available.' });
       const subject = target ? await loadOEmbedSubject(deps, target) : null;
       if (!subject) return reply.code(404).send({ detail: 'This address is not a book or list of ours.' });
-      return reply
-        .header('cache-control', 'public, max-age=300')
-        .send(oembedAnswer(subject, { baseUrl, limits: { maxwidth, maxheight } }));
+      return reply.header('cache-control', 'public, max-age=300').send(
+        oembedAnswer(subject, {
+          baseUrl,
+          limits: { maxwidth, maxheight },
+          siteName: (await services.brand.current()).siteName,
+        }),
+      );
     },
   );
 };

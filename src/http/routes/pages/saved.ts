@@ -87,12 +87,15 @@ export const savedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         .slice(0, MAX_SHARED);
       const shared = await saved.booksBySlugs(slugs);
       const view: SavedView = SAVED_VIEWS.find((name) => name === request.query.view) ?? 'list';
-      const page = renderSavedPage({
-        shared: request.query.books === undefined ? null : shared,
-        sharedSlugs: shared.map((book) => book.slug),
-        view,
-        baseUrl: services.config.baseUrl,
-      });
+      const page = renderSavedPage(
+        {
+          shared: request.query.books === undefined ? null : shared,
+          sharedSlugs: shared.map((book) => book.slug),
+          view,
+          baseUrl: services.config.baseUrl,
+        },
+        await services.brand.current(),
+      );
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
     },
   );

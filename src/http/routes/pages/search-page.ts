@@ -83,7 +83,7 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     );
   }
 
-  const page = (
+  const page = async (
     reply: FastifyReply,
     query: string,
     outcome: SearchOutcome | null,
@@ -91,11 +91,13 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     resolveReason: NotFoundReason | null = null,
   ) => {
     const results = outcome ? outcome.results.map((r, i) => resultView(r, query, i + 1, sfid)) : [];
+    const brand = await services.brand.current();
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
       .send(
         renderSearchPage({
+          brand,
           query,
           sfid,
           results,
@@ -198,7 +200,10 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       const miss = { query, result_count, sfid: sfid ?? null, details: details?.trim() || null };
       const admission = await services.signals.miss(miss, writerOf(request));
       if (admission.kind === 'refused') writeRefused(reply, 'miss', admission.retryAfterSeconds);
-      return reply.code(201).type('text/html; charset=utf-8').send(renderMissThanks(query));
+      return reply
+        .code(201)
+        .type('text/html; charset=utf-8')
+        .send(renderMissThanks(query, await services.brand.current()));
     },
   );
 };

@@ -39,7 +39,7 @@ export const shelfRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'public, max-age=300')
-        .send(renderSeriesPage(model, baseUrl));
+        .send(renderSeriesPage(model, baseUrl, await services.brand.current()));
     },
   );
 
@@ -59,7 +59,7 @@ export const shelfRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'public, max-age=300')
-        .send(renderAuthorPage(model, baseUrl));
+        .send(renderAuthorPage(model, baseUrl, await services.brand.current()));
     },
   );
 };

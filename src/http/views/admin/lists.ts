@@ -2,6 +2,7 @@ import type { ListFilter, ListRow } from '../../../services/admin/lists-read.js'
 import type { List } from '../../../services/lists.js';
 import { html, type SafeHtml } from '../html.js';
 import { listTitle } from '../list-page.js';
+import { checkbox, type FormErrors, type FormValues, field, formError, textarea } from './form.js';
 import { type AdminViewer, csrfField, renderAdminPage } from './layout.js';
 
 export const LISTS_PAGE_SIZE = 50;
@@ -63,12 +64,35 @@ export interface ListIndexModel {
   rows: readonly ListRow[];
   filter: ListFilter;
   notice: string | null;
+  /** The "New list" form refilled after an error. */
+  failed?: { values: FormValues; errors: FormErrors };
 }
 
-export function renderListIndex(viewer: AdminViewer, { rows, filter, notice }: ListIndexModel): string {
+/** A list and its books at once: one slug, ISBN or store address a line, ranked in that order. */
+function newListForm(viewer: AdminViewer, failed: ListIndexModel['failed']): SafeHtml {
+  const values = failed?.values ?? {};
+  const errors = failed?.errors ?? {};
+  return html`<details class="panel add" id="new-list"${failed ? html` open` : ''}><summary class="button">New list</summary>
+  ${formError(errors)}
+  <form method="post" action="/admin/lists" class="admin-form admin-form--stack">
+    ${csrfField(viewer)}
+    ${field('Name', 'name', values, errors, { maxlength: 500, required: true })}
+    ${textarea('Description', 'description', values, errors, 2)}
+    ${field('Date', 'list_date', values, errors, { placeholder: 'YYYY-MM-DD', maxlength: 20 })}
+    ${textarea("Books, one a line (slug, ISBN or store address), in the list's order", 'books', values, errors, 6)}
+    ${checkbox('Feature the list on the home page', 'is_featured', values, errors)}
+    <button type="submit" class="button">Create the list</button>
+  </form>
+</details>`;
+}
+
+export function renderListIndex(
+  viewer: AdminViewer,
+  { rows, filter, notice, failed }: ListIndexModel,
+): string {
   const body = html`<div class="page-head"><h1>Lists</h1></div>
-<p class="muted">Readers' lists, ingested lists and the ones made here. Featured lists appear on the home page.
-To start a list, open a book and use "Add to list".</p>
+<p class="muted">Readers' lists, ingested lists and the ones made here. Featured lists appear on the home page.</p>
+${newListForm(viewer, failed)}
 ${filterForm(filter)}
 ${
   rows.length === 0
