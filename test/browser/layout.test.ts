@@ -121,7 +121,18 @@ if (browserAvailable(SUITE)) {
         body: JSON.stringify({ name: `Reads about ${LONG_WORD}`, book_id: book.book.id }),
       });
       assert.equal(made.status, 201);
-      listUrl = new URL(((await made.json()) as { url: string }).url).pathname;
+      const list = (await made.json()) as { id: string; edit_token: string; url: string };
+      listUrl = new URL(list.url).pathname;
+      const described = await fetch(`${t.baseUrl}/api/v1/lists/${list.id}`, {
+        method: 'PATCH',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': HUMAN_UA,
+          'x-edit-token': list.edit_token,
+        },
+        body: JSON.stringify({ description: `All of them, listed at ${LONG_URL}` }),
+      });
+      assert.ok(described.ok, `list description: ${described.status}`);
 
       const library = await addPrivateLibrary(store, t.services.events);
       const code = await insertAccessCode(store.db, {
@@ -138,9 +149,11 @@ if (browserAvailable(SUITE)) {
       pages.push(
         { name: 'home', path: '/', selector: 'main' },
         { name: 'search', path: `/search?q=${encodeURIComponent(`${LONG_WORD} Falling`)}`, selector: 'main' },
+        { name: 'search, empty', path: '/search', selector: 'main' },
         { name: 'search, no result', path: `/search?q=${LONG_WORD}${LONG_WORD}`, selector: 'main' },
         { name: 'book', path: `/book/${slug}`, selector: '.where' },
         { name: 'book, compact', path: `/book/${slug}?template=compact`, selector: '.where' },
+        { name: 'book, card', path: `/book/${slug}?template=card`, selector: '.where' },
         { name: 'short link', path: `/b/${slug}`, selector: '.where' },
         { name: 'embed builder', path: `/book/${slug}/embed`, selector: '#embed-code' },
         { name: 'embed iframe page', path: `/embed/${slug}`, selector: '.bl-btn' },
