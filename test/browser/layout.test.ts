@@ -189,7 +189,8 @@ if (browserAvailable(SUITE)) {
         for (const { name, path, selector } of pages) {
           await page.goto(`${t.baseUrl}${path}`);
           await page.locator(selector).first().waitFor({ state: 'attached' });
-          if (process.env.LAYOUT_SHOTS)
+          // LAYOUT_SHOTS=1 keeps a full-page screenshot of each page in test/artifacts/, to look at.
+          if (process.env.LAYOUT_SHOTS === '1')
             await page.screenshot({
               path: artifactPath(
                 `layout-${name.replace(/\W+/g, '-')}-${viewport.options.viewport.width}.png`,
