@@ -94,6 +94,8 @@ if (browserAvailable(SUITE)) {
     let t: TestApp;
     let browser: Browser;
     let slug = '';
+    /** A book with another edition, a subtitle, a cover and a long description. */
+    let bookSlug = '';
     let listUrl = '';
     const pages: Array<{ name: string; path: string; selector: string }> = [];
 
@@ -113,6 +115,29 @@ if (browserAvailable(SUITE)) {
       const created = await t.get(`/isbn/${VOLUMES[0]?.isbn}`);
       slug = (created.headers.get('location') ?? '').replace('/book/', '');
       assert.ok(slug, 'the first volume has a page');
+      // Two editions of one work, so the book page also shows its other editions.
+      const editions: string[] = [];
+      for (const [n, format] of (['hardcover', 'paperback'] as const).entries()) {
+        const edition = await t.services.creator.createFromRecord({
+          source: 'test',
+          isbn13: inventedIsbn(201 + n),
+          isbn10: null,
+          title: `${LONG_WORD} Rising`,
+          subtitle: `A ${LONG_WORD} subtitle`,
+          authors: [AUTHOR],
+          publishedDate: '2020-05-01',
+          publisher: `${LONG_WORD} Press`,
+          coverUrl: `https://covers.example/${n}.jpg`,
+          language: 'en',
+          format,
+          pages: 320,
+          description: `A long description that names ${LONG_URL} and ${LONG_WORD}. `.repeat(8),
+          identifiers: {},
+          workKey: '/works/OL77W',
+        });
+        editions.push(edition.slug);
+      }
+      bookSlug = editions[0] ?? '';
       const book = await t.services.pages.load(slug);
       assert.ok(book);
       const made = await fetch(`${t.baseUrl}/api/v1/lists`, {
@@ -151,11 +176,11 @@ if (browserAvailable(SUITE)) {
         { name: 'search', path: `/search?q=${encodeURIComponent(`${LONG_WORD} Falling`)}`, selector: 'main' },
         { name: 'search, empty', path: '/search', selector: 'main' },
         { name: 'search, no result', path: `/search?q=${LONG_WORD}${LONG_WORD}`, selector: 'main' },
-        { name: 'book', path: `/book/${slug}`, selector: '.where' },
-        { name: 'book, compact', path: `/book/${slug}?template=compact`, selector: '.where' },
-        { name: 'book, card', path: `/book/${slug}?template=card`, selector: '.where' },
-        { name: 'short link', path: `/b/${slug}`, selector: '.where' },
-        { name: 'embed builder', path: `/book/${slug}/embed`, selector: '#embed-code' },
+        { name: 'book', path: `/book/${bookSlug}`, selector: '.where' },
+        { name: 'book, compact', path: `/book/${bookSlug}?template=compact`, selector: '.where' },
+        { name: 'book, card', path: `/book/${bookSlug}?template=card`, selector: '.where' },
+        { name: 'short link', path: `/b/${bookSlug}`, selector: '.where' },
+        { name: 'embed builder', path: `/book/${bookSlug}/embed`, selector: '#embed-code' },
         { name: 'embed iframe page', path: `/embed/${slug}`, selector: '.bl-btn' },
         { name: 'series', path: `/series/${seriesSlug}`, selector: 'main' },
         { name: 'author', path: `/author/${authorSlug}`, selector: 'main' },
@@ -215,7 +240,7 @@ if (browserAvailable(SUITE)) {
       const ctx = await browser.newContext(PHONE);
       await blockOutbound(ctx);
       const page = await ctx.newPage();
-      await page.goto(`${t.baseUrl}/book/${slug}`);
+      await page.goto(`${t.baseUrl}/book/${bookSlug}`);
       const share = page.locator('.share');
       assert.equal(await share.count(), 1);
       assert.equal(await share.locator('img.share-more__qr').count(), 1, 'the QR code is in the share card');
@@ -228,7 +253,7 @@ if (browserAvailable(SUITE)) {
       assert.equal(await page.locator('.embed-panel, #embed-code, [name="embed-kind"]').count(), 0);
       assert.equal(await page.getByText('Script (Shadow DOM)').count(), 0);
       const link = share.getByRole('link', { name: 'Embed this book on your site' });
-      assert.equal(await link.getAttribute('href'), `/book/${slug}/embed`);
+      assert.equal(await link.getAttribute('href'), `/book/${bookSlug}/embed`);
       await ctx.close();
     });
 
@@ -236,7 +261,7 @@ if (browserAvailable(SUITE)) {
       const ctx = await browser.newContext(DESKTOP_WIDE);
       await blockOutbound(ctx);
       const page = await ctx.newPage();
-      await page.goto(`${t.baseUrl}/book/${slug}`);
+      await page.goto(`${t.baseUrl}/book/${bookSlug}`);
       const [share, hero, where] = await boxes(page, ['.share', '.hero', '.where']);
       const facts = await page.evaluate(() => {
         const main = document.querySelector('main.book');
@@ -259,6 +284,10 @@ if (browserAvailable(SUITE)) {
       assert.ok(share.top < hero.bottom, 'at the top of the page');
       assert.ok(share.top < DESKTOP_WIDE.viewport.height, 'in the first screen');
       assert.ok(where.width >= facts.inner - 1, `stores ${where.width} px of ${facts.inner} px`);
+      const [favourites, editions] = await boxes(page, ['.fav', '.editions']);
+      assert.ok(favourites && editions, 'the favourite stores and the other editions');
+      assert.ok(favourites.top >= where.bottom && editions.top >= where.bottom, 'below the stores');
+      assert.ok(Math.abs(favourites.top - editions.top) < 1, 'side by side');
       assert.ok(facts.groups >= 3, `${facts.groups} groups`);
       assert.ok(facts.columns >= 3, `the groups stand in ${facts.columns} columns`);
       await ctx.close();
