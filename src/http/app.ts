@@ -25,6 +25,7 @@ import { brandRoutes } from './routes/pages/brand.js';
 import { countryRoutes } from './routes/pages/country.js';
 import { discoveryRoutes } from './routes/pages/discovery.js';
 import { embedRoutes } from './routes/pages/embed.js';
+import { embedBuilderRoutes } from './routes/pages/embed-builder.js';
 import { goRoutes } from './routes/pages/go.js';
 import { homeRoutes } from './routes/pages/home.js';
 import { isbnRoutes } from './routes/pages/isbn.js';
@@ -154,6 +155,7 @@ export async function buildApp({
   await app.register(bookPageRoutes, { services, replay });
   await app.register(goRoutes, { services });
   await app.register(embedRoutes, { services });
+  await app.register(embedBuilderRoutes, { services });
   await app.register(oembedRoutes, { services });
   await app.register(shelfRoutes, { services });
   await app.register(coverFallbackRoutes, { services });

@@ -234,10 +234,16 @@ if (browserAvailable(SUITE)) {
       await opened.close();
     });
 
-    it("builds the snippet in the book page's Embed panel", async () => {
+    it("builds the snippet on the embed builder page, linked from the book page's share card", async () => {
       const bookPage = await browserContext.newPage();
       await bookPage.goto(`${booklink}/book/${slug}`);
-      await bookPage.getByText('Embed this book on your site').click();
+      assert.equal(await bookPage.locator('.embed-panel, #embed-code').count(), 0, 'no builder for readers');
+      await bookPage.locator('.share').getByRole('link', { name: 'Embed this book on your site' }).click();
+      await bookPage.waitForURL(`${booklink}/book/${slug}/embed`);
+      assert.equal(await bookPage.locator('h1').textContent(), 'Embed this book on your site');
+      // The preview is this service's iframe page, which grows to its content.
+      const preview = bookPage.frameLocator('.embed-builder__frame');
+      await preview.locator('.bl-btn').first().waitFor();
       const code = bookPage.locator('#embed-code');
       assert.equal(
         await code.inputValue(),
@@ -258,6 +264,9 @@ if (browserAvailable(SUITE)) {
       await bookPage.getByLabel('Partner id (optional)').fill('"><script>');
       assert.doesNotMatch(await code.inputValue(), /partner=|<script>"/);
       await bookPage.getByRole('button', { name: 'Copy code' }).waitFor();
+      // Without the cover, the preview shows the embed without it.
+      await preview.locator('.bl-btn').first().waitFor();
+      assert.equal(await preview.locator('img.bl-cover').count(), 0);
       await bookPage.close();
     });
 

@@ -69,6 +69,31 @@ describeEachDialect('drop-in embed: /embed.js, /embed/{book}.json, /embed/{book}
     assert.equal(go.status, 302);
   });
 
+  it("writes the snippet on the builder page for site owners; the reader's page only links it", async () => {
+    const response = await t.get(`/book/${slug}/embed`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
+    assert.equal(response.headers.get('set-cookie'), null);
+    const page = await response.text();
+    assert.match(page, /<meta name="robots" content="noindex">/);
+    assert.match(page, /<h1 class="embed-builder__title">Embed this book on your site<\/h1>/);
+    // The default snippet is in the markup, to copy by hand without script.
+    const snippet = `&lt;script src=&quot;http://booklink.test/embed.js&quot; data-book=&quot;${slug}&quot; async&gt;&lt;/script&gt;`;
+    assert.ok(page.includes(snippet), 'the script snippet');
+    assert.match(page, new RegExp(`<iframe class="embed-builder__frame" src="/embed/${slug}"`));
+    assert.match(page, new RegExp(`<a href="/book/${slug}">Pride and Prejudice</a>`));
+
+    const book = await (await t.get(`/book/${slug}`)).text();
+    assert.doesNotMatch(book, /embed-panel|embed-kind|Script \(Shadow DOM\)/);
+    assert.match(
+      book,
+      new RegExp(`<a class="share-more__embed" href="/book/${slug}/embed">Embed this book on your site</a>`),
+    );
+
+    const unknown = await t.get('/book/no-such-book/embed');
+    assert.equal(unknown.status, 404);
+  });
+
   it('answers an ISBN-10 or ISBN-13 with the same book', async () => {
     for (const isbn of [ISBN, '0141439513', '978-0-14-143951-8']) {
       const response = await t.get(`/embed/${isbn}.json`);

@@ -113,8 +113,11 @@ export function editionsSection(model: BookPageModel): SafeHtml {
 </section>`;
 }
 
-/** The copy button starts hidden: it needs web/book.js, and a dead button is worse than none. */
-export function shareBox(model: BookPageModel): SafeHtml {
+/**
+ * The share card: the link to copy and, in `extras`, its QR code, together near the top of the page.
+ * The copy button starts hidden: it needs web/book.js, and a dead button is worse than none.
+ */
+export function shareBox(model: BookPageModel, extras: SafeHtml): SafeHtml {
   return html`<div class="share">
   <label class="share__label" for="share-url">Share this book</label>
   <div class="share__row">
@@ -123,5 +126,6 @@ export function shareBox(model: BookPageModel): SafeHtml {
   </div>
   <p class="share__canonical">Permanent link: <a href="${safeUrl(model.canonicalUrl) ?? '#'}">${model.canonicalUrl}</a></p>
   <p class="share__status" role="status" aria-live="polite"></p>
+  ${extras}
 </div>`;
 }

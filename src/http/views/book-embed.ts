@@ -1,20 +1,30 @@
 import { html, type SafeHtml } from './html.js';
-import type { BookPageModel } from './models.js';
+import { DEFAULT_SITE_NAME, renderLayout } from './layout.js';
 
 /**
- * The book page's "Embed" panel: builds the `<script>` or `<iframe>` snippet for another site (with or
- * without the cover, with a partner id) and copies it. The default snippet is in the markup, so it can
- * be copied by hand without script; web/embed-panel.js rebuilds it as the options change.
+ * The embed builder, a page for site owners at `/book/{slug}/embed` (linked from the book page's share
+ * card; the reader's page itself carries no builder). It builds the `<script>` or `<iframe>` snippet
+ * for another site (with or without the cover, with a partner id) and copies it. The default snippet
+ * is in the markup, so it can be copied by hand without script; web/embed-builder.js rebuilds it as
+ * the options change.
  */
+export interface EmbedBuilderModel {
+  baseUrl: string;
+  slug: string;
+  title: string;
+}
+
 export function embedScriptSnippet(baseUrl: string, slug: string): string {
   return `<script src="${baseUrl}/embed.js" data-book="${slug}" async></script>`;
 }
 
-export function embedPanel(model: BookPageModel): SafeHtml {
-  const { baseUrl } = model;
-  const slug = model.book.slug;
-  return html`<section class="embed-panel" aria-labelledby="embed-title" data-embed-base="${baseUrl}" data-embed-book="${slug}">
-  <h2 class="embed-panel__title" id="embed-title">Embed this book on your site</h2>
+/** The builder's path, from the book page's share card. */
+export function embedBuilderPath(slug: string): string {
+  return `/book/${encodeURIComponent(slug)}/embed`;
+}
+
+function builderForm({ baseUrl, slug }: EmbedBuilderModel): SafeHtml {
+  return html`<section class="embed-panel" aria-label="Embed code" data-embed-base="${baseUrl}" data-embed-book="${slug}">
   <div class="embed-panel__body">
     <fieldset class="embed-panel__kind">
       <legend>Kind</legend>
@@ -31,4 +41,34 @@ export function embedPanel(model: BookPageModel): SafeHtml {
     <p class="embed-panel__status" role="status" aria-live="polite"></p>
   </div>
 </section>`;
+}
+
+/** The preview frames this service's own iframe page, which any page may frame. */
+function preview({ slug, title }: EmbedBuilderModel): SafeHtml {
+  return html`<section class="embed-builder__preview" aria-labelledby="embed-preview-title">
+  <h2 class="embed-builder__subtitle" id="embed-preview-title">Preview</h2>
+  <iframe class="embed-builder__frame" src="/embed/${encodeURIComponent(slug)}" title="${title}" width="100%" height="360" loading="lazy"></iframe>
+</section>`;
+}
+
+export function renderEmbedBuilderPage(model: EmbedBuilderModel, siteName = DEFAULT_SITE_NAME): string {
+  const bookPath = `/book/${encodeURIComponent(model.slug)}`;
+  return renderLayout({
+    title: `Embed this book on your site · ${model.title} · ${siteName}`,
+    description: `The code that shows where to get ${model.title} on your own site.`,
+    canonicalUrl: `${model.baseUrl}${embedBuilderPath(model.slug)}`,
+    // A tool for site owners, one per book: not a page for search engines.
+    robots: 'noindex',
+    scripts: ['embed-builder.js'],
+    bodyClass: 'page-embed-builder',
+    siteName,
+    body: html`<main id="main" class="embed-builder">
+  <p class="embed-builder__book"><a href="${bookPath}">${model.title}</a></p>
+  <h1 class="embed-builder__title">Embed this book on your site</h1>
+  <div class="embed-builder__grid">
+    ${builderForm(model)}
+    ${preview(model)}
+  </div>
+</main>`,
+  });
 }

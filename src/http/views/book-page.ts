@@ -1,7 +1,6 @@
 import { DEFAULT_BRAND } from '../../domain/brand.js';
 import type { Brand } from '../../services/brand.js';
 import { coverFigure, descriptionSection, editionsSection, factsList, shareBox } from './book-details.js';
-import { embedPanel } from './book-embed.js';
 import { formatJumps } from './book-jumps.js';
 import { renderDestinations } from './book-links.js';
 import { bookDocumentTitle, bookJsonLd, bookMetaDescription, bookSocialTags } from './book-meta.js';
@@ -34,7 +33,10 @@ function titleBlock(model: BookPageModel, jump: boolean): SafeHtml {
   </div>`;
 }
 
-/** Default and compact share one structure; compact drops the description and is styled denser. */
+/**
+ * Default and compact share one structure; compact drops the description and is styled denser. The
+ * share card follows the hero (beside it on a wide screen, web/styles.css), the stores span the width.
+ */
 function fullBody(model: BookPageModel, withDescription: boolean): SafeHtml {
   return html`<main ${rootAttributes(model)}>
   <article class="hero">
@@ -46,12 +48,12 @@ function fullBody(model: BookPageModel, withDescription: boolean): SafeHtml {
       ${withDescription && descriptionSection(model.book)}
     </div>
   </article>
+  ${shareBox(model, shareExtras(model))}
   ${renderDestinations(model.groups, model.highlight, model.country ?? null)}
-  ${favouritePanel(model)}
-  ${editionsSection(model)}
-  ${shareBox(model)}
-  ${shareExtras(model)}
-  ${embedPanel(model)}
+  <div class="book__more">
+    ${favouritePanel(model)}
+    ${editionsSection(model)}
+  </div>
 </main>`;
 }
 

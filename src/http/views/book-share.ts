@@ -1,10 +1,12 @@
 import { FORMATS, formatOfGroup, type ReadingFormat } from '../../domain/favourites.js';
+import { embedBuilderPath } from './book-embed.js';
 import { html, type SafeHtml } from './html.js';
 import type { BookPageModel } from './models.js';
 
 /**
- * The share panel's extras: the short link's QR code (SVG to show, PNG to download) and the system
- * share sheet, which web/share.js reveals only where the browser has `navigator.share`.
+ * The share card's extras: the short link's QR code (SVG to show, PNG to download), the system share
+ * sheet, which web/book.js reveals only where the browser has `navigator.share`, and the way to the
+ * embed builder (a page for site owners, so the reader's page carries no builder).
  */
 export function shareExtras(model: BookPageModel): SafeHtml {
   const qr = `/book/${encodeURIComponent(model.book.slug)}/qr`;
@@ -13,6 +15,7 @@ export function shareExtras(model: BookPageModel): SafeHtml {
   <div class="share-more__actions">
     <button class="button button--quiet share-more__native" type="button" data-share hidden>Share…</button>
     <a class="share-more__download" href="${qr}.png" download="${model.book.slug}-qr.png">Download the QR code (PNG)</a>
+    <a class="share-more__embed" href="${embedBuilderPath(model.book.slug)}">Embed this book on your site</a>
   </div>
 </div>`;
 }
