@@ -68,7 +68,7 @@
     }
     panel.hidden = false;
     if (Object.keys(current).length > 0) {
-      say(`Your stores: ${describe(current) || 'set on another book'}. Short links open them directly.`);
+      say(describe(current) ? (panel.dataset.msgCurrent ?? '') : (panel.dataset.msgCurrentOther ?? ''));
     }
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -79,16 +79,12 @@
         else delete next[select.name];
       }
       writeFavourites(next);
-      say(
-        Object.keys(next).length > 0
-          ? `Saved. ${describe(next) || 'Your stores'} first; short links open them directly.`
-          : 'No favourite store: short links show this page.',
-      );
+      say(Object.keys(next).length > 0 ? (panel.dataset.msgSaved ?? '') : (panel.dataset.msgNone ?? ''));
     });
     panel.querySelector('[data-fav-forget]')?.addEventListener('click', () => {
       writeFavourites({});
       for (const select of selects) select.value = '';
-      say('Forgotten. Short links show this page with every store again.');
+      say(panel.dataset.msgForgotten ?? '');
     });
   }
 
@@ -154,12 +150,12 @@
       try {
         // The attribute is there, since button[data-copy] matched.
         await copy(button.dataset.copy ?? '', input);
-        button.textContent = 'Copied';
+        button.textContent = button.dataset.copied ?? '';
         button.classList.add('is-done');
-        if (box) announce(box, 'Link copied to the clipboard.');
+        if (box) announce(box, button.dataset.copiedStatus ?? '');
       } catch {
         if (input) input.select();
-        if (box) announce(box, 'Press Ctrl+C (or ⌘C) to copy the selected link.');
+        if (box) announce(box, button.dataset.copyHint ?? '');
       }
       setTimeout(() => {
         button.textContent = label;
@@ -215,7 +211,7 @@
       const query = params.toString();
       const src = `${base}/embed/${encodeURIComponent(book)}${query ? `?${query}` : ''}`;
       // embed.js (no data-book) only sizes the frame to its content.
-      return `<iframe src="${attr(src)}" title="Where to get this book" width="100%" height="360" loading="lazy"></iframe>\n<script src="${attr(base)}/embed.js" async></script>`;
+      return `<iframe src="${attr(src)}" title="${attr(copyButton.dataset.frameTitle ?? '')}" width="100%" height="360" loading="lazy"></iframe>\n<script src="${attr(base)}/embed.js" async></script>`;
     }
     const extra = `${partner ? ` data-partner="${attr(partner)}"` : ''}${cover ? '' : ' data-cover="false"'}`;
     return `<script src="${attr(base)}/embed.js" data-book="${attr(book)}"${extra} async></script>`;
@@ -232,10 +228,10 @@
   copyButton.addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(code.value);
-      status.textContent = 'Code copied to the clipboard.';
+      status.textContent = copyButton.dataset.copiedStatus ?? '';
     } catch {
       code.select();
-      status.textContent = 'Press Ctrl+C (or ⌘C) to copy the selected code.';
+      status.textContent = copyButton.dataset.copyHint ?? '';
     }
   });
   update();

@@ -9,7 +9,8 @@
  * @typedef {{ name: string, label: string | null, featured: boolean, url: string }} EmbedLink
  * @typedef {{ title: string, links: EmbedLink[] }} EmbedGroup
  * @typedef {{ title: string, authors: string[], cover_url: string | null, url: string }} EmbedBook
- * @typedef {{ book: EmbedBook, groups: EmbedGroup[] }} EmbedData
+ * @typedef {{ label: string, authors: string | null, empty: string, foot: string, new_tab: string }} EmbedText
+ * @typedef {{ book: EmbedBook, language: string, text: EmbedText, groups: EmbedGroup[] }} EmbedData
  */
 (() => {
   const CSS = '__BOOKLINK_EMBED_CSS__';
@@ -57,19 +58,23 @@
     return a;
   }
 
-  /** @param {EmbedLink} item */
-  function button(item) {
+  /**
+   * @param {EmbedLink} item
+   * @param {string} newTab
+   */
+  function button(item, newTab) {
     const a = link(item.url, item.featured ? 'bl-btn bl-btn--featured' : 'bl-btn', item.name);
     if (item.label) a.append(' ', el('span', 'bl-label', item.label));
-    a.append(el('span', 'bl-sr', ' (opens in a new tab)'));
+    a.append(el('span', 'bl-sr', ` ${newTab}`));
     return a;
   }
 
   /**
    * @param {EmbedGroup} data
    * @param {number} index
+   * @param {string} newTab
    */
-  function group(data, index) {
+  function group(data, index, newTab) {
     const box = el('div', 'bl-group');
     const title = el('p', 'bl-gtitle', data.title);
     title.id = `bl-g${index}`;
@@ -78,7 +83,7 @@
     const list = el('ul', 'bl-list');
     for (const item of data.links) {
       const li = el('li');
-      li.append(button(item));
+      li.append(button(item, newTab));
       list.append(li);
     }
     box.append(title, list);
@@ -93,7 +98,8 @@
     const { book } = data;
     const box = el('div', 'bl');
     box.setAttribute('role', 'region');
-    box.setAttribute('aria-label', `Where to get ${book.title}`);
+    box.setAttribute('aria-label', data.text.label);
+    box.lang = data.language;
     const head = el('div', 'bl-head');
     const cover = withCover && book.cover_url ? httpsUrl(book.cover_url) : null;
     if (cover) {
@@ -111,12 +117,12 @@
     const title = el('p', 'bl-title');
     title.append(link(book.url, '', book.title));
     text.append(title);
-    if (book.authors.length > 0) text.append(el('p', 'bl-authors', `by ${book.authors.join(', ')}`));
+    if (data.text.authors) text.append(el('p', 'bl-authors', data.text.authors));
     head.append(text);
     box.append(head);
-    if (data.groups.length === 0) box.append(el('p', 'bl-empty', 'No shops are listed for this book yet.'));
-    for (const [i, item] of data.groups.entries()) box.append(group(item, i));
-    box.append(el('p', 'bl-foot', 'Some links may earn a commission.'));
+    if (data.groups.length === 0) box.append(el('p', 'bl-empty', data.text.empty));
+    for (const [i, item] of data.groups.entries()) box.append(group(item, i, data.text.new_tab));
+    box.append(el('p', 'bl-foot', data.text.foot));
     return box;
   }
 
@@ -145,6 +151,7 @@
     const params = new URLSearchParams();
     if (script.dataset.partner) params.set('partner', script.dataset.partner);
     if (script.dataset.country) params.set('country', script.dataset.country);
+    if (script.dataset.lang) params.set('lang', script.dataset.lang);
     const query = params.toString();
     const url = `${ORIGIN}/embed/${encodeURIComponent(book)}.json${query ? `?${query}` : ''}`;
     try {

@@ -4,9 +4,10 @@ import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, Fast
 import fp from 'fastify-plugin';
 import { isDatabaseUnavailable } from '../../services/container.js';
 import { HttpError, type ValidationIssue, ValidationProblem } from '../errors.js';
+import { inLanguage, t } from '../i18n/context.js';
 import { pageHeaders, responseHeaders } from '../security-headers.js';
 import { locationOf, storableIssues, validationIssues } from '../validation.js';
-import { renderErrorPage } from '../views/error-page.js';
+import { renderBadIsbnPage, renderErrorPage } from '../views/error-page.js';
 import { routedPath } from './api-keys.js';
 
 /** What in a raw URL can decode to a NUL or to a number beyond a 32-bit integer (the HTTP parser refuses a raw NUL). */
@@ -18,19 +19,10 @@ interface ErrorsOptions {
   baseUrl: string;
 }
 
-const TITLES: Record<number, string> = {
-  400: 'Bad request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not found',
-  405: 'Method not allowed',
-  413: 'Request too large',
-  415: 'Unsupported media type',
-  422: 'Invalid request',
-  429: 'Too many requests',
-  500: 'Something went wrong',
-  503: 'Service unavailable',
-};
+/** An error code whose page says more than its status's default, in the reader's language. */
+function pageMessage(code: string | undefined): string | undefined {
+  return code === 'book_not_found' ? t('error.bookNotFound') : undefined;
+}
 
 /** The q-value the Accept header gives the first of `types` it names; null when it names none. */
 function acceptQuality(accept: string, types: readonly string[]): { q: number; at: number } | null {
@@ -86,25 +78,33 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
     const query = request.query as Record<string, unknown> | undefined;
     const params = request.params as Record<string, unknown> | undefined;
     const typed = query?.q ?? params?.isbn;
-    return reply
-      .code(422)
-      .type('text/html; charset=utf-8')
-      .send(
-        renderErrorPage({
-          status: 422,
-          baseUrl: options.baseUrl,
-          problems: issues,
-          searchQuery: typeof typed === 'string' ? typed.slice(0, 500) : undefined,
-        }),
-      );
+    const searchQuery = typeof typed === 'string' ? typed.slice(0, 500) : undefined;
+    // Rendered here, outside the handler (a body that failed to parse left the request's language).
+    const body = inLanguage(
+      request.language,
+      () =>
+        request.routeOptions.url === '/isbn/:isbn'
+          ? renderBadIsbnPage(searchQuery ?? '', options.baseUrl, issues)
+          : renderErrorPage({ status: 422, baseUrl: options.baseUrl, problems: issues, searchQuery }),
+      request.url,
+    );
+    return reply.code(422).type('text/html; charset=utf-8').send(body);
   };
-  const page = (request: FastifyRequest, reply: FastifyReply, status: number, message: string) => {
+  const page = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    message: string,
+    code?: string,
+  ) => {
     if (wantsJson(request)) return reply.code(status).send({ detail: message });
-    const title = TITLES[status] ?? 'Error';
-    return reply
-      .code(status)
-      .type('text/html; charset=utf-8')
-      .send(renderErrorPage({ status, title, message, baseUrl: options.baseUrl }));
+    // The page's words come from the catalogue: the English `message` is the JSON answer's.
+    const body = inLanguage(
+      request.language,
+      () => renderErrorPage({ status, message: pageMessage(code), baseUrl: options.baseUrl }),
+      request.url,
+    );
+    return reply.code(status).type('text/html; charset=utf-8').send(body);
   };
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -129,7 +129,7 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
     if (error instanceof ValidationProblem) return sendValidation(request, reply, error.issues);
     if (error instanceof HttpError) {
       if (error.report) request.log.error({ err: error }, error.message);
-      return page(request, reply, error.status, error.message);
+      return page(request, reply, error.status, error.message, error.code);
     }
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
       return sendValidation(request, reply, [
@@ -188,7 +188,7 @@ export function frameworkErrorResponder(baseUrl: string) {
     reply
       .code(400)
       .type('text/html; charset=utf-8')
-      .send(renderErrorPage({ status: 400, title: TITLES[400], message, baseUrl }));
+      .send(inLanguage(request.language ?? 'en', () => renderErrorPage({ status: 400, baseUrl })));
   };
 }
 

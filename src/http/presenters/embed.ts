@@ -1,5 +1,7 @@
 import type { DestinationGroup } from '../../domain/groups.js';
 import type { EmbedContent } from '../../services/embeds.js';
+import { currentLanguage, t } from '../i18n/context.js';
+import { groupTitle, joinNames } from '../views/book-format.js';
 import { goPath } from './book-page.js';
 
 /** One button of an embed. `url` is an absolute `/go/` URL on this service, so every click is counted. */
@@ -29,7 +31,20 @@ export interface EmbedData {
   };
   country: string | null;
   partner: string | null;
+  /** The reader's language (issue 44), and the embed's own words in it, for /embed.js to show. */
+  language: string;
+  text: EmbedText;
   groups: EmbedGroup[];
+}
+
+export interface EmbedText {
+  /** "Where to get {title}": the card's accessible name. */
+  label: string;
+  /** "by {names}", or null without authors. */
+  authors: string | null;
+  empty: string;
+  foot: string;
+  new_tab: string;
 }
 
 /** `/go/…?country=…&partner=…`: the partner rides along so `/go/` can apply its tag and record it. */
@@ -62,11 +77,19 @@ export function embedData(
     },
     country: params.country,
     partner: params.partner,
+    language: currentLanguage(),
+    text: {
+      label: t('embed.frameTitle', { title: book.title }),
+      authors: book.authors.length > 0 ? t('book.by', { names: joinNames(book.authors) }) : null,
+      empty: t('embed.empty'),
+      foot: t('embed.foot'),
+      new_tab: t('embed.newTab'),
+    },
     groups: content.groups
       .filter((group) => group.links.length > 0)
       .map((group) => ({
         group: group.group,
-        title: group.title,
+        title: groupTitle(group.group),
         links: group.links.map((link) => ({
           destination: link.destination.slug,
           name: link.destination.displayName,

@@ -1,4 +1,6 @@
 import type { DestinationGroup } from '../../domain/groups.js';
+import { t } from '../i18n/context.js';
+import { groupTitle } from './book-format.js';
 import { html, raw, type SafeHtml, safeUrl } from './html.js';
 import type { DestinationLinkView, LinkGroupView } from './models.js';
 
@@ -55,7 +57,7 @@ function brandAttr(link: DestinationLinkView): SafeHtml {
 
 function groupSection(group: LinkGroupView, highlight: string | null): SafeHtml {
   return html`<section class="group" data-group="${group.group}" aria-labelledby="group-${group.group}">
-  <h3 class="group__title" id="group-${group.group}">${groupIcon(group.group)}${group.title}</h3>
+  <h3 class="group__title" id="group-${group.group}">${groupIcon(group.group)}${groupTitle(group.group)}</h3>
   <ul class="dest-list">
     ${group.links.map(
       (link) =>
@@ -83,13 +85,13 @@ export function renderDestinations(groups: readonly LinkGroupView[], highlight: 
   const pick = findHighlight(visible, highlight);
   if (visible.length === 0) {
     return html`<section class="where" aria-labelledby="where-title">
-  <h2 id="where-title">Where to get it</h2>
-  <p class="empty">No shops or libraries are set up for this book yet.</p>
+  <h2 id="where-title">${t('book.where')}</h2>
+  <p class="empty">${t('book.whereEmpty')}</p>
 </section>`;
   }
   return html`<section class="where" aria-labelledby="where-title">
-  <h2 id="where-title">Where to get it</h2>
-  ${pick && html`<div class="pick" data-pick="${pick.destinationSlug}"><p class="pick__title">Your pick</p>${destinationLink(pick, 'dest--pick')}</div>`}
+  <h2 id="where-title">${t('book.where')}</h2>
+  ${pick && html`<div class="pick" data-pick="${pick.destinationSlug}"><p class="pick__title">${t('book.pick')}</p>${destinationLink(pick, 'dest--pick')}</div>`}
   <div class="groups">
     ${visible.map((group) => groupSection(group, highlight))}
   </div>

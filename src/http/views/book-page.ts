@@ -1,3 +1,4 @@
+import { t } from '../i18n/context.js';
 import { coverFigure, descriptionSection, editionsSection, factsList, shareBox } from './book-details.js';
 import { embedPanel } from './book-embed.js';
 import { formatJumps } from './book-jumps.js';
@@ -27,7 +28,7 @@ function titleBlock(model: BookPageModel, jump: boolean): SafeHtml {
     ${book.subtitle && html`<p class="subtitle">${book.subtitle}</p>`}
     ${authorLinks(model)}
     ${seriesLine(model)}
-    ${jump && hasLinks && html`<a class="jump" href="#where-title">Where to get it <span aria-hidden="true">↓</span></a>`}
+    ${jump && hasLinks && html`<a class="jump" href="#where-title">${t('book.where')} <span aria-hidden="true">↓</span></a>`}
     ${jump && formatJumps(model)}
   </div>`;
 }
@@ -62,7 +63,7 @@ function cardBody(model: BookPageModel, siteName: string): SafeHtml {
       ${titleBlock(model, false)}
     </div>
     ${renderDestinations(model.groups, model.highlight)}
-    <p class="card__foot"><a href="${safeUrl(model.canonicalUrl) ?? '#'}">All details on ${siteName}</a></p>
+    <p class="card__foot"><a href="${safeUrl(model.canonicalUrl) ?? '#'}">${t('book.cardFoot', { site: siteName })}</a></p>
   </article>
 </main>`;
 }

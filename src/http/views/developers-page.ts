@@ -1,4 +1,5 @@
 import { Marked } from 'marked';
+import { t } from '../i18n/context.js';
 import { escapeHtml, html, raw } from './html.js';
 import { renderLayout } from './layout.js';
 
@@ -16,13 +17,13 @@ const markdown = new Marked({
 export function renderDevelopersPage(guide: string, baseUrl: string): string {
   const body = markdown.parse(guide, { async: false });
   return renderLayout({
-    title: 'Booklink for developers',
-    description: 'Link to books, resolve retailer URLs, search and embed: the Booklink API guide.',
+    title: t('developers.title'),
+    description: t('developers.description'),
     canonicalUrl: `${baseUrl}/developers`,
     bodyClass: 'page-developers',
     body: html`<main id="main" class="prose developers">
 ${raw(body)}
-<p class="developers__raw"><a href="/developers.md">This guide as markdown</a></p>
+<p class="developers__raw"><a href="/developers.md">${t('developers.markdown')}</a></p>
 </main>`,
   });
 }

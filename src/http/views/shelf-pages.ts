@@ -1,4 +1,5 @@
 import type { AuthorPage, SeriesPage, ShelfItem } from '../../services/shelves.js';
+import { t } from '../i18n/context.js';
 import { joinNames, paletteIndex } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { renderLayout } from './layout.js';
@@ -38,7 +39,7 @@ function page(options: {
 }): string {
   const url = `${options.baseUrl}${options.path}`;
   return renderLayout({
-    title: `${options.title} · Booklink`,
+    title: t('common.documentTitle', { title: options.title }),
     description: options.description,
     canonicalUrl: url,
     meta: [
@@ -60,10 +61,13 @@ export function renderSeriesPage(model: SeriesPage, baseUrl: string): string {
     baseUrl,
     path,
     title: model.name,
-    description: `The ${model.name} series in reading order: ${model.volumes
-      .slice(0, 5)
-      .map((volume) => volume.title)
-      .join(', ')}`,
+    description: t('series.description', {
+      name: model.name,
+      titles: model.volumes
+        .slice(0, 5)
+        .map((volume) => volume.title)
+        .join(', '),
+    }),
     jsonLd: {
       '@context': 'https://schema.org',
       '@type': 'BookSeries',
@@ -82,7 +86,7 @@ export function renderSeriesPage(model: SeriesPage, baseUrl: string): string {
     },
     body: html`<main id="main" class="list-page series-page">
   <h1>${model.name}</h1>
-  <p class="list-meta">A series in ${count} volume${count === 1 ? '' : 's'}, in reading order.</p>
+  <p class="list-meta">${t('series.meta', { count })}</p>
   <ol class="list-items">${model.volumes.map((volume, i) => shelfItem(volume, volume.number === null ? '·' : String(volume.number ?? i + 1)))}</ol>
 </main>`,
   });
@@ -94,10 +98,13 @@ export function renderAuthorPage(model: AuthorPage, baseUrl: string): string {
     baseUrl,
     path,
     title: model.name,
-    description: `Books by ${model.name}, most read first: ${model.books
-      .slice(0, 5)
-      .map((book) => book.title)
-      .join(', ')}`,
+    description: t('author.description', {
+      name: model.name,
+      titles: model.books
+        .slice(0, 5)
+        .map((book) => book.title)
+        .join(', '),
+    }),
     jsonLd: {
       '@context': 'https://schema.org',
       '@type': 'Person',
@@ -112,7 +119,7 @@ export function renderAuthorPage(model: AuthorPage, baseUrl: string): string {
     },
     body: html`<main id="main" class="list-page author-page">
   <h1>${model.name}</h1>
-  <p class="list-meta">Books by ${model.name}, most popular first.</p>
+  <p class="list-meta">${t('author.meta', { name: model.name })}</p>
   <ol class="list-items">${model.books.map((book, i) => shelfItem(book, String(i + 1)))}</ol>
 </main>`,
   });

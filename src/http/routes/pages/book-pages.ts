@@ -5,6 +5,7 @@ import { audienceOf } from '../../../domain/audience.js';
 import { type Favourites, favouriteSlugs } from '../../../domain/favourites.js';
 import { parseSlugList } from '../../../domain/links.js';
 import { normalisePartnerId, normaliseSrc, SRC_PATTERN } from '../../../domain/partners.js';
+import type { ReaderLanguage } from '../../../domain/reader-languages.js';
 import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
 import { readerCountry } from '../../../domain/storefronts.js';
 import type { Services } from '../../../services/container.js';
@@ -93,6 +94,7 @@ interface PageQuery {
  * code), most page views, gets a short key without serialising the rest.
  */
 function pageKey(
+  language: ReaderLanguage,
   slug: string,
   country: string | null,
   template: PageTemplate,
@@ -111,8 +113,9 @@ function pageKey(
     access.size === 0 &&
     !partner &&
     !placement;
-  if (plain) return plainPageKey(slug, country);
+  if (plain) return plainPageKey(slug, country, language);
   return JSON.stringify([
+    language,
     slug,
     country,
     template,
@@ -184,7 +187,18 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
       query.top || hasFavourites
         ? [...new Set([...parseSlugList(query.top), ...favouriteSlugs(favourites, null)])]
         : [];
-    const key = pageKey(slug, country, chosen, useSlug, topSlugs, query.sfid, access, partnerId, placement);
+    const key = pageKey(
+      request.language,
+      slug,
+      country,
+      chosen,
+      useSlug,
+      topSlugs,
+      query.sfid,
+      access,
+      partnerId,
+      placement,
+    );
     let page = rendered.get(key);
     if (!page) {
       const loaded = await services.pages.load(slug);

@@ -49,6 +49,12 @@ const cover = Type.Optional(
   }),
 );
 
+const lang = Type.Optional(
+  Type.String({
+    description: 'Language of the embed: en, de, fr, es, it, nl, pt or ja; else Accept-Language',
+  }),
+);
+
 const EmbedLinkSchema = Type.Object({
   destination: Type.String(),
   name: Type.String(),
@@ -67,6 +73,16 @@ const EmbedDataSchema = Type.Object({
   }),
   country: Type.Union([Type.String(), Type.Null()]),
   partner: Type.Union([Type.String(), Type.Null()]),
+  language: Type.String({
+    description: 'The language of `text` and the group titles (`?lang=`, else Accept-Language)',
+  }),
+  text: Type.Object({
+    label: Type.String(),
+    authors: Type.Union([Type.String(), Type.Null()]),
+    empty: Type.String(),
+    foot: Type.String(),
+    new_tab: Type.String(),
+  }),
   groups: Type.Array(
     Type.Object({ group: Type.String(), title: Type.String(), links: Type.Array(EmbedLinkSchema) }),
   ),
@@ -99,7 +115,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         summary: "The embed's data: a book and its public links, grouped, with /go/ URLs",
         tags: ['pages'],
         params: Type.Object({ slug: BookParam }),
-        querystring: Type.Object({ partner, country }),
+        querystring: Type.Object({ partner, country, lang }),
         response: { 200: EmbedDataSchema, 404: Type.Object({ detail: Type.String() }) },
       },
     },
@@ -121,6 +137,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       return reply
         .header('cache-control', 'public, max-age=300')
         .header('vary', 'Accept-Language')
+        .header('content-language', request.language)
         .send(data);
     },
   );
@@ -132,7 +149,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         summary: 'The embed as a page for an iframe; it reports its height to the parent (postMessage)',
         tags: ['pages'],
         params: Type.Object({ slug: BookParam }),
-        querystring: Type.Object({ partner, country, cover }),
+        querystring: Type.Object({ partner, country, cover, lang }),
         response: { 200: Type.String({ description: 'HTML page' }) },
       },
     },
