@@ -1,4 +1,4 @@
-import { t } from '../i18n/context.js';
+import { t, tHtml } from '../i18n/context.js';
 import { paletteIndex } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { DEFAULT_SITE_NAME, renderLayout, searchForm } from './layout.js';
@@ -21,8 +21,24 @@ export interface SearchPageModel {
   siteName?: string;
   /** Set when a pasted link led here: why it named no book (see resolve-notice.ts). */
   resolveReason?: ResolveReason | null;
+  /** The shop whose link it was (its host), when known. */
+  resolveStore?: string | null;
   /** Some book source could not be asked (its request budget is spent): the results may be incomplete. */
   incomplete?: boolean;
+  /** The results are for this respelt or shortened reading of the query (issue 44). */
+  readAs?: string | null;
+  /** The query was an ISBN: a miss is never a spelling matter. */
+  isbnQuery?: boolean;
+}
+
+const searchHref = (query: string, exact = false) =>
+  `/search?${new URLSearchParams(exact ? { q: query, exact: '1' } : { q: query })}`;
+
+/** "Showing results for … · Search instead for …", as search engines say it. */
+function readingNotice(query: string, readAs: string): SafeHtml {
+  return html`<p class="search-reading" data-read-as="${readAs}">${tHtml('search.showingFor', {
+    reading: html`<a href="${searchHref(readAs)}"><strong>${readAs}</strong></a>`,
+  })} · ${tHtml('search.insteadFor', { query: html`<a href="${searchHref(query, true)}">${query}</a>` })}</p>`;
 }
 
 function resultItem(result: SearchResultView, position: number): SafeHtml {
@@ -59,11 +75,13 @@ export function renderSearchPage(model: SearchPageModel): string {
   const list =
     model.results.length > 0
       ? html`<ol class="search-results">${model.results.map((result, i) => resultItem(result, i + 1))}</ol>`
-      : model.query && html`<p class="search-empty">${t('search.empty', { query: model.query })}</p>`;
+      : model.query &&
+        html`<p class="search-empty">${t(model.isbnQuery ? 'search.emptyIsbn' : 'search.empty', { query: model.query })}</p>`;
   const body = html`<main id="main" class="search-page" data-sfid="${model.sfid ?? ''}">
-  ${model.resolveReason && resolveNotice(model.resolveReason)}
+  ${model.resolveReason && resolveNotice(model.resolveReason, model.resolveStore ?? null, model.query)}
   ${model.incomplete === true && html`<p class="search-notice" role="status" data-results-incomplete>${t('search.incomplete')}</p>`}
   <h1>${heading}</h1>
+  ${model.readAs && model.results.length > 0 && readingNotice(model.query, model.readAs)}
   ${searchForm(model.query, 'search search--large', t('search.label'))}
   ${model.query && resultCount(model.results.length)}
   ${list}
