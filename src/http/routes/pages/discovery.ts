@@ -16,7 +16,8 @@ function fillTemplate(text: string, baseUrl: string, contactEmail: string | null
   return text.replaceAll('{{BASE_URL}}', baseUrl).replaceAll('{{CONTACT_LINE}}', contact);
 }
 
-const SITEMAP_LIMIT = 50_000;
+// Each URL carries its nine hreflang alternates (~1 kB): 20,000 keep a file well under the 50 MB cap.
+const SITEMAP_LIMIT = 20_000;
 
 /** True when the client asks for HTML and not for markdown (a browser following the footer link). */
 function prefersHtml(accept: string | undefined): boolean {
@@ -78,7 +79,8 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
     '/sitemap.xml',
     {
       schema: {
-        summary: 'Every book page, newest changes first (a sitemap index beyond 50,000 books)',
+        summary:
+          'Every book page with its hreflang alternates, newest changes first (a sitemap index beyond 20,000 books)',
         tags: ['discovery'],
         querystring: Type.Object({ page: Type.Optional(Integer({ minimum: 1, maximum: 10_000 })) }),
         response: { 200: Type.String() },
