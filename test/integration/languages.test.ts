@@ -130,7 +130,7 @@ describeEachDialect('reader languages', (context) => {
 
   it('two readers alternating on warm caches, the replay included, never see each other’s language', async () => {
     const before = await replays();
-    const readers = [
+    const readers: Array<{ headers: Record<string, string>; lang: string; text: string }> = [
       { headers: { 'accept-language': 'de-DE,de;q=0.9' }, lang: 'de', text: 'Hier gibt es das Buch' },
       { headers: { 'accept-language': 'pt-BR,pt;q=0.9,en;q=0.8' }, lang: 'pt', text: 'Onde encontrar' },
       { headers: { cookie: 'booklink_lang=it' }, lang: 'it', text: 'Dove trovarlo' },
