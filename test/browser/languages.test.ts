@@ -87,7 +87,7 @@ if (browserAvailable(SUITE)) {
             assert.ok(overflow <= 0, `${where}: ${overflow}px of horizontal overflow`);
             // Store names are not translated ("Spotify Audiobooks"): they are taken out first.
             const text = await page.evaluate(() => {
-              const names = [...document.querySelectorAll('.dest__name, .bl-btn')].map(
+              const names = Array.from(document.querySelectorAll('.dest__name, .bl-btn')).map(
                 (element) => element.firstChild?.textContent?.trim() ?? '',
               );
               let visible = document.body.innerText;

@@ -72,6 +72,14 @@ const go = Type.Optional(
   }),
 );
 
+const lang = Type.Optional(
+  Type.String({
+    maxLength: 10,
+    description:
+      'Page language: en, de, fr, es, it, nl, pt or ja; else the language cookie, Accept-Language, DEFAULT_LANGUAGE',
+  }),
+);
+
 const TEMPLATES: readonly PageTemplate[] = ['default', 'compact', 'card'];
 const NO_ACCESS: ReadonlySet<number> = new Set();
 const NO_FAVOURITES: Favourites = Object.freeze({});
@@ -263,7 +271,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         summary: 'The canonical book page with every place to get the book',
         tags: ['pages'],
         params: SlugParams,
-        querystring: Type.Object({ sfid, use, top, template, country, partner, src, go, full }),
+        querystring: Type.Object({ sfid, use, top, template, country, partner, src, go, full, lang }),
         response: {
           200: Html,
           302: Type.Null({ description: "With go=1: to the reader's favourite store" }),
@@ -284,7 +292,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         params: SlugParams,
         description:
           'Bots, link unfurlers and readers without a favourite store get the full page; a reader who picked "always open this in <store>" is sent there through /go/ (302), unless `full=1`.',
-        querystring: Type.Object({ sfid, use, top, country, partner, src, full }),
+        querystring: Type.Object({ sfid, use, top, country, partner, src, full, lang }),
         response: { 200: Html, 302: Type.Null({ description: "To the reader's favourite store" }) },
       },
     },

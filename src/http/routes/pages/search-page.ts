@@ -21,6 +21,9 @@ const SearchPageQuery = Type.Object({
     Type.String({ maxLength: 5, description: 'Append `human=1` when building links on a server' }),
   ),
   source: Type.Optional(Type.String({ maxLength: 50, description: 'Integration identifier' })),
+  lang: Type.Optional(
+    Type.String({ maxLength: 10, description: 'Page language (en, de, fr, es, it, nl, pt, ja)' }),
+  ),
   exact: Type.Optional(
     Type.Literal('1', { description: 'Search the words exactly as typed: no respelling, no words dropped' }),
   ),
