@@ -68,7 +68,9 @@
     }
     panel.hidden = false;
     if (Object.keys(current).length > 0) {
-      say(describe(current) ? (panel.dataset.msgCurrent ?? '') : (panel.dataset.msgCurrentOther ?? ''));
+      // The stores chosen, by this page's own (translated) labels and names, then the message.
+      const chosen = describe(current);
+      say(chosen ? `${chosen}. ${panel.dataset.msgCurrent ?? ''}` : (panel.dataset.msgCurrentOther ?? ''));
     }
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -79,7 +81,12 @@
         else delete next[select.name];
       }
       writeFavourites(next);
-      say(Object.keys(next).length > 0 ? (panel.dataset.msgSaved ?? '') : (panel.dataset.msgNone ?? ''));
+      const saved = describe(next);
+      say(
+        Object.keys(next).length === 0
+          ? (panel.dataset.msgNone ?? '')
+          : `${saved ? `${saved}. ` : ''}${panel.dataset.msgSaved ?? ''}`,
+      );
     });
     panel.querySelector('[data-fav-forget]')?.addEventListener('click', () => {
       writeFavourites({});
