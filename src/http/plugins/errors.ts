@@ -20,8 +20,19 @@ interface ErrorsOptions {
 }
 
 /** An error code whose page says more than its status's default, in the reader's language. */
-function pageMessage(code: string | undefined): string | undefined {
-  return code === 'book_not_found' ? t('error.bookNotFound') : undefined;
+function pageMessage(error: HttpError | undefined): string | undefined {
+  if (error?.code === 'book_not_found') return t('error.bookNotFound');
+  if (error?.code === 'write_limited') {
+    const seconds = Number(error.values.seconds ?? 60);
+    const [unit, count] =
+      seconds < 120
+        ? (['second', seconds] as const)
+        : seconds < 7200
+          ? (['minute', Math.ceil(seconds / 60)] as const)
+          : (['hour', Math.ceil(seconds / 3600)] as const);
+    return t('error.writeLimited', { what: String(error.values.kind ?? ''), unit, count });
+  }
+  return undefined;
 }
 
 /** The q-value the Accept header gives the first of `types` it names; null when it names none. */
@@ -95,13 +106,13 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
     reply: FastifyReply,
     status: number,
     message: string,
-    code?: string,
+    error?: HttpError,
   ) => {
     if (wantsJson(request)) return reply.code(status).send({ detail: message });
     // The page's words come from the catalogue: the English `message` is the JSON answer's.
     const body = inLanguage(
       request.language,
-      () => renderErrorPage({ status, message: pageMessage(code), baseUrl: options.baseUrl }),
+      () => renderErrorPage({ status, message: pageMessage(error), baseUrl: options.baseUrl }),
       request.url,
     );
     return reply.code(status).type('text/html; charset=utf-8').send(body);
@@ -129,7 +140,7 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
     if (error instanceof ValidationProblem) return sendValidation(request, reply, error.issues);
     if (error instanceof HttpError) {
       if (error.report) request.log.error({ err: error }, error.message);
-      return page(request, reply, error.status, error.message, error.code);
+      return page(request, reply, error.status, error.message, error);
     }
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
       return sendValidation(request, reply, [
