@@ -90,6 +90,14 @@ describe('messages', () => {
       inLanguage('ja', () => t('common.books', { count: 3 })),
       '3冊',
     );
+    assert.equal(
+      inLanguage('de', () => t('error.writeLimited', { what: 'book', unit: 'minute', count: 3 })),
+      'Von dieser Adresse kamen vorerst so viele neue Buchseiten wie erlaubt. Bitte versuche es in 3 Minuten noch einmal.',
+    );
+    assert.match(
+      inLanguage('en', () => t('error.writeLimited', { what: 'miss', unit: 'second', count: 1 })),
+      /reports of books you could not find as it may for now\. Please try again in 1 second\.$/,
+    );
   });
 
   it('escapes text and values in rich messages, keeps the markup it is given', () => {
