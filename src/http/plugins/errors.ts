@@ -22,6 +22,8 @@ interface ErrorsOptions {
 /** An error code whose page says more than its status's default, in the reader's language. */
 function pageMessage(error: HttpError | undefined): string | undefined {
   if (error?.code === 'book_not_found') return t('error.bookNotFound');
+  if (error?.code === 'sources_busy')
+    return t('error.sourcesBusy', { isbn: String(error.values.isbn ?? '') });
   if (error?.code === 'write_limited') {
     const seconds = Number(error.values.seconds ?? 60);
     const [unit, count] =

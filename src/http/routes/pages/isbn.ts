@@ -64,6 +64,8 @@ export const isbnRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
           503,
           'sources_busy',
           `The local catalog does not know the ISBN ${isbn.isbn13}, and some book sources could not be asked just now. Try again in a minute.`,
+          false,
+          { isbn: isbn.isbn13 },
         );
       }
       if (outcome.kind === 'unknown' && !wantsJson(request)) {
