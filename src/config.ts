@@ -27,6 +27,8 @@ export interface Config {
   adminEmail: string | null;
   adminPassword: string | null;
   contactEmail: string | null;
+  /** `DEFAULT_LANGUAGE`: reader pages' language when neither `?lang=`, the cookie nor Accept-Language names one of ours. */
+  defaultLanguage: PageLanguage;
   /** false, a number of proxy hops, or the proxies' addresses and CIDR ranges (Fastify's trustProxy). */
   trustProxy: TrustProxy;
   affiliateTags: Readonly<Record<string, string>>;
@@ -314,6 +316,20 @@ function budgetShare(env: Env): number {
   return share;
 }
 
+/** The reader pages' languages (domain/reader-languages.ts has the same list; config.ts imports nothing). */
+export const PAGE_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'ja'] as const;
+type PageLanguage = (typeof PAGE_LANGUAGES)[number];
+
+function defaultLanguage(env: Env): PageLanguage {
+  const raw = (env.DEFAULT_LANGUAGE ?? '').trim().toLowerCase();
+  if (raw === '') return 'en';
+  const known = PAGE_LANGUAGES.find((code) => code === raw);
+  if (!known) {
+    throw new ConfigError(`DEFAULT_LANGUAGE must be one of ${PAGE_LANGUAGES.join(', ')}`);
+  }
+  return known;
+}
+
 function cookieSecret(env: Env): string {
   const raw = env.COOKIE_SECRET ?? '';
   if (raw !== '' && raw.length < 32) throw new ConfigError('COOKIE_SECRET must be at least 32 characters');
@@ -355,6 +371,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     adminEmail: email('ADMIN_EMAIL'),
     adminPassword: env.ADMIN_PASSWORD || null,
     contactEmail: email('CONTACT_EMAIL'),
+    defaultLanguage: defaultLanguage(env),
     trustProxy: trustProxy(env),
     affiliateTags: Object.freeze(affiliateTags(env)),
     defaultCountry: defaultCountry(env),

@@ -68,7 +68,9 @@
     }
     panel.hidden = false;
     if (Object.keys(current).length > 0) {
-      say(`Your stores: ${describe(current) || 'set on another book'}. Short links open them directly.`);
+      // The stores chosen, by this page's own (translated) labels and names, then the message.
+      const chosen = describe(current);
+      say(chosen ? `${chosen}. ${panel.dataset.msgCurrent ?? ''}` : (panel.dataset.msgCurrentOther ?? ''));
     }
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -79,16 +81,17 @@
         else delete next[select.name];
       }
       writeFavourites(next);
+      const saved = describe(next);
       say(
-        Object.keys(next).length > 0
-          ? `Saved. ${describe(next) || 'Your stores'} first; short links open them directly.`
-          : 'No favourite store: short links show this page.',
+        Object.keys(next).length === 0
+          ? (panel.dataset.msgNone ?? '')
+          : `${saved ? `${saved}. ` : ''}${panel.dataset.msgSaved ?? ''}`,
       );
     });
     panel.querySelector('[data-fav-forget]')?.addEventListener('click', () => {
       writeFavourites({});
       for (const select of selects) select.value = '';
-      say('Forgotten. Short links show this page with every store again.');
+      say(panel.dataset.msgForgotten ?? '');
     });
   }
 
@@ -154,12 +157,12 @@
       try {
         // The attribute is there, since button[data-copy] matched.
         await copy(button.dataset.copy ?? '', input);
-        button.textContent = 'Copied';
+        button.textContent = button.dataset.copied ?? '';
         button.classList.add('is-done');
-        if (box) announce(box, 'Link copied to the clipboard.');
+        if (box) announce(box, button.dataset.copiedStatus ?? '');
       } catch {
         if (input) input.select();
-        if (box) announce(box, 'Press Ctrl+C (or ⌘C) to copy the selected link.');
+        if (box) announce(box, button.dataset.copyHint ?? '');
       }
       setTimeout(() => {
         button.textContent = label;

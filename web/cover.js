@@ -64,7 +64,7 @@
     if (found instanceof HTMLImageElement) return found;
     const img = document.createElement('img');
     img.className = 'cover__img';
-    img.alt = `Cover of ${figure.dataset.title || 'this book'}`;
+    img.alt = figure.dataset.coverAlt ?? '';
     img.hidden = true;
     figure.prepend(img);
     return img;

@@ -40,7 +40,7 @@
       const query = params.toString();
       const src = `${base}/embed/${encodeURIComponent(book)}${query ? `?${query}` : ''}`;
       // embed.js (no data-book) only sizes the frame to its content.
-      return `<iframe src="${attr(src)}" title="Where to get this book" width="100%" height="360" loading="lazy"></iframe>\n<script src="${attr(base)}/embed.js" async></script>`;
+      return `<iframe src="${attr(src)}" title="${attr(copyButton.dataset.frameTitle ?? '')}" width="100%" height="360" loading="lazy"></iframe>\n<script src="${attr(base)}/embed.js" async></script>`;
     }
     const extra = `${partner ? ` data-partner="${attr(partner)}"` : ''}${cover ? '' : ' data-cover="false"'}`;
     return `<script src="${attr(base)}/embed.js" data-book="${attr(book)}"${extra} async></script>`;
@@ -75,10 +75,10 @@
   copyButton.addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(code.value);
-      status.textContent = 'Code copied to the clipboard.';
+      status.textContent = copyButton.dataset.copiedStatus ?? '';
     } catch {
       code.select();
-      status.textContent = 'Press Ctrl+C (or ⌘C) to copy the selected code.';
+      status.textContent = copyButton.dataset.copyHint ?? '';
     }
   });
   update();

@@ -10,7 +10,8 @@
  * @typedef {{ title: string, links: EmbedLink[] }} EmbedGroup
  * @typedef {{ title: string, authors: string[], cover_url: string | null, url: string }} EmbedBook
  * @typedef {{ name: string, url: string, logo_url: string | null, disclosure: string, accent_light: string | null, accent_dark: string | null }} EmbedSite
- * @typedef {{ book: EmbedBook, groups: EmbedGroup[], site?: EmbedSite }} EmbedData
+ * @typedef {{ label: string, authors: string | null, empty: string, foot: string, new_tab: string, search?: string }} EmbedText
+ * @typedef {{ book: EmbedBook, language: string, text: EmbedText, groups: EmbedGroup[], site?: EmbedSite }} EmbedData
  */
 (() => {
   const CSS = '__BOOKLINK_EMBED_CSS__';
@@ -58,22 +59,27 @@
     return a;
   }
 
-  /** @param {EmbedLink} item */
-  function button(item) {
+  /**
+   * @param {EmbedLink} item
+   * @param {EmbedText} text
+   */
+  function button(item, text) {
     const kind = item.kind === 'search' ? 'search' : 'product';
     const classes = `bl-btn bl-btn--${kind}${item.featured ? ' bl-btn--featured' : ''}`;
-    const a = link(item.url, classes, kind === 'search' ? `Search ${item.name}` : item.name);
+    const name = kind === 'search' && text.search ? text.search.replace('{name}', item.name) : item.name;
+    const a = link(item.url, classes, name);
     a.dataset.kind = kind;
     if (item.label) a.append(' ', el('span', 'bl-label', item.label));
-    a.append(el('span', 'bl-sr', ' (opens in a new tab)'));
+    a.append(el('span', 'bl-sr', ` ${text.new_tab}`));
     return a;
   }
 
   /**
    * @param {EmbedGroup} data
    * @param {number} index
+   * @param {EmbedText} text
    */
-  function group(data, index) {
+  function group(data, index, text) {
     const box = el('div', 'bl-group');
     const title = el('p', 'bl-gtitle', data.title);
     title.id = `bl-g${index}`;
@@ -82,7 +88,7 @@
     const list = el('ul', 'bl-list');
     for (const item of data.links) {
       const li = el('li');
-      li.append(button(item));
+      li.append(button(item, text));
       list.append(li);
     }
     box.append(title, list);
@@ -97,7 +103,8 @@
     const { book } = data;
     const box = el('div', 'bl');
     box.setAttribute('role', 'region');
-    box.setAttribute('aria-label', `Where to get ${book.title}`);
+    box.setAttribute('aria-label', data.text.label);
+    box.lang = data.language;
     const head = el('div', 'bl-head');
     const cover = withCover && book.cover_url ? httpsUrl(book.cover_url) : null;
     if (cover) {
@@ -115,23 +122,24 @@
     const title = el('p', 'bl-title');
     title.append(link(book.url, '', book.title));
     text.append(title);
-    if (book.authors.length > 0) text.append(el('p', 'bl-authors', `by ${book.authors.join(', ')}`));
+    if (data.text.authors) text.append(el('p', 'bl-authors', data.text.authors));
     head.append(text);
     box.append(head);
-    if (data.groups.length === 0) box.append(el('p', 'bl-empty', 'No shops are listed for this book yet.'));
-    for (const [i, item] of data.groups.entries()) box.append(group(item, i));
-    box.append(foot(data.site));
+    if (data.groups.length === 0) box.append(el('p', 'bl-empty', data.text.empty));
+    for (const [i, item] of data.groups.entries()) box.append(group(item, i, data.text));
+    box.append(foot(data.site, data.text.foot));
     return box;
   }
 
   /**
    * The operator's disclosure and name (and logo) under the card.
    * @param {EmbedSite | undefined} site
+   * @param {string} fallback the default disclosure, in the reader's language
    */
-  function foot(site) {
+  function foot(site, fallback) {
     const p = el('p', 'bl-foot');
     if (!site) {
-      p.textContent = 'Some links may earn a commission.';
+      p.textContent = fallback;
       return p;
     }
     p.append(site.disclosure, ' ');
@@ -189,6 +197,7 @@
     const params = new URLSearchParams();
     if (script.dataset.partner) params.set('partner', script.dataset.partner);
     if (script.dataset.country) params.set('country', script.dataset.country);
+    if (script.dataset.lang) params.set('lang', script.dataset.lang);
     const query = params.toString();
     const url = `${ORIGIN}/embed/${encodeURIComponent(book)}.json${query ? `?${query}` : ''}`;
     try {

@@ -9,6 +9,16 @@
  */
 (() => {
   const STORE = 'booklink.lists.v1';
+  /** The page's words for this script, in the reader's language (layout.ts renders #booklink-text). */
+  const TEXT = (() => {
+    try {
+      return JSON.parse(document.getElementById('booklink-text')?.textContent || '{}');
+    } catch {
+      return {};
+    }
+  })();
+  /** @param {string} key */
+  const word = (key) => String(TEXT[key] ?? '');
   const box = document.querySelector('[data-lists]');
   const root = document.querySelector('[data-book-id]');
   if (!(box instanceof HTMLElement) || !(root instanceof HTMLElement)) return;
@@ -57,7 +67,7 @@
     if (href) {
       const link = document.createElement('a');
       link.href = href;
-      link.textContent = 'Open the list';
+      link.textContent = word('openList');
       status?.append(' ', link);
     }
   }
@@ -76,14 +86,14 @@
     button.type = 'button';
     button.className = 'button';
     button.disabled = list.contains_book === true;
-    button.textContent = list.contains_book ? 'Added ✓' : 'Add';
+    button.textContent = list.contains_book ? word('added') : word('add');
     button.addEventListener('click', async () => {
       try {
         await api('POST', `/api/v1/lists/${list.id}/books`, { book_id: bookId }, token);
-        say(`Added to “${list.name || 'A reading list'}”.`, list.url);
+        say(word('addedToList'), list.url);
         await refresh();
       } catch {
-        say('Could not add the book. Try again.');
+        say(word('addFailed'));
       }
     });
     li.append(link, ' ', button);
@@ -114,10 +124,10 @@
       const list = await api('POST', '/api/v1/lists', { name, book_id: bookId });
       store([...load(), { id: list.id, token: list.edit_token, name: list.name }]);
       form.reset();
-      say(`Created “${list.name || 'A reading list'}” with this book.`, list.url);
+      say(word('listCreated'), list.url);
       await refresh();
     } catch {
-      say('Could not create the list. Try again.');
+      say(word('createFailed'));
     }
   });
 
@@ -125,6 +135,6 @@
     const open = toggle.getAttribute('aria-expanded') !== 'true';
     toggle.setAttribute('aria-expanded', String(open));
     box.hidden = !open;
-    if (open) refresh().catch(() => say('Could not load your lists.'));
+    if (open) refresh().catch(() => say(word('loadFailed')));
   });
 })();

@@ -12,6 +12,17 @@
   const CLIENT = 'booklink.client';
   const VIEWS = ['list', 'cover', 'card'];
 
+  /** The page's words for this script, in the reader's language (layout.ts renders #booklink-text). */
+  const TEXT = (() => {
+    try {
+      return JSON.parse(document.getElementById('booklink-text')?.textContent || '{}');
+    } catch {
+      return {};
+    }
+  })();
+  /** @param {string} key */
+  const word = (key) => String(TEXT[key] ?? '');
+
   /** @returns {SavedBook[]} */
   function load() {
     try {
@@ -66,7 +77,7 @@
       if (!button) return;
       const saved = load().some((item) => item.slug === slug);
       button.setAttribute('aria-pressed', String(saved));
-      button.textContent = saved ? 'Saved ✓' : 'Save';
+      button.textContent = saved ? word('saved') : word('save');
     };
     button?.addEventListener('click', () => {
       const items = load();
@@ -113,7 +124,7 @@
         }
         save(items);
         report('saved_add');
-        add.textContent = 'Added to your saved books';
+        add.textContent = word('addedAll');
         add.disabled = true;
       });
     }
@@ -192,8 +203,8 @@
       remove.type = 'button';
       remove.className = 'button saved-item__remove';
       remove.dataset.remove = book.slug;
-      remove.textContent = 'Remove';
-      remove.setAttribute('aria-label', `Remove ${book.title || book.slug}`);
+      remove.textContent = word('remove');
+      remove.setAttribute('aria-label', `${word('remove')}: ${book.title || book.slug}`);
       li.append(link, remove);
       return li;
     }
@@ -222,7 +233,7 @@
         button.type = 'button';
         button.className = 'button';
         button.dataset.undo = '';
-        button.textContent = 'Undo';
+        button.textContent = word('undo');
         button.addEventListener('click', () => {
           if (!removed) return;
           const items = load();
@@ -230,7 +241,7 @@
           save(items);
           report('saved_undo', { book_slug: removed.book.slug });
           removed = null;
-          say('Restored.');
+          say(word('restored'));
           render();
         });
         status.append(' ', button);
@@ -260,7 +271,7 @@
         save(items);
         removed = { book, index };
         report('saved_remove', { book_slug: book.slug });
-        say(`Removed “${book.title || book.slug}”.`, true);
+        say(word('removed'), true);
         render();
       }
     });
@@ -274,9 +285,9 @@
       report('saved_share');
       try {
         await navigator.clipboard.writeText(url);
-        say('Link copied. Anyone with it can see these books.');
+        say(word('collectionCopied'));
       } catch {
-        say('Copy this link to share these books.');
+        say(word('collectionCopy'));
       }
     });
 

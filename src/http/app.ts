@@ -7,6 +7,7 @@ import { PageReplay, type TrustProxy as TrustedProxies } from './page-replay.js'
 import apiKeys from './plugins/api-keys.js';
 import errors, { clientErrorResponder, frameworkErrorResponder } from './plugins/errors.js';
 import guards from './plugins/guards.js';
+import language from './plugins/language.js';
 import metrics from './plugins/metrics.js';
 import openapi from './plugins/openapi.js';
 import rateLimit from './plugins/rate-limit.js';
@@ -29,6 +30,7 @@ import { embedBuilderRoutes } from './routes/pages/embed-builder.js';
 import { goRoutes } from './routes/pages/go.js';
 import { homeRoutes } from './routes/pages/home.js';
 import { isbnRoutes } from './routes/pages/isbn.js';
+import { languageRoutes } from './routes/pages/language.js';
 import { listPageRoutes } from './routes/pages/list-pages.js';
 import { oembedRoutes } from './routes/pages/oembed.js';
 import { operationsRoutes } from './routes/pages/operations.js';
@@ -71,6 +73,7 @@ export async function buildApp({
     nextRequestId,
     pageTtlMs: config.pageCacheMs,
     defaultCountry: config.defaultCountry,
+    defaultLanguage: config.defaultLanguage,
   });
   const connections = new Connections();
   const app = Fastify({
@@ -122,6 +125,7 @@ export async function buildApp({
       done();
     });
   }
+  await app.register(language, { fallback: config.defaultLanguage });
   await app.register(errors, { baseUrl: config.baseUrl, brand: () => services.brand.latest() });
   await app.register(guards, { baseUrl: config.baseUrl });
   await app.register(metrics, {
@@ -152,6 +156,7 @@ export async function buildApp({
   await app.register(staticRoutes);
   await app.register(brandRoutes, { services });
   await app.register(isbnRoutes, { services });
+  await app.register(languageRoutes, { services });
   await app.register(bookPageRoutes, { services, replay });
   await app.register(goRoutes, { services });
   await app.register(embedRoutes, { services });

@@ -8,6 +8,8 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly report = false,
+    /** For the reader's page: what the message's translation fills in (a write refusal's kind and wait). */
+    readonly values: Readonly<Record<string, string | number>> = {},
   ) {
     super(message);
     this.name = 'HttpError';

@@ -1,6 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import { audienceOf } from '../domain/audience.js';
+import { negotiateLanguage, type ReaderLanguage } from '../domain/reader-languages.js';
 import { readerCountry } from '../domain/storefronts.js';
 import { PageCache } from '../services/page-cache.js';
 import type { VisitCounter } from '../services/visit-counter.js';
@@ -27,8 +28,12 @@ export interface RenderedPage {
   sent: Map<string, SentResponse>;
 }
 
-/** The page cache's key of a plain visit: no parameter, no cookie (book-pages.ts serialises the rest). */
-export const plainPageKey = (slug: string, country: string | null) => `${slug}\n${country ?? ''}`;
+/**
+ * The page cache's key of a plain visit: no parameter, no cookie (book-pages.ts serialises the rest).
+ * The language is part of it: a plain visit's comes from its Accept-Language (or the default).
+ */
+export const plainPageKey = (slug: string, country: string | null, language: ReaderLanguage) =>
+  `${slug}\n${country ?? ''}\n${language}`;
 
 /** Whom TRUST_PROXY trusts to name the client (Fastify's `trustProxy`, as app.ts passes it). */
 export type TrustProxy = false | string[] | ((address: string, hop: number) => boolean);
@@ -49,6 +54,8 @@ interface ReplayOptions {
   pageTtlMs: number;
   /** DEFAULT_COUNTRY: the country of a visit that names none, exactly as the page route reads it. */
   defaultCountry: string;
+  /** DEFAULT_LANGUAGE: a plain visit's language when its Accept-Language names none of ours. */
+  defaultLanguage: ReaderLanguage;
 }
 
 const PLAIN_VISIT = /^\/(book|b)\/([a-z0-9][a-z0-9-]{0,79})$/;
@@ -114,9 +121,13 @@ export class PageReplay {
     if (headers.cookie !== undefined || headers.referer === this.options.origin) return false;
     const visit = PLAIN_VISIT.exec(request.url ?? '');
     if (!visit) return false;
+    const language = negotiateLanguage({
+      acceptLanguage: headers['accept-language'],
+      fallback: this.options.defaultLanguage,
+    });
     // A stale page goes to Fastify, which answers with it and has it rendered again (book-pages.ts).
     const hit = this.rendered.peek(
-      plainPageKey(visit[2] ?? '', readerCountry(undefined, headers, this.options.defaultCountry)),
+      plainPageKey(visit[2] ?? '', readerCountry(undefined, headers, this.options.defaultCountry), language),
     );
     if (!hit?.fresh) return false;
     const page = hit.value;

@@ -38,6 +38,8 @@ export function writeRefused(reply: FastifyReply, kind: WriteKind, retryAfterSec
     429,
     'write_limited',
     `This address has made as many ${WHAT[kind]} as it may for now. Please try again in ${wait(retryAfterSeconds)}.`,
+    false,
+    { kind, seconds: retryAfterSeconds },
   );
 }
 

@@ -1,4 +1,5 @@
 import { type TagKind, tagKindOf } from '../domain/affiliate.js';
+import { fillTemplate } from '../domain/links/templates.js';
 import {
   type BookIdentifiers,
   type BookLink,
@@ -110,6 +111,33 @@ export class BookPages {
 
   destinations(): Promise<Destination[]> {
     return cachedActiveDestinations(this.db);
+  }
+
+  /**
+   * Searches for an ISBN no catalogue knows (the unknown-ISBN page, issue 44): the reader's country's
+   * first few public shops whose template takes an ISBN, and WorldCat. Straight to the store: there is
+   * no book to count a `/go/` click for.
+   */
+  async isbnSearches(
+    isbn: { isbn13: string; isbn10: string | null },
+    country: string | null,
+    shops = 4,
+  ): Promise<Array<{ name: string; url: string }>> {
+    const values: Record<string, string> = {
+      isbn13: isbn.isbn13,
+      ...(isbn.isbn10 ? { isbn10: isbn.isbn10 } : {}),
+    };
+    const usable = destinationsFor(await this.destinations(), country)
+      .filter((destination) => destination.isPublic && /\{isbn1[03]\}/.test(destination.urlTemplate))
+      .sort((a, b) => b.displayPriority - a.displayPriority);
+    const pick = [
+      ...usable.filter((destination) => destination.group === 'new').slice(0, shops),
+      ...usable.filter((destination) => destination.slug === 'worldcat'),
+    ];
+    return pick.flatMap((destination) => {
+      const url = fillTemplate(destination.urlTemplate, values);
+      return url ? [{ name: destination.displayName, url }] : [];
+    });
   }
 
   linkInput(loaded: LoadedBook, now = new Date()): BookLinkInput {

@@ -67,6 +67,11 @@ export interface SearchOutcome {
    * its circuit is open): the results come from the local catalog and earlier answers only.
    */
   incomplete: boolean;
+  /**
+   * Set when the results are for a respelt or shortened reading of the query, not the words as
+   * typed: that reading's text, for "Showing results for … · Search instead for …" (issue 44).
+   */
+  readAs?: string | null;
 }
 
 export interface SearchOptions {
@@ -335,16 +340,22 @@ export class SearchService {
    * lately and nothing changed since, else searched (and cached when complete). A cached answer is
    * shared by every caller: it is frozen and must not be changed.
    */
-  async search(text: string, limit = 10, requester: Requester = null): Promise<SearchOutcome> {
+  async search(
+    text: string,
+    limit = 10,
+    requester: Requester = null,
+    /** The words exactly as typed: no respelling, no dropped words ("Search instead for …"). */
+    asTyped = false,
+  ): Promise<SearchOutcome> {
     const cache = this.options.results;
-    if (!cache) return this.searchNow(text, limit, { complete: true }, requester);
+    if (!cache) return this.searchNow(text, limit, { complete: true }, requester, asTyped);
     // Everything a search depends on is read from the text as parseQuery keeps it (trimmed, bounded).
-    const key = `${limit} ${text.trim().slice(0, 500)}`;
+    const key = `${asTyped ? 'typed ' : ''}${limit} ${text.trim().slice(0, 500)}`;
     const cached = cache.get(key);
     if (cached) return cached;
     const mark = cache.mark();
     const progress: Completeness = { complete: true };
-    const outcome = await this.searchNow(text, limit, progress, requester);
+    const outcome = await this.searchNow(text, limit, progress, requester, asTyped);
     if (progress.complete && outcome.query.kind !== 'empty' && outcome.query.kind !== 'url') {
       cache.set(key, frozen(outcome), mark);
     }
@@ -372,6 +383,7 @@ export class SearchService {
     limit: number,
     progress: Completeness,
     requester: Requester,
+    asTyped = false,
   ): Promise<SearchOutcome> {
     const started = Date.now();
     const query = parseQuery(text);
@@ -381,17 +393,27 @@ export class SearchService {
     const scoreOf = queryScores(query);
     const local = await this.localCandidates(query, scoreOf);
     let groups = rankCandidates(query, local, scoreOf);
+    const reading: { readAs: string | null } = { readAs: null };
     if (
       this.remote &&
       this.remote.searches !== false &&
       !(confident(query, groups) && (groups[0]?.relevance ?? 0) >= LOCAL_ENOUGH)
     ) {
-      groups = await this.withProviders(query, local, groups, started, progress, requester);
+      groups = await this.withProviders(query, local, groups, started, progress, requester, {
+        asTyped,
+        reading,
+      });
     }
     groups = volumeFirst(query, groups);
     const results = groups.slice(0, limit).map((group) => ({ ...group.best, relevance: group.relevance }));
     const sure = confident(query, groups) ? (results[0] ?? null) : null;
-    return { query, results, confident: sure, incomplete: progress.limited === true };
+    return {
+      query,
+      results,
+      confident: sure,
+      incomplete: progress.limited === true,
+      readAs: results.length > 0 ? reading.readAs : null,
+    };
   }
 
   /**
@@ -406,6 +428,7 @@ export class SearchService {
     started: number,
     progress: Completeness,
     requester: Requester,
+    how: { asTyped: boolean; reading: { readAs: string | null } },
   ): Promise<RankedGroup<Candidate>[]> {
     // The budget covers the whole search, the local part included.
     const deadline = started + (this.options.remoteTimeoutMs ?? 1500);
@@ -413,30 +436,34 @@ export class SearchService {
       progress.complete = false;
       return localGroups;
     }
-    const vocabulary = this.options.vocabulary ? await this.options.vocabulary.vocabulary() : null;
+    const vocabulary =
+      this.options.vocabulary && !how.asTyped ? await this.options.vocabulary.vocabulary() : null;
     const plan = planProviderSearch(query, vocabulary, uniqueSeriesNames(local));
     const found: Candidate[] = [];
-    const readings: Array<{ reading: TextQuery; weight: number }> = [
-      ...plan.readings.map((reading) => ({ reading, weight: 1 })),
+    // `told`: a reading the page names ("Showing results for …"): respelt or with words dropped.
+    const readings: Array<{ reading: TextQuery; weight: number; told: boolean }> = [
+      ...plan.readings.map((reading, i) => ({ reading, weight: 1, told: i > 0 })),
       // The title without the series name explains the query but not from what the book says.
-      ...plan.titles.map((reading) => ({ reading, weight: 0.88 })),
+      ...plan.titles.map((reading) => ({ reading, weight: 0.88, told: false })),
     ];
     // The reading that explains the best result wins; another must explain it clearly better.
     const rank = () => {
       const all = apartVolumes(dedupe([...local, ...found]));
-      const ranked = readings.map(({ reading, weight }) => ({
+      const ranked = readings.map(({ reading, weight, told }) => ({
         weight,
+        told: told ? reading.raw : null,
         groups: rankCandidates(reading, all),
       }));
       const top = (r: (typeof ranked)[number]) => (r.groups[0]?.relevance ?? 0) * r.weight;
       const best = ranked.reduce((a, b) => (top(b) > top(a) + READING_MARGIN ? b : a));
+      how.reading.readAs = best.told;
       return best.weight === 1
         ? best.groups
         : best.groups.map((group) => ({ ...group, relevance: group.relevance * best.weight }));
     };
     found.push(...(await this.ask(plan.strict, deadline, progress, requester)));
     let groups = found.length > 0 ? rank() : localGroups;
-    if ((groups[0]?.relevance ?? 0) < STRICT_ENOUGH && plan.relaxed.length > 0) {
+    if ((groups[0]?.relevance ?? 0) < STRICT_ENOUGH && plan.relaxed.length > 0 && !how.asTyped) {
       if (deadline - Date.now() <= 50) {
         progress.complete = false;
         return groups;
@@ -452,7 +479,7 @@ export class SearchService {
         found.push(...more);
         // A reading of fewer words than typed ranks below any full reading: never confident.
         const kept = reading.terms.length / Math.max(1, query.terms.length);
-        readings.push({ reading, weight: Math.min(0.88, 0.7 + 0.2 * kept) });
+        readings.push({ reading, weight: Math.min(0.88, 0.7 + 0.2 * kept), told: true });
       });
       if (found.length > 0) groups = rank();
     }

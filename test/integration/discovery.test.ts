@@ -44,8 +44,24 @@ describeEachDialect('discovery files', (context) => {
     const response = await t.get('/sitemap.xml');
     assert.match(response.headers.get('content-type') ?? '', /^application\/xml/);
     const xml = await response.text();
-    assert.match(xml, /<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
+    assert.match(
+      xml,
+      /<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9" xmlns:xhtml="http:\/\/www.w3.org\/1999\/xhtml">/,
+    );
     assert.match(xml, /<loc>http:\/\/booklink.test\/book\/the-hobbit-j-r-r-tolkien<\/loc>/);
+    // Every reader language as an alternate, and the plain address as x-default (issue 44).
+    for (const code of ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'ja'])
+      assert.ok(
+        xml.includes(
+          `<xhtml:link rel="alternate" hreflang="${code}" href="http://booklink.test/book/the-hobbit-j-r-r-tolkien?lang=${code}"/>`,
+        ),
+        code,
+      );
+    assert.ok(
+      xml.includes(
+        '<xhtml:link rel="alternate" hreflang="x-default" href="http://booklink.test/book/the-hobbit-j-r-r-tolkien"/>',
+      ),
+    );
   });
 
   it('publishes OpenAPI 3.1.0 version 1.84.0 and renders /docs from its own assets', async () => {

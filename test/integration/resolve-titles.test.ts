@@ -162,11 +162,15 @@ describeEachDialect('resolve dead ends', (context) => {
     for (const [url, reason, words] of cases) {
       const { location, cookie } = await follow(url);
       assert.equal(location, `/search?${new URLSearchParams({ q: words })}`, url);
-      assert.match(cookie, new RegExp(`bl_resolve=${reason};`), url);
+      // The reason, then the host of the shop whose link it read (issue 44).
+      const host = new URL(url).hostname.replace(/^www\./, '');
+      assert.match(cookie, new RegExp(`bl_resolve=${reason}%20${host.replaceAll('.', '\\.')};`), url);
       const page = await t.get(location, { cookie: cookie.split(';')[0] ?? '' });
       assert.equal(page.status, 200, url);
       const html = await page.text();
       assert.match(html, new RegExp(`data-resolve-reason="${reason}"`), url);
+      assert.ok(html.includes(`data-resolve-store="${host}"`), url);
+      assert.ok(html.includes(`We read a link from ${host}`), url);
       assert.match(html, /data-result-count="\d+"/, url);
       assert.match(html, /search--header/, url);
       // Shown once: the page forgets the reason.

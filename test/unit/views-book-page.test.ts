@@ -120,9 +120,12 @@ describe('book page: content', () => {
     const scripts = page.match(/<script[^>]*>/g) ?? [];
     const sources = scripts.flatMap((tag) => /src="\/static\/([a-z]+\.js)\?/.exec(tag)?.[1] ?? []);
     assert.deepEqual(sources.sort(), ['book.js', 'cover.js', 'lists.js', 'saved.js']);
-    assert.equal(scripts.length, sources.length + 1, 'one inline script: the JSON-LD');
+    assert.equal(scripts.length, sources.length + 2, 'two data blocks: the JSON-LD and the scripts’ words');
     for (const tag of scripts)
-      assert.match(tag, /src="\/static\/[a-z]+\.js\?v=[0-9a-f]{12}"|type="application\/ld\+json"/);
+      assert.match(
+        tag,
+        /src="\/static\/[a-z]+\.js\?v=[0-9a-f]{12}"|type="application\/ld\+json"|type="application\/json" id="booklink-text"/,
+      );
     assert.match(page, /<link rel="stylesheet" href="\/static\/styles.css\?v=[0-9a-f]{12}">/);
   });
 });
@@ -208,9 +211,9 @@ describe('book page: hostile data', () => {
     assert.ok(!page.includes('javascript:'));
     assert.ok(!page.includes('data:image'));
     assert.ok(!page.includes('</style>'));
-    // The page's own scripts (four external, one JSON-LD) and nothing from the data.
-    assert.equal((page.match(/<script/g) ?? []).length, 5);
-    assert.equal((page.match(/<\/script>/g) ?? []).length, 5);
+    // The page's own scripts (four external, the JSON-LD, the scripts' words) and nothing from the data.
+    assert.equal((page.match(/<script/g) ?? []).length, 6);
+    assert.equal((page.match(/<\/script>/g) ?? []).length, 6);
   });
 
   it('keeps quotes inside attributes', () => {
@@ -235,7 +238,7 @@ describe('book page: cover', () => {
     const page = renderBookPage(model());
     assert.match(
       page,
-      /<figure class="cover cover--ph\d" data-cover data-isbn="9780141439471" data-slug="frankenstein-mary-shelley" data-title="Frankenstein">/,
+      /<figure class="cover cover--ph\d" data-cover data-isbn="9780141439471" data-slug="frankenstein-mary-shelley" data-title="Frankenstein" data-cover-alt="Cover of Frankenstein">/,
     );
     assert.match(
       page,

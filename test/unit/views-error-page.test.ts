@@ -5,11 +5,17 @@ import { renderErrorPage, renderUnknownIsbnPage } from '../../src/http/views/err
 const BASE = 'https://books.example.org';
 
 describe('error pages', () => {
-  it('404 for an unknown ISBN explains it and prefills the search box', () => {
-    const page = renderUnknownIsbnPage('9780000000002', BASE);
-    assert.match(page, /<title>Book not found · Booklink<\/title>/);
+  it('404 for an unknown ISBN explains it, offers store searches and prefills the search box', () => {
+    const page = renderUnknownIsbnPage('9780000000002', BASE, undefined, [
+      { name: 'WorldCat', url: 'https://search.worldcat.org/search?q=bn:9780000000002' },
+    ]);
+    assert.match(page, /<title>We don’t know this book yet · Booklink<\/title>/);
     assert.match(page, /data-status="404"/);
-    assert.ok(page.includes('No source knows the ISBN 9780000000002'));
+    assert.ok(page.includes('No catalogue we use knows the ISBN 9780000000002 yet.'));
+    assert.ok(page.includes('href="https://search.worldcat.org/search?q=bn:9780000000002"'));
+    assert.match(page, />Search WorldCat</);
+    assert.match(page, /action="\/search\/miss"/);
+    assert.doesNotMatch(page, /404<\/|Pages are created/);
     assert.match(page, /<form class="search search--large" action="\/search" method="get" role="search">/);
     assert.match(page, /name="q" value="9780000000002"/);
     assert.match(page, /<meta name="robots" content="noindex">/);

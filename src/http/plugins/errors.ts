@@ -5,9 +5,10 @@ import fp from 'fastify-plugin';
 import type { Brand } from '../../services/brand.js';
 import { isDatabaseUnavailable } from '../../services/container.js';
 import { HttpError, type ValidationIssue, ValidationProblem } from '../errors.js';
+import { inLanguage, t } from '../i18n/context.js';
 import { pageHeaders, responseHeaders } from '../security-headers.js';
 import { locationOf, storableIssues, validationIssues } from '../validation.js';
-import { renderErrorPage } from '../views/error-page.js';
+import { renderBadIsbnPage, renderErrorPage } from '../views/error-page.js';
 import { routedPath } from './api-keys.js';
 
 /** What in a raw URL can decode to a NUL or to a number beyond a 32-bit integer (the HTTP parser refuses a raw NUL). */
@@ -21,19 +22,23 @@ interface ErrorsOptions {
   brand?: () => Brand;
 }
 
-const TITLES: Record<number, string> = {
-  400: 'Bad request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not found',
-  405: 'Method not allowed',
-  413: 'Request too large',
-  415: 'Unsupported media type',
-  422: 'Invalid request',
-  429: 'Too many requests',
-  500: 'Something went wrong',
-  503: 'Service unavailable',
-};
+/** An error code whose page says more than its status's default, in the reader's language. */
+function pageMessage(error: HttpError | undefined): string | undefined {
+  if (error?.code === 'book_not_found') return t('error.bookNotFound');
+  if (error?.code === 'sources_busy')
+    return t('error.sourcesBusy', { isbn: String(error.values.isbn ?? '') });
+  if (error?.code === 'write_limited') {
+    const seconds = Number(error.values.seconds ?? 60);
+    const [unit, count] =
+      seconds < 120
+        ? (['second', seconds] as const)
+        : seconds < 7200
+          ? (['minute', Math.ceil(seconds / 60)] as const)
+          : (['hour', Math.ceil(seconds / 3600)] as const);
+    return t('error.writeLimited', { what: String(error.values.kind ?? ''), unit, count });
+  }
+  return undefined;
+}
 
 /** The q-value the Accept header gives the first of `types` it names; null when it names none. */
 function acceptQuality(accept: string, types: readonly string[]): { q: number; at: number } | null {
@@ -89,26 +94,40 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
     const query = request.query as Record<string, unknown> | undefined;
     const params = request.params as Record<string, unknown> | undefined;
     const typed = query?.q ?? params?.isbn;
-    return reply
-      .code(422)
-      .type('text/html; charset=utf-8')
-      .send(
+    const searchQuery = typeof typed === 'string' ? typed.slice(0, 500) : undefined;
+    const brand = options.brand?.();
+    // Rendered here, outside the handler (a body that failed to parse left the request's language).
+    const body = inLanguage(
+      request.language,
+      () =>
+        request.routeOptions.url === '/isbn/:isbn'
+          ? renderBadIsbnPage(searchQuery ?? '', options.baseUrl, issues, brand)
+          : renderErrorPage({ status: 422, baseUrl: options.baseUrl, brand, problems: issues, searchQuery }),
+      request.url,
+    );
+    return reply.code(422).type('text/html; charset=utf-8').send(body);
+  };
+  const page = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    message: string,
+    error?: HttpError,
+  ) => {
+    if (wantsJson(request)) return reply.code(status).send({ detail: message });
+    // The page's words come from the catalogue: the English `message` is the JSON answer's.
+    const body = inLanguage(
+      request.language,
+      () =>
         renderErrorPage({
-          status: 422,
+          status,
+          message: pageMessage(error),
           baseUrl: options.baseUrl,
           brand: options.brand?.(),
-          problems: issues,
-          searchQuery: typeof typed === 'string' ? typed.slice(0, 500) : undefined,
         }),
-      );
-  };
-  const page = (request: FastifyRequest, reply: FastifyReply, status: number, message: string) => {
-    if (wantsJson(request)) return reply.code(status).send({ detail: message });
-    const title = TITLES[status] ?? 'Error';
-    return reply
-      .code(status)
-      .type('text/html; charset=utf-8')
-      .send(renderErrorPage({ status, title, message, baseUrl: options.baseUrl, brand: options.brand?.() }));
+      request.url,
+    );
+    return reply.code(status).type('text/html; charset=utf-8').send(body);
   };
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -133,7 +152,7 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
     if (error instanceof ValidationProblem) return sendValidation(request, reply, error.issues);
     if (error instanceof HttpError) {
       if (error.report) request.log.error({ err: error }, error.message);
-      return page(request, reply, error.status, error.message);
+      return page(request, reply, error.status, error.message, error);
     }
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
       return sendValidation(request, reply, [
@@ -192,7 +211,7 @@ export function frameworkErrorResponder(baseUrl: string) {
     reply
       .code(400)
       .type('text/html; charset=utf-8')
-      .send(renderErrorPage({ status: 400, title: TITLES[400], message, baseUrl }));
+      .send(inLanguage(request.language ?? 'en', () => renderErrorPage({ status: 400, baseUrl })));
   };
 }
 

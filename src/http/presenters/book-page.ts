@@ -3,6 +3,7 @@ import type { LinkGroup } from '../../domain/links.js';
 import { seriesPosition } from '../../domain/series.js';
 import { countryName, SWITCHER_COUNTRIES } from '../../domain/storefronts.js';
 import type { Book, LoadedBook } from '../../services/book-pages.js';
+import { currentLanguage } from '../i18n/context.js';
 import type {
   BookPageModel,
   BookView,
@@ -89,12 +90,14 @@ function editionViews(loaded: LoadedBook): EditionView[] {
 /** Names that read with an article in an English sentence ("Shops for the United Kingdom"). */
 const WITH_ARTICLE = new Set(['US', 'GB', 'NL', 'AE', 'PH', 'CZ', 'DO', 'BS', 'GM', 'CF', 'KY', 'MV', 'VA']);
 
+/** Country names in the page's language; the English article only in English. */
 export function countryView(code: string, back: string): CountryView {
-  const name = countryName(code);
+  const language = currentLanguage();
+  const name = countryName(code, language);
   const choices = [...new Set([...SWITCHER_COUNTRIES, code])]
-    .map((choice) => ({ code: choice, name: countryName(choice) }))
-    .sort((a, b) => a.name.localeCompare(b.name, 'en'));
-  return { code, name: WITH_ARTICLE.has(code) ? `the ${name}` : name, back, choices };
+    .map((choice) => ({ code: choice, name: countryName(choice, language) }))
+    .sort((a, b) => a.name.localeCompare(b.name, language));
+  return { code, name: language === 'en' && WITH_ARTICLE.has(code) ? `the ${name}` : name, back, choices };
 }
 
 export interface BookPageParams {

@@ -1,7 +1,9 @@
-import { logoPath } from '../../domain/brand.js';
+import { DEFAULT_DISCLOSURE, logoPath } from '../../domain/brand.js';
 import type { DestinationGroup } from '../../domain/groups.js';
 import type { Brand } from '../../services/brand.js';
 import type { EmbedContent } from '../../services/embeds.js';
+import { currentLanguage, t } from '../i18n/context.js';
+import { groupTitle, joinNames } from '../views/book-format.js';
 import { goPath } from './book-page.js';
 
 /** One button of an embed. `url` is an absolute `/go/` URL on this service, so every click is counted. */
@@ -33,6 +35,9 @@ export interface EmbedData {
   };
   country: string | null;
   partner: string | null;
+  /** The reader's language (issue 44), and the embed's own words in it, for /embed.js to show. */
+  language: string;
+  text: EmbedText;
   groups: EmbedGroup[];
   /** The operator's brand: the card's footer names the site and carries its disclosure and accent. */
   site: EmbedSite;
@@ -54,10 +59,23 @@ export function embedSite(brand: Brand, baseUrl: string): EmbedSite {
     name: brand.siteName,
     url: `${baseUrl}/`,
     logo_url: brand.logo ? `${baseUrl}${logoPath(brand.logo)}` : null,
-    disclosure: brand.disclosure,
+    // The operator's own disclosure as written; the default one in the reader's language.
+    disclosure: brand.disclosure === DEFAULT_DISCLOSURE ? t('embed.foot') : brand.disclosure,
     accent_light: brand.accentLight,
     accent_dark: brand.accentDark,
   };
+}
+
+export interface EmbedText {
+  /** "Where to get {title}": the card's accessible name. */
+  label: string;
+  /** "by {names}", or null without authors. */
+  authors: string | null;
+  empty: string;
+  foot: string;
+  new_tab: string;
+  /** The label of a link that runs a search at the store, with `{name}` where the store's name goes. */
+  search: string;
 }
 
 /** `/go/…?country=…&partner=…`: the partner rides along so `/go/` can apply its tag and record it. */
@@ -91,11 +109,20 @@ export function embedData(
     country: params.country,
     partner: params.partner,
     site: embedSite(params.brand, params.baseUrl),
+    language: currentLanguage(),
+    text: {
+      label: t('embed.frameTitle', { title: book.title }),
+      authors: book.authors.length > 0 ? t('book.by', { names: joinNames(book.authors) }) : null,
+      empty: t('embed.empty'),
+      foot: t('embed.foot'),
+      new_tab: t('embed.newTab'),
+      search: t('embed.search', { name: '{name}' }),
+    },
     groups: content.groups
       .filter((group) => group.links.length > 0)
       .map((group) => ({
         group: group.group,
-        title: group.title,
+        title: groupTitle(group.group),
         links: group.links.map((link) => ({
           destination: link.destination.slug,
           name: link.destination.displayName,

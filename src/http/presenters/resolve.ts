@@ -88,16 +88,46 @@ export function presentResolve(outcome: ResolveOutcome, baseUrl: string): Resolv
 export const RESOLVE_REASON_COOKIE = 'bl_resolve';
 const REASONS: readonly NotFoundReason[] = ['unknown_shop', 'not_book', 'no_match'];
 
-export function resolveReasonCookie(reason: NotFoundReason | null, secure: boolean): string {
-  return serializeCookie(RESOLVE_REASON_COOKIE, reason ?? '', {
+/** The shop a pasted link came from, as the search page names it: its host without `www.`. */
+export function storeHostOf(url: string): string | null {
+  try {
+    const parsed = new URL(
+      /^[a-z][a-z0-9+.-]*:\/\//i.test(url.trim()) ? url.trim() : `https://${url.trim()}`,
+    );
+    const host = parsed.hostname.toLowerCase().replace(/^www\./, '');
+    return STORE_HOST.test(host) ? host : null;
+  } catch {
+    return null;
+  }
+}
+
+const STORE_HOST = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
+
+/** The cookie's value: the reason, then the shop's host when known (`unknown_shop waterstones.com`). */
+export function resolveReasonCookie(
+  reason: NotFoundReason | null,
+  secure: boolean,
+  store: string | null = null,
+): string {
+  const value = reason ? (store ? `${reason} ${store}` : reason) : '';
+  return serializeCookie(RESOLVE_REASON_COOKIE, value, {
     path: '/search',
     maxAgeSeconds: reason ? 120 : 0,
     secure,
   });
 }
 
+/** Why a `/resolve` redirect came to the search page, and from which shop's link. */
+export interface ResolveNote {
+  reason: NotFoundReason;
+  store: string | null;
+}
+
 /** The reason a `/resolve` redirect left for the search page, or null. */
-export function readResolveReason(cookieHeader: string | undefined): NotFoundReason | null {
-  const value = readCookie(cookieHeader, RESOLVE_REASON_COOKIE);
-  return REASONS.find((reason) => reason === value) ?? null;
+export function readResolveReason(cookieHeader: string | undefined): ResolveNote | null {
+  const value = readCookie(cookieHeader, RESOLVE_REASON_COOKIE) ?? '';
+  const [first = '', host = ''] = value.split(' ');
+  const reason = REASONS.find((known) => known === first);
+  if (!reason) return null;
+  return { reason, store: STORE_HOST.test(host) && host.length <= 100 ? host : null };
 }

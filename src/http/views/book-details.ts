@@ -1,9 +1,11 @@
 import { hyphenateIsbn } from '../../domain/isbn.js';
+import { t, tHtml } from '../i18n/context.js';
 import {
   displayDate,
   displayFormat,
   displayLanguage,
   joinNames,
+  nameList,
   paletteIndex,
   yearOf,
 } from './book-format.js';
@@ -22,8 +24,8 @@ export function coverFigure(book: BookView): SafeHtml {
   const src = safeUrl(book.coverUrl);
   const palette = `cover--ph${paletteIndex(book.title, PLACEHOLDER_PALETTES)}`;
   const isbn = book.isbn13 ?? book.isbn10;
-  return html`<figure class="cover ${palette}${src ? '' : ' cover--missing'}" data-cover data-isbn="${isbn ?? ''}" data-slug="${book.slug}" data-title="${book.title}">
-  ${src && html`<img class="cover__img" src="${src}" alt="Cover of ${book.title}" width="240" height="360" fetchpriority="high" decoding="async">`}
+  return html`<figure class="cover ${palette}${src ? '' : ' cover--missing'}" data-cover data-isbn="${isbn ?? ''}" data-slug="${book.slug}" data-title="${book.title}" data-cover-alt="${t('book.coverAlt', { title: book.title })}">
+  ${src && html`<img class="cover__img" src="${src}" alt="${t('book.coverAlt', { title: book.title })}" width="240" height="360" fetchpriority="high" decoding="async">`}
   <div class="cover__placeholder" aria-hidden="true">
     <span class="cover__ph-title">${book.title}</span>
     ${book.authors.length > 0 && html`<span class="cover__ph-author">${joinNames(book.authors)}</span>`}
@@ -33,11 +35,8 @@ export function coverFigure(book: BookView): SafeHtml {
 
 export function authorsLine(book: BookView): SafeHtml {
   if (book.authors.length === 0) return html``;
-  const names = book.authors.map((name, i) => {
-    const sep = i === 0 ? '' : i === book.authors.length - 1 ? ' and ' : ', ';
-    return html`${sep}<span class="author">${name}</span>`;
-  });
-  return html`<p class="authors">by ${names}</p>`;
+  const names = book.authors.map((name) => html`<span class="author">${name}</span>`);
+  return html`<p class="authors">${tHtml('book.by', { names: nameList(names) })}</p>`;
 }
 
 function fact(term: string, value: SafeHtml | string | null): SafeHtml {
@@ -47,11 +46,11 @@ function fact(term: string, value: SafeHtml | string | null): SafeHtml {
 export function factsList(book: BookView): SafeHtml {
   const date = book.publishedDate;
   return html`<dl class="facts">
-  ${fact('Published', date ? html`<time datetime="${date}">${displayDate(date)}</time>` : null)}
-  ${fact('Publisher', book.publisher)}
-  ${fact('Format', book.format ? displayFormat(book.format) : null)}
-  ${fact('Pages', book.pages ? String(book.pages) : null)}
-  ${fact('Language', book.language ? displayLanguage(book.language) : null)}
+  ${fact(t('book.fact.published'), date ? html`<time datetime="${date}">${displayDate(date)}</time>` : null)}
+  ${fact(t('book.fact.publisher'), book.publisher)}
+  ${fact(t('book.fact.format'), book.format ? displayFormat(book.format) : null)}
+  ${fact(t('book.fact.pages'), book.pages ? t('common.number', { value: book.pages }) : null)}
+  ${fact(t('book.fact.language'), book.language ? displayLanguage(book.language) : null)}
   ${fact('ISBN-13', book.isbn13 ? html`<span class="isbn">${hyphenateIsbn(book.isbn13)}</span>` : null)}
   ${fact('ISBN-10', book.isbn10 ? html`<span class="isbn">${book.isbn10}</span>` : null)}
 </dl>`;
@@ -88,27 +87,27 @@ export function descriptionSection(book: BookView): SafeHtml {
   if (!book.description) return html``;
   const { lead, rest } = splitDescription(book.description);
   return html`<section class="description" aria-labelledby="about-title">
-  <h2 id="about-title">About this book</h2>
+  <h2 id="about-title">${t('book.about')}</h2>
   ${lead.map((p) => html`<p>${p}</p>`)}
-  ${rest.length > 0 && html`<details class="more"><summary>Read more</summary>${rest.map((p) => html`<p>${p}</p>`)}</details>`}
+  ${rest.length > 0 && html`<details class="more"><summary>${t('book.readMore')}</summary>${rest.map((p) => html`<p>${p}</p>`)}</details>`}
 </section>`;
 }
 
 function editionItem(edition: EditionView, currentTitle: string): SafeHtml {
   const meta = [yearOf(edition.publishedDate), edition.isbn13].filter(Boolean).join(' · ');
-  const body = html`<span class="edition__format">${edition.format ? displayFormat(edition.format) : 'Edition'}</span>
+  const body = html`<span class="edition__format">${edition.format ? displayFormat(edition.format) : t('book.edition')}</span>
     ${edition.title !== currentTitle && html`<span class="edition__title">${edition.title}</span>`}
     ${meta && html`<span class="edition__meta">${meta}</span>`}
-    ${edition.canonical && html`<span class="edition__canonical">Recommended edition</span>`}`;
+    ${edition.canonical && html`<span class="edition__canonical">${t('book.recommended')}</span>`}`;
   return edition.current
-    ? html`<li><span class="edition edition--current" aria-current="page">${body}<span class="edition__this">This edition</span></span></li>`
+    ? html`<li><span class="edition edition--current" aria-current="page">${body}<span class="edition__this">${t('book.thisEdition')}</span></span></li>`
     : html`<li><a class="edition" href="/book/${encodeURIComponent(edition.slug)}">${body}</a></li>`;
 }
 
 export function editionsSection(model: BookPageModel): SafeHtml {
   if (!model.editions.some((edition) => !edition.current)) return html``;
   return html`<section class="editions" aria-labelledby="editions-title">
-  <h2 id="editions-title">Other editions and formats</h2>
+  <h2 id="editions-title">${t('book.editions')}</h2>
   <ul class="edition-list">${model.editions.map((edition) => editionItem(edition, model.book.title))}</ul>
 </section>`;
 }
@@ -119,12 +118,12 @@ export function editionsSection(model: BookPageModel): SafeHtml {
  */
 export function shareBox(model: BookPageModel, extras: SafeHtml): SafeHtml {
   return html`<div class="share">
-  <label class="share__label" for="share-url">Share this book</label>
+  <label class="share__label" for="share-url">${t('book.share')}</label>
   <div class="share__row">
     <input class="share__url" id="share-url" type="text" value="${model.shortUrl}" readonly>
-    <button class="button share__copy" type="button" data-copy="${model.shortUrl}" hidden>Copy link</button>
+    <button class="button share__copy" type="button" data-copy="${model.shortUrl}" data-copied="${t('client.copied')}" data-copied-status="${t('client.linkCopied')}" data-copy-hint="${t('client.copyHint')}" hidden>${t('book.copyLink')}</button>
   </div>
-  <p class="share__canonical">Permanent link: <a href="${safeUrl(model.canonicalUrl) ?? '#'}">${model.canonicalUrl}</a></p>
+  <p class="share__canonical">${tHtml('book.permanent', { link: html`<a href="${safeUrl(model.canonicalUrl) ?? '#'}">${model.canonicalUrl}</a>` })}</p>
   <p class="share__status" role="status" aria-live="polite"></p>
   ${extras}
 </div>`;

@@ -1,3 +1,4 @@
+import { t } from '../i18n/context.js';
 import { html, type SafeHtml } from './html.js';
 import { DEFAULT_SITE_NAME, renderLayout } from './layout.js';
 
@@ -24,20 +25,20 @@ export function embedBuilderPath(slug: string): string {
 }
 
 function builderForm({ baseUrl, slug }: EmbedBuilderModel): SafeHtml {
-  return html`<section class="embed-panel" aria-label="Embed code" data-embed-base="${baseUrl}" data-embed-book="${slug}">
+  return html`<section class="embed-panel" aria-label="${t('embedPanel.code')}" data-embed-base="${baseUrl}" data-embed-book="${slug}">
   <div class="embed-panel__body">
     <fieldset class="embed-panel__kind">
-      <legend>Kind</legend>
-      <label><input type="radio" name="embed-kind" value="script" checked> Script (Shadow DOM)</label>
-      <label><input type="radio" name="embed-kind" value="iframe"> Iframe</label>
+      <legend>${t('embedPanel.kind')}</legend>
+      <label><input type="radio" name="embed-kind" value="script" checked> ${t('embedPanel.script')}</label>
+      <label><input type="radio" name="embed-kind" value="iframe"> ${t('embedPanel.iframe')}</label>
     </fieldset>
-    <label class="embed-panel__check"><input type="checkbox" name="embed-cover" checked> Show the cover</label>
-    <label class="embed-panel__field">Partner id (optional)
+    <label class="embed-panel__check"><input type="checkbox" name="embed-cover" checked> ${t('embedPanel.cover')}</label>
+    <label class="embed-panel__field">${t('embedPanel.partner')}
       <input type="text" name="embed-partner" maxlength="64" pattern="[A-Za-z0-9][A-Za-z0-9_.\\-]*" autocomplete="off" spellcheck="false">
     </label>
-    <label class="embed-panel__field" for="embed-code">Code to paste</label>
+    <label class="embed-panel__field" for="embed-code">${t('embedPanel.code')}</label>
     <textarea class="embed-panel__code" id="embed-code" rows="3" readonly>${embedScriptSnippet(baseUrl, slug)}</textarea>
-    <button class="button embed-panel__copy" type="button" hidden>Copy code</button>
+    <button class="button embed-panel__copy" type="button" data-copied-status="${t('client.codeCopied')}" data-copy-hint="${t('client.codeHint')}" data-frame-title="${t('embed.frameTitleGeneric')}" hidden>${t('embedPanel.copy')}</button>
     <p class="embed-panel__status" role="status" aria-live="polite"></p>
   </div>
 </section>`;
@@ -46,7 +47,7 @@ function builderForm({ baseUrl, slug }: EmbedBuilderModel): SafeHtml {
 /** The preview frames this service's own iframe page, which any page may frame. */
 function preview({ slug, title }: EmbedBuilderModel): SafeHtml {
   return html`<section class="embed-builder__preview" aria-labelledby="embed-preview-title">
-  <h2 class="embed-builder__subtitle" id="embed-preview-title">Preview</h2>
+  <h2 class="embed-builder__subtitle" id="embed-preview-title">${t('embedBuilder.preview')}</h2>
   <iframe class="embed-builder__frame" src="/embed/${encodeURIComponent(slug)}" title="${title}" width="100%" height="360" loading="lazy"></iframe>
 </section>`;
 }
@@ -54,8 +55,8 @@ function preview({ slug, title }: EmbedBuilderModel): SafeHtml {
 export function renderEmbedBuilderPage(model: EmbedBuilderModel, siteName = DEFAULT_SITE_NAME): string {
   const bookPath = `/book/${encodeURIComponent(model.slug)}`;
   return renderLayout({
-    title: `Embed this book on your site · ${model.title} · ${siteName}`,
-    description: `The code that shows where to get ${model.title} on your own site.`,
+    title: t('embedBuilder.documentTitle', { title: model.title, site: siteName }),
+    description: t('embedBuilder.description', { title: model.title }),
     canonicalUrl: `${model.baseUrl}${embedBuilderPath(model.slug)}`,
     // A tool for site owners, one per book: not a page for search engines.
     robots: 'noindex',
@@ -64,7 +65,7 @@ export function renderEmbedBuilderPage(model: EmbedBuilderModel, siteName = DEFA
     siteName,
     body: html`<main id="main" class="embed-builder">
   <p class="embed-builder__book"><a href="${bookPath}">${model.title}</a></p>
-  <h1 class="embed-builder__title">Embed this book on your site</h1>
+  <h1 class="embed-builder__title">${t('embedPanel.title')}</h1>
   <div class="embed-builder__grid">
     ${builderForm(model)}
     ${preview(model)}

@@ -1,3 +1,5 @@
+import { t } from '../i18n/context.js';
+import { groupTitle } from './book-format.js';
 import { html, type SafeHtml } from './html.js';
 import type { BookPageModel } from './models.js';
 
@@ -8,7 +10,7 @@ import type { BookPageModel } from './models.js';
 export function formatJumps(model: BookPageModel): SafeHtml {
   const groups = model.groups.filter((group) => group.links.length > 0);
   if (groups.length < 2) return html``;
-  return html`<nav class="format-jumps" aria-label="Jump to a format">
-  <ul>${groups.map((group) => html`<li><a href="#group-${group.group}">${group.title}</a></li>`)}</ul>
+  return html`<nav class="format-jumps" aria-label="${t('book.jumps')}">
+  <ul>${groups.map((group) => html`<li><a href="#group-${group.group}">${groupTitle(group.group)}</a></li>`)}</ul>
 </nav>`;
 }

@@ -1,5 +1,6 @@
 import type { DestinationGroup } from '../../domain/groups.js';
-import { displayFormat } from './book-format.js';
+import { t, tHtml } from '../i18n/context.js';
+import { displayFormat, groupTitle } from './book-format.js';
 import { html, raw, type SafeHtml, safeUrl } from './html.js';
 import type { CountryView, DestinationLinkView, LinkGroupView } from './models.js';
 
@@ -45,13 +46,18 @@ const SEARCH_ICON = raw('<circle cx="11" cy="11" r="7"/><path d="m20 20-4-4"/>')
  * known, the edition it opens ("Paperback"). Screen readers hear the same words (no aria-label hides them).
  */
 function linkName(link: DestinationLinkView): SafeHtml {
-  if (link.kind === 'search') return html`<span class="dest__verb">Search</span> ${link.name}`;
+  if (link.kind === 'search') {
+    return tHtml('book.link.search', {
+      name: link.name,
+      verb: (chunks) => html`<span class="dest__verb">${chunks}</span>`,
+    });
+  }
   return html`${link.name}`;
 }
 
 function linkKindNote(link: DestinationLinkView): SafeHtml {
-  if (link.kind === 'search') return html`<span class="dest__kind">Search for this book at the store</span>`;
-  return html`<span class="dest__kind">${link.format ? `${displayFormat(link.format)}: the book's page` : "The book's page"}</span>`;
+  if (link.kind === 'search') return html`<span class="dest__kind">${t('book.link.searchNote')}</span>`;
+  return html`<span class="dest__kind">${link.format ? t('book.link.productFormat', { format: displayFormat(link.format) }) : t('book.link.product')}</span>`;
 }
 
 export function destinationLink(link: DestinationLinkView, extraClass = ''): SafeHtml {
@@ -75,7 +81,7 @@ function brandAttr(link: DestinationLinkView): SafeHtml {
 
 function groupSection(group: LinkGroupView, highlight: string | null): SafeHtml {
   return html`<section class="group" data-group="${group.group}" aria-labelledby="group-${group.group}">
-  <h3 class="group__title" id="group-${group.group}">${groupIcon(group.group)}${group.title}</h3>
+  <h3 class="group__title" id="group-${group.group}">${groupIcon(group.group)}${groupTitle(group.group)}</h3>
   <ul class="dest-list">
     ${group.links.map(
       (link) =>
@@ -97,20 +103,23 @@ export function findHighlight(
   return null;
 }
 
+/** The boolean attribute of the country shown now (markup, not text). */
+const SELECTED = raw(' selected');
+
 /** "Shops for the United Kingdom · change": a GET form to /country, so it needs no script. */
 export function countryBar(country: CountryView | null | undefined): SafeHtml {
   if (!country) return html``;
   return html`<div class="country" data-country="${country.code}">
-  <span>Shops for ${country.name}</span><span aria-hidden="true">·</span>
-  <details><summary class="country__change">change</summary>
+  <span>${t('book.country.shops', { country: country.name })}</span><span aria-hidden="true">·</span>
+  <details><summary class="country__change">${t('book.country.change')}</summary>
     <form method="get" action="/country">
-      <label for="country-choice">Country</label>
+      <label for="country-choice">${t('book.country.label')}</label>
       <select id="country-choice" name="country">${country.choices.map(
         (choice) =>
-          html`<option value="${choice.code}"${choice.code === country.code ? html` selected` : ''}>${choice.name}</option>`,
+          html`<option value="${choice.code}"${choice.code === country.code ? SELECTED : ''}>${choice.name}</option>`,
       )}</select>
       <input type="hidden" name="back" value="${country.back}">
-      <button type="submit" class="button button--small">Show shops</button>
+      <button type="submit" class="button button--small">${t('book.country.submit')}</button>
     </form>
   </details>
 </div>`;
@@ -126,15 +135,15 @@ export function renderDestinations(
   const pick = findHighlight(visible, highlight);
   if (visible.length === 0) {
     return html`<section class="where" aria-labelledby="where-title">
-  <h2 id="where-title">Where to get it</h2>
+  <h2 id="where-title">${t('book.where')}</h2>
   ${countryBar(country)}
-  <p class="empty">No shops or libraries are set up for this book yet.</p>
+  <p class="empty">${t('book.whereEmpty')}</p>
 </section>`;
   }
   return html`<section class="where" aria-labelledby="where-title">
-  <h2 id="where-title">Where to get it</h2>
+  <h2 id="where-title">${t('book.where')}</h2>
   ${countryBar(country)}
-  ${pick && html`<div class="pick" data-pick="${pick.destinationSlug}"><p class="pick__title">Your pick</p>${destinationLink(pick, 'dest--pick')}</div>`}
+  ${pick && html`<div class="pick" data-pick="${pick.destinationSlug}"><p class="pick__title">${t('book.pick')}</p>${destinationLink(pick, 'dest--pick')}</div>`}
   <div class="groups">
     ${visible.map((group) => groupSection(group, highlight))}
   </div>

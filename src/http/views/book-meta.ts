@@ -1,3 +1,4 @@
+import { t } from '../i18n/context.js';
 import { fullTitle, joinNames, schemaBookFormat, truncate } from './book-format.js';
 import { safeUrl } from './html.js';
 import type { MetaTag } from './layout.js';
@@ -6,22 +7,30 @@ import type { BookPageModel, EditionView } from './models.js';
 /** What search engines and link unfurlers read: the meta description, social cards and JSON-LD. */
 
 export function bookDocumentTitle(model: BookPageModel, siteName: string): string {
-  const by = model.book.authors.length > 0 ? ` by ${joinNames(model.book.authors)}` : '';
-  return `${model.book.title}${by} · ${siteName}`;
+  return model.book.authors.length > 0
+    ? t('book.documentTitle', {
+        title: model.book.title,
+        names: joinNames(model.book.authors),
+        site: siteName,
+      })
+    : t('book.documentTitleAnon', { title: model.book.title, site: siteName });
 }
 
 export function bookMetaDescription(model: BookPageModel): string {
   const { book } = model;
   if (book.description) return truncate(book.description, 200);
-  const by = book.authors.length > 0 ? ` by ${joinNames(book.authors)}` : '';
-  return `Where to get ${book.title}${by}: buy new or used, ebook, audiobook, borrow from a library or read free.`;
+  return book.authors.length > 0
+    ? t('book.metaDescription', { title: book.title, names: joinNames(book.authors) })
+    : t('book.metaDescriptionAnon', { title: book.title });
 }
 
 export function bookSocialTags(model: BookPageModel, siteName: string): MetaTag[] {
   const { book } = model;
   const image = safeUrl(book.coverUrl);
   const title =
-    book.authors.length > 0 ? `${fullTitle(book)} by ${joinNames(book.authors)}` : fullTitle(book);
+    book.authors.length > 0
+      ? t('book.titleBy', { title: fullTitle(book), names: joinNames(book.authors) })
+      : fullTitle(book);
   const description = bookMetaDescription(model);
   const tags: MetaTag[] = [
     { property: 'og:type', content: 'book' },
@@ -33,7 +42,7 @@ export function bookSocialTags(model: BookPageModel, siteName: string): MetaTag[
   if (image)
     tags.push(
       { property: 'og:image', content: image },
-      { property: 'og:image:alt', content: `Cover of ${book.title}` },
+      { property: 'og:image:alt', content: t('book.coverAlt', { title: book.title }) },
     );
   const isbn = book.isbn13 ?? book.isbn10;
   if (isbn) tags.push({ property: 'book:isbn', content: isbn });

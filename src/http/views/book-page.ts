@@ -1,5 +1,6 @@
 import { DEFAULT_BRAND } from '../../domain/brand.js';
 import type { Brand } from '../../services/brand.js';
+import { t } from '../i18n/context.js';
 import { coverFigure, descriptionSection, editionsSection, factsList, shareBox } from './book-details.js';
 import { formatJumps } from './book-jumps.js';
 import { renderDestinations } from './book-links.js';
@@ -28,7 +29,7 @@ function titleBlock(model: BookPageModel, jump: boolean): SafeHtml {
     ${book.subtitle && html`<p class="subtitle">${book.subtitle}</p>`}
     ${authorLinks(model)}
     ${seriesLine(model)}
-    ${jump && hasLinks && html`<a class="jump" href="#where-title">Where to get it <span aria-hidden="true">↓</span></a>`}
+    ${jump && hasLinks && html`<a class="jump" href="#where-title">${t('book.where')} <span aria-hidden="true">↓</span></a>`}
     ${jump && formatJumps(model)}
   </div>`;
 }
@@ -66,7 +67,7 @@ function cardBody(model: BookPageModel, siteName: string): SafeHtml {
       ${titleBlock(model, false)}
     </div>
     ${renderDestinations(model.groups, model.highlight, model.country ?? null)}
-    <p class="card__foot"><a href="${safeUrl(model.canonicalUrl) ?? '#'}">All details on ${siteName}</a></p>
+    <p class="card__foot"><a href="${safeUrl(model.canonicalUrl) ?? '#'}">${t('book.cardFoot', { site: siteName })}</a></p>
   </article>
 </main>`;
 }

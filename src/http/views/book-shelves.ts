@@ -1,4 +1,6 @@
 import { nameSlug } from '../../domain/series.js';
+import { tHtml } from '../i18n/context.js';
+import { nameList } from './book-format.js';
 import { html, type SafeHtml } from './html.js';
 import type { BookPageModel } from './models.js';
 
@@ -7,19 +9,23 @@ import type { BookPageModel } from './models.js';
 export function authorLinks(model: BookPageModel): SafeHtml {
   const { authors } = model.book;
   if (authors.length === 0) return html``;
-  const names = authors.map((name, i) => {
-    const sep = i === 0 ? '' : i === authors.length - 1 ? ' and ' : ', ';
+  const names = authors.map((name) => {
     const slug = nameSlug(name);
     return slug
-      ? html`${sep}<a class="author" href="/author/${encodeURIComponent(slug)}">${name}</a>`
-      : html`${sep}<span class="author">${name}</span>`;
+      ? html`<a class="author" href="/author/${encodeURIComponent(slug)}">${name}</a>`
+      : html`<span class="author">${name}</span>`;
   });
-  return html`<p class="authors">by ${names}</p>`;
+  return html`<p class="authors">${tHtml('book.by', { names: nameList(names) })}</p>`;
 }
 
 export function seriesLine(model: BookPageModel): SafeHtml {
   const { series } = model;
   if (!series) return html``;
   const href = `/series/${encodeURIComponent(series.slug)}`;
-  return html`<p class="series-line">${series.number === null ? 'Part of ' : `Book ${series.number} of `}<a href="${href}">${series.name}</a></p>`;
+  const link = html`<a href="${href}">${series.name}</a>`;
+  return html`<p class="series-line">${
+    series.number === null
+      ? tHtml('book.seriesPart', { series: link })
+      : tHtml('book.seriesNumber', { number: series.number, series: link })
+  }</p>`;
 }

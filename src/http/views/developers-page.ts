@@ -1,5 +1,6 @@
 import { Marked } from 'marked';
 import type { Brand } from '../../services/brand.js';
+import { t } from '../i18n/context.js';
 import { escapeHtml, html, raw } from './html.js';
 import { renderLayout } from './layout.js';
 
@@ -17,14 +18,14 @@ const markdown = new Marked({
 export function renderDevelopersPage(guide: string, baseUrl: string, brand: Brand): string {
   const body = markdown.parse(guide, { async: false });
   return renderLayout({
-    title: `${brand.siteName} for developers`,
-    description: `Link to books, resolve retailer URLs, search and embed: the ${brand.siteName} API guide.`,
+    title: t('developers.title', { site: brand.siteName }),
+    description: t('developers.description', { site: brand.siteName }),
     brand,
     canonicalUrl: `${baseUrl}/developers`,
     bodyClass: 'page-developers',
     body: html`<main id="main" class="prose developers">
 ${raw(body)}
-<p class="developers__raw"><a href="/developers.md">This guide as markdown</a></p>
+<p class="developers__raw"><a href="/developers.md">${t('developers.markdown')}</a></p>
 </main>`,
   });
 }

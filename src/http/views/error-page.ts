@@ -1,72 +1,61 @@
 import type { Brand } from '../../services/brand.js';
 import type { ValidationIssue } from '../errors.js';
-import { html, jsonForScript } from './html.js';
+import type { MessageKey } from '../i18n/catalogue.js';
+import { t, tHtml } from '../i18n/context.js';
+import { html, jsonForScript, type SafeHtml, safeUrl } from './html.js';
 import { DEFAULT_SITE_NAME, renderLayout, searchForm } from './layout.js';
 
 export interface ErrorPageOptions {
   status: number;
-  /** Defaults to a title for the status. */
+  /** Already in the reader's language; defaults to a title for the status. */
   title?: string;
-  /** Ignored for 5xx: a server error page shows only fixed text, so nothing internal can leak. */
+  /** Already in the reader's language. Ignored for 5xx: a server error page shows only fixed text. */
   message?: string;
   baseUrl: string;
   /** Prefills the search box (an unknown ISBN, the slug that was not found). */
   searchQuery?: string;
   brand?: Brand;
-  /** A 422's SPEC 7 entries: listed for the reader and embedded as JSON (`#validation-errors`). */
+  /** A 422's SPEC 7 entries, embedded as JSON (`#validation-errors`) for programs, not shown raw. */
   problems?: readonly ValidationIssue[];
+  /** More of the page after the message (the unknown ISBN's store searches). */
+  extra?: SafeHtml;
 }
 
-/** `["query","q"]` reads as "q"; the location is in the JSON for those who need it. */
-const fieldOf = (issue: ValidationIssue) => issue.loc.slice(1).join('.') || String(issue.loc[0] ?? '');
-
-function problemList(problems: readonly ValidationIssue[] | undefined) {
+function problemData(problems: readonly ValidationIssue[] | undefined) {
   if (!problems?.length) return '';
-  return html`<ul class="error__problems">
-    ${problems.map((issue) => html`<li><code>${fieldOf(issue)}</code>: ${issue.msg}</li>`)}
-  </ul>
-  <script type="application/json" id="validation-errors">${jsonForScript({ detail: problems })}</script>`;
+  return html`<script type="application/json" id="validation-errors">${jsonForScript({ detail: problems })}</script>`;
 }
 
-const DEFAULTS: Readonly<Record<number, { title: string; message: string }>> = {
-  400: { title: 'Bad request', message: 'The address is not one this site understands.' },
-  403: {
-    title: 'Not allowed',
-    message: 'This page cannot be opened this way. Try following the link again.',
-  },
-  404: { title: 'Page not found', message: 'There is no page at this address. Try a search instead.' },
-  422: { title: 'Check the address', message: 'Part of this address is not valid. Check it and try again.' },
-  429: { title: 'Too many requests', message: 'You are going a little fast. Wait a minute, then try again.' },
-  500: {
-    title: 'Something went wrong',
-    message: 'Something went wrong on our side. Please try again shortly.',
-  },
-  503: {
-    title: 'Temporarily unavailable',
-    message: 'The service is busy or under maintenance. Try again shortly.',
-  },
+const DEFAULTS: Readonly<Record<number, { title: MessageKey; message: MessageKey }>> = {
+  400: { title: 'error.400.title', message: 'error.400.message' },
+  403: { title: 'error.403.title', message: 'error.403.message' },
+  404: { title: 'error.404.title', message: 'error.404.message' },
+  422: { title: 'error.422.title', message: 'error.422.message' },
+  429: { title: 'error.429.title', message: 'error.429.message' },
+  500: { title: 'error.500.title', message: 'error.500.message' },
+  503: { title: 'error.503.title', message: 'error.503.message' },
 };
 
-function defaultsFor(status: number): { title: string; message: string } {
+function defaultsFor(status: number): { title: MessageKey; message: MessageKey } {
   return DEFAULTS[status] ?? (status >= 500 ? DEFAULTS[500]! : DEFAULTS[400]!);
 }
 
 /** An HTML error page in the site's layout, with a search box: every dead end offers a way on. */
 export function renderErrorPage(options: ErrorPageOptions): string {
   const fallback = defaultsFor(options.status);
-  const title = options.status >= 500 ? fallback.title : (options.title ?? fallback.title);
-  const message = options.status >= 500 ? fallback.message : (options.message ?? fallback.message);
+  const title = options.status >= 500 ? t(fallback.title) : (options.title ?? t(fallback.title));
+  const message = options.status >= 500 ? t(fallback.message) : (options.message ?? t(fallback.message));
   const siteName = options.brand?.siteName ?? DEFAULT_SITE_NAME;
   const body = html`<main id="main" class="error" data-status="${options.status}">
-  <p class="error__status">${options.status}</p>
   <h1 class="error__title">${title}</h1>
   <p class="error__message">${message}</p>
-  ${problemList(options.problems)}
-  ${searchForm(options.searchQuery, 'search search--large', 'Search for a book')}
-  <p class="error__home"><a href="${options.baseUrl}/">Go to the home page</a></p>
+  ${options.extra}
+  ${problemData(options.problems)}
+  ${searchForm(options.searchQuery, 'search search--large', t('search.label'))}
+  <p class="error__home"><a href="${options.baseUrl}/">${t('common.home')}</a></p>
 </main>`;
   return renderLayout({
-    title: `${title} · ${siteName}`,
+    title: t('error.documentTitle', { title, site: siteName }),
     description: message,
     robots: 'noindex',
     bodyClass: 'page-error',
@@ -76,14 +65,79 @@ export function renderErrorPage(options: ErrorPageOptions): string {
   });
 }
 
-/** The 404 for `/isbn/{isbn}` when no source knows the ISBN (SPEC 7). */
-export function renderUnknownIsbnPage(isbn: string, baseUrl: string, brand?: Brand): string {
+/** A store's search for an ISBN, offered when no catalogue knows the book. */
+export interface IsbnSearchLink {
+  name: string;
+  url: string;
+}
+
+/** The "can't find my book" report, for an ISBN: the same plain form as the search page's. */
+function isbnMissForm(isbn: string): SafeHtml {
+  return html`<form class="search-miss" action="/search/miss" method="post" data-search-miss>
+  <input type="hidden" name="query" value="${isbn}">
+  <input type="hidden" name="result_count" value="0">
+  <h2 class="search-miss__title">${t('search.miss.title')}</h2>
+  <label for="search-miss-details">${t('search.miss.details')}</label>
+  <textarea id="search-miss-details" name="details" maxlength="2000" rows="2"></textarea>
+  <button type="submit" class="button">${t('search.miss.button')}</button>
+  <p class="search-miss__thanks" role="status" hidden>${t('search.miss.thanks')}</p>
+</form>`;
+}
+
+/**
+ * `/isbn/{isbn}` when no catalogue knows the ISBN (SPEC 7, issue 44): says so in the reader's
+ * language, keeps the ISBN in the search box, and offers searches for it at a few stores and
+ * WorldCat, and the missing-book report.
+ */
+export function renderUnknownIsbnPage(
+  isbn: string,
+  baseUrl: string,
+  brand?: Brand,
+  stores: readonly IsbnSearchLink[] = [],
+): string {
+  const links = stores
+    .map((store) => ({ name: store.name, url: safeUrl(store.url) }))
+    .filter((store): store is { name: string; url: string } => store.url !== null);
+  const extra = html`${
+    links.length > 0 &&
+    html`<section class="error__stores" aria-labelledby="isbn-stores-title">
+  <h2 id="isbn-stores-title">${t('isbn.unknown.storesTitle')}</h2>
+  <ul class="error__store-list">${links.map(
+    (store) =>
+      html`<li><a class="button button--quiet" href="${store.url}" rel="nofollow noopener" data-isbn-search>${t('isbn.unknown.searchAt', { store: store.name })}</a></li>`,
+  )}</ul>
+</section>`
+  }
+${isbnMissForm(isbn)}`;
   return renderErrorPage({
     status: 404,
-    title: 'Book not found',
-    message: `No source knows the ISBN ${isbn}. Check the number, or search by title or author.`,
+    title: t('isbn.unknown.title'),
+    message: t('isbn.unknown.message', { isbn }),
     baseUrl,
     searchQuery: isbn,
     brand,
+    extra,
+  });
+}
+
+/** `/isbn/{typed}` that is no ISBN: what an ISBN looks like, in plain words, and the search box. */
+export function renderBadIsbnPage(
+  typed: string,
+  baseUrl: string,
+  problems: readonly ValidationIssue[],
+  brand?: Brand,
+): string {
+  return renderErrorPage({
+    status: 422,
+    title: t('isbn.bad.title'),
+    message: t('isbn.bad.message', { typed }),
+    baseUrl,
+    searchQuery: typed,
+    brand,
+    problems,
+    extra: html`<p class="error__hint">${tHtml('isbn.bad.example', {
+      example: html`<code>978-0-439-02348-1</code>`,
+      short: html`<code>0-439-02348-3</code>`,
+    })}</p>`,
   });
 }

@@ -3,6 +3,7 @@ import type { Book } from '../../services/book-pages.js';
 import type { Brand } from '../../services/brand.js';
 import type { List } from '../../services/lists.js';
 import type { ShelfItem } from '../../services/shelves.js';
+import { t } from '../i18n/context.js';
 import { joinNames, paletteIndex } from './book-format.js';
 import { pasteHint, popularSection } from './home-popular.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
@@ -33,7 +34,7 @@ function featuredCard(item: FeaturedListView): SafeHtml {
   <a class="featured-list__link" href="${item.href}">
     <span class="featured-list__covers" data-count="${Math.min(item.books.length, FEATURED_COVERS)}">${item.books.slice(0, FEATURED_COVERS).map(thumb)}</span>
     <span class="featured-list__name">${listTitle(item.list)}</span>
-    <span class="featured-list__meta">${item.count} book${item.count === 1 ? '' : 's'}${names && html` · ${names}`}</span>
+    <span class="featured-list__meta">${t('common.books', { count: item.count })}${names && html` · ${names}`}</span>
   </a>
 </li>`;
 }
@@ -45,13 +46,12 @@ export function renderHome(
   popular: readonly ShelfItem[] = [],
   brand: Brand = DEFAULT_BRAND,
 ): string {
-  const description =
-    'One stable link per book, listing every place to get it: new, used, ebook, audio, library, free.';
-  const title = `${brand.siteName}: one link for every book`;
+  const description = t('home.description');
+  const title = t('home.documentTitle', { site: brand.siteName });
   const lists =
     featured.length > 0
       ? html`<section class="featured-lists" aria-labelledby="featured-title">
-  <h2 id="featured-title">Featured lists</h2>
+  <h2 id="featured-title">${t('home.featured')}</h2>
   <ul class="featured-lists__grid">${featured.map(featuredCard)}</ul>
 </section>`
       : html``;
@@ -74,14 +74,14 @@ export function renderHome(
     scripts: ['cover-swap.js'],
     body: html`<main id="main" class="home">
   <section class="home__hero">
-    <h1>One link for every book</h1>
-    <p class="home__lead">Find a book by title, author or ISBN and see every place to get it.</p>
-    ${searchForm(undefined, 'search search--home search--large', 'Search books')}
+    <h1>${t('home.heading')}</h1>
+    <p class="home__lead">${t('home.lead')}</p>
+    ${searchForm(undefined, 'search search--home search--large', t('layout.search.label'))}
     ${pasteHint()}
   </section>
   ${lists}
   ${featured.length === 0 && popularSection(popular)}
-  <p class="home__saved"><a href="/saved">Your saved books</a></p>
+  <p class="home__saved"><a href="/saved">${t('home.saved')}</a></p>
 </main>`,
   });
 }

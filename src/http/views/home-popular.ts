@@ -1,4 +1,5 @@
 import type { ShelfItem } from '../../services/shelves.js';
+import { t } from '../i18n/context.js';
 import { joinNames, paletteIndex } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 
@@ -15,7 +16,7 @@ function popularCover(item: ShelfItem): SafeHtml {
 export function popularSection(items: readonly ShelfItem[]): SafeHtml {
   if (items.length === 0) return html``;
   return html`<section class="featured-lists popular-books" aria-labelledby="popular-title">
-  <h2 id="popular-title">Popular books</h2>
+  <h2 id="popular-title">${t('home.popular')}</h2>
   <ul class="featured-lists__grid">${items.map(
     (item) => html`<li class="featured-list">
     <a class="featured-list__link" href="${safeUrl(item.href) ?? '#'}"${item.bookSlug ? html`` : html` rel="nofollow"`}>
@@ -29,5 +30,5 @@ export function popularSection(items: readonly ShelfItem[]): SafeHtml {
 }
 
 export function pasteHint(): SafeHtml {
-  return html`<p class="home__hint">Have a link from a store? Paste it into the search box: an Amazon, Kobo, Apple Books, Bookshop or Goodreads link becomes one Booklink with every place to get the book.</p>`;
+  return html`<p class="home__hint">${t('home.pasteHint')}</p>`;
 }

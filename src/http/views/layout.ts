@@ -1,4 +1,13 @@
-import { type Brand, brandStylesheetPath, DEFAULT_BRAND, logoPath } from '../../domain/brand.js';
+import {
+  type Brand,
+  brandStylesheetPath,
+  DEFAULT_BRAND,
+  DEFAULT_DISCLOSURE,
+  logoPath,
+} from '../../domain/brand.js';
+import { READER_LANGUAGES } from '../../domain/reader-languages.js';
+import { clientMessages, currentLanguage, currentPath, t } from '../i18n/context.js';
+import { LANGUAGE_NAMES, withLanguage } from '../i18n/switcher.js';
 import { assetUrl } from './assets.js';
 import { html, jsonForScript, type SafeHtml, safeUrl } from './html.js';
 
@@ -58,8 +67,8 @@ function metaTag(tag: MetaTag): SafeHtml {
 
 export function searchForm(query: string | undefined, className: string, label: string): SafeHtml {
   return html`<form class="${className}" action="/search" method="get" role="search">
-  <input type="search" name="q" value="${query ?? ''}" placeholder="Title, author or ISBN" aria-label="${label}" maxlength="500" required>
-  <button type="submit">Search</button>
+  <input type="search" name="q" value="${query ?? ''}" placeholder="${t('layout.search.placeholder')}" aria-label="${label}" maxlength="500" required>
+  <button type="submit">${t('layout.search.button')}</button>
 </form>`;
 }
 
@@ -76,23 +85,48 @@ export function brandStylesheetLink(brand: Brand): SafeHtml {
   return path ? html`<link rel="stylesheet" href="${path}">` : html``;
 }
 
+/**
+ * Links to this page in each language (`/language` sets the cookie and comes back), so the switch
+ * works without JavaScript. `back` is the canonical page where there is one, else this request's path.
+ */
+function languageSwitcher(canonical: string | null): SafeHtml {
+  const here = currentLanguage();
+  const back = canonical ? new URL(canonical, 'http://booklink.invalid') : null;
+  const path = back ? `${back.pathname}${back.search}` : currentPath();
+  return html`<nav class="language-switcher" aria-label="${t('layout.language.label')}">
+  <ul>${READER_LANGUAGES.map((code) =>
+    code === here
+      ? html`<li><span lang="${code}" aria-current="true">${LANGUAGE_NAMES[code]}</span></li>`
+      : html`<li><a href="/language?lang=${code}&amp;back=${encodeURIComponent(path)}" lang="${code}" hreflang="${code}" rel="nofollow">${LANGUAGE_NAMES[code]}</a></li>`,
+  )}</ul>
+</nav>`;
+}
+
+/** `hreflang` alternates of an indexable page: `?lang=` per language, the plain address as x-default. */
+function alternates(canonical: string | null): SafeHtml {
+  if (!canonical) return html``;
+  return html`${READER_LANGUAGES.map((code) => html`<link rel="alternate" hreflang="${code}" href="${withLanguage(canonical, code)}">`)}
+<link rel="alternate" hreflang="x-default" href="${canonical}">`;
+}
+
 function header(brand: Brand, siteName: string, query: string | undefined, search: boolean): SafeHtml {
   return html`<header class="site-header">
   <div class="site-header__inner">
     <a class="brand" href="/">${brandMark(brand)}${siteName}</a>
-    ${search && searchForm(query, 'search search--header', 'Search books')}
+    ${search && searchForm(query, 'search search--header', t('layout.search.label'))}
   </div>
 </header>`;
 }
 
-function footer(siteName: string, disclosure: string): SafeHtml {
+function footer(siteName: string, disclosure: string, canonical: string | null): SafeHtml {
   return html`<footer class="site-footer">
-  <nav aria-label="Site">
+  <nav aria-label="${t('layout.footer.nav')}">
     <a href="/">${siteName}</a>
-    <a href="/developers.md">Developers</a>
-    <a href="/docs">API docs</a>
+    <a href="/developers.md">${t('layout.footer.developers')}</a>
+    <a href="/docs">${t('layout.footer.api')}</a>
   </nav>
-  <p class="site-footer__disclosure">${disclosure}</p>
+  ${languageSwitcher(canonical)}
+  <p class="site-footer__disclosure">${disclosure === DEFAULT_DISCLOSURE ? t('layout.footer.commission') : disclosure}</p>
 </footer>`;
 }
 
@@ -102,7 +136,7 @@ export function renderLayout(options: LayoutOptions): string {
   const canonical = safeUrl(options.canonicalUrl);
   const chrome = options.chrome ?? true;
   const page = html`<!doctype html>
-<html lang="en">
+<html lang="${currentLanguage()}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -110,6 +144,7 @@ export function renderLayout(options: LayoutOptions): string {
 <meta name="description" content="${options.description}">
 ${options.robots && html`<meta name="robots" content="${options.robots}">`}
 ${canonical && html`<link rel="canonical" href="${canonical}">`}
+${options.robots?.includes('noindex') ? html`` : alternates(canonical)}
 ${(options.meta ?? []).map(metaTag)}
 ${options.links ?? []}
 <meta name="color-scheme" content="light dark">
@@ -118,12 +153,13 @@ ${options.links ?? []}
 ${brandStylesheetLink(brand)}
 ${(options.scripts ?? []).map((name) => html`<script src="${assetUrl(name)}" defer></script>`)}
 ${options.jsonLd !== undefined && html`<script type="application/ld+json">${jsonForScript(options.jsonLd)}</script>`}
+${(options.scripts ?? []).length > 0 && html`<script type="application/json" id="booklink-text">${jsonForScript(clientMessages())}</script>`}
 </head>
 <body class="${options.bodyClass ?? ''}">
-<a class="skip-link" href="#main">Skip to content</a>
+<a class="skip-link" href="#main">${t('layout.skip')}</a>
 ${chrome && header(brand, siteName, options.searchQuery, options.headerSearch ?? true)}
 ${options.body}
-${chrome && footer(siteName, brand.disclosure)}
+${chrome && footer(siteName, brand.disclosure, canonical)}
 </body>
 </html>
 `;

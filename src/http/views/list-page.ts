@@ -1,6 +1,7 @@
 import { DEFAULT_SITE_NAME } from '../../domain/brand.js';
 import type { Brand } from '../../services/brand.js';
 import type { List, ListItem } from '../../services/lists.js';
+import { t } from '../i18n/context.js';
 import { displayDate, joinNames, paletteIndex } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { renderLayout } from './layout.js';
@@ -15,7 +16,7 @@ export interface ListPageModel {
 }
 
 export function listTitle(list: Pick<List, 'name' | 'source'>): string {
-  return list.name?.trim() || (list.source ? `List from ${list.source}` : 'A reading list');
+  return list.name?.trim() || (list.source ? t('list.from', { source: list.source }) : t('list.untitled'));
 }
 
 function itemCover(item: ListItem): SafeHtml {
@@ -39,7 +40,7 @@ function listItem(item: ListItem, index: number): SafeHtml {
 
 function meta(list: List): SafeHtml {
   const parts: Array<SafeHtml | string> = [];
-  if (list.source && list.kind === 'ingest') parts.push(`Source: ${list.source}`);
+  if (list.source && list.kind === 'ingest') parts.push(t('list.source', { source: list.source }));
   if (list.listDate) parts.push(html`<time datetime="${list.listDate}">${displayDate(list.listDate)}</time>`);
   return parts.length > 0
     ? html`<p class="list-meta">${parts.map((part, i) => html`${i > 0 ? ' · ' : ''}${part}`)}</p>`
@@ -56,17 +57,20 @@ export function renderListPage(model: ListPageModel, brand?: Brand): string {
   ${
     items.length > 0
       ? html`<ol class="list-items">${items.map(listItem)}</ol>`
-      : html`<p class="empty">This list has no books yet.</p>`
+      : html`<p class="empty">${t('list.empty')}</p>`
   }
 </main>`;
   const url = `${model.baseUrl}${model.path}`;
   return renderLayout({
-    title: `${title} · ${brand?.siteName ?? DEFAULT_SITE_NAME}`,
+    title: t('common.documentTitle', { title, site: brand?.siteName ?? DEFAULT_SITE_NAME }),
     brand,
-    description: `${items.length} book${items.length === 1 ? '' : 's'}: ${items
-      .slice(0, 5)
-      .map((item) => item.book.title)
-      .join(', ')}`,
+    description: t('list.description', {
+      count: items.length,
+      titles: items
+        .slice(0, 5)
+        .map((item) => item.book.title)
+        .join(', '),
+    }),
     canonicalUrl: `${model.baseUrl}${model.path}`,
     meta: [
       { property: 'og:title', content: title },

@@ -1,4 +1,5 @@
 import type { Box } from '../../domain/oembed.js';
+import { t } from '../i18n/context.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 
 /**
@@ -18,7 +19,7 @@ export function oembedDiscoveryLink(baseUrl: string, pageUrl: string, title: str
 
 /** The iframe of `/embed/{slug}`, a page any site may frame; it has no border, margin or script. */
 export function bookFrameMarkup(frameUrl: string, title: string, box: Box): string {
-  return html`<iframe src="${frameUrl}" width="${box.width}" height="${box.height}" title="Where to get ${title}" style="border:0;max-width:100%" loading="lazy"></iframe>`
+  return html`<iframe src="${frameUrl}" width="${box.width}" height="${box.height}" title="${t('embed.frameTitle', { title })}" style="border:0;max-width:100%" loading="lazy"></iframe>`
     .value;
 }
 

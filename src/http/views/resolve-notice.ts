@@ -1,19 +1,22 @@
+import type { MessageKey } from '../i18n/catalogue.js';
+import { t } from '../i18n/context.js';
 import { html, type SafeHtml } from './html.js';
 
 /** Why a pasted link led to the search page rather than to a book (the resolver's reason). */
 export type ResolveReason = 'unknown_shop' | 'not_book' | 'no_match';
 
-const MESSAGES: Record<ResolveReason, string> = {
-  unknown_shop: 'We do not know that shop’s links yet, so we searched for the words in it.',
-  not_book:
-    'That link is not a page about one book (a search, an author or another product), so we searched for its words.',
-  no_match: 'We could not tie that link to one book, so we searched for the words in it.',
+const MESSAGES: Record<ResolveReason, { store: MessageKey; plain: MessageKey }> = {
+  unknown_shop: { store: 'resolve.unknownShop.store', plain: 'resolve.unknownShop' },
+  not_book: { store: 'resolve.notBook.store', plain: 'resolve.notBook' },
+  no_match: { store: 'resolve.noMatch.store', plain: 'resolve.noMatch' },
 };
 
-export function resolveNotice(reason: ResolveReason): SafeHtml {
-  return html`<p class="search-notice" role="status" data-resolve-reason="${reason}">${MESSAGES[reason]}</p>`;
+/** Which shop's link was read, why it named no book, and the words searched for instead. */
+export function resolveNotice(reason: ResolveReason, store: string | null, words: string): SafeHtml {
+  const text = store ? t(MESSAGES[reason].store, { store, words }) : t(MESSAGES[reason].plain, { words });
+  return html`<p class="search-notice" role="status" data-resolve-reason="${reason}"${store ? html` data-resolve-store="${store}"` : html``}>${text}</p>`;
 }
 
 export function resultCount(count: number): SafeHtml {
-  return html`<p class="search-count" data-result-count="${count}">${count === 1 ? '1 result' : `${count} results`}</p>`;
+  return html`<p class="search-count" data-result-count="${count}">${t('search.count', { count })}</p>`;
 }

@@ -1,4 +1,5 @@
 import type { Brand } from '../../services/brand.js';
+import { t, tHtml } from '../i18n/context.js';
 import { paletteIndex } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { DEFAULT_SITE_NAME, renderLayout, searchForm } from './layout.js';
@@ -21,12 +22,25 @@ export interface SearchPageModel {
   brand?: Brand;
   /** Set when a pasted link led here: why it named no book (see resolve-notice.ts). */
   resolveReason?: ResolveReason | null;
+  /** The shop whose link it was (its host), when known. */
+  resolveStore?: string | null;
   /** Some book source could not be asked (its request budget is spent): the results may be incomplete. */
   incomplete?: boolean;
+  /** The results are for this respelt or shortened reading of the query (issue 44). */
+  readAs?: string | null;
+  /** The query was an ISBN: a miss is never a spelling matter. */
+  isbnQuery?: boolean;
 }
 
-const INCOMPLETE =
-  'Some book sources could not be asked just now (this site has used up its requests to them for the moment), so these results may be incomplete. Try again in a minute.';
+const searchHref = (query: string, exact = false) =>
+  `/search?${new URLSearchParams(exact ? { q: query, exact: '1' } : { q: query })}`;
+
+/** "Showing results for … · Search instead for …", as search engines say it. */
+function readingNotice(query: string, readAs: string): SafeHtml {
+  return html`<p class="search-reading" data-read-as="${readAs}">${tHtml('search.showingFor', {
+    reading: html`<a href="${searchHref(readAs)}"><strong>${readAs}</strong></a>`,
+  })} · ${tHtml('search.insteadFor', { query: html`<a href="${searchHref(query, true)}">${query}</a>` })}</p>`;
+}
 
 function resultItem(result: SearchResultView, position: number): SafeHtml {
   const cover = safeUrl(result.coverUrl);
@@ -48,34 +62,37 @@ function missForm(model: SearchPageModel): SafeHtml {
   <input type="hidden" name="query" value="${model.query}">
   <input type="hidden" name="result_count" value="${model.results.length}">
   ${model.sfid !== null && html`<input type="hidden" name="sfid" value="${model.sfid}">`}
-  <h2 class="search-miss__title">Can't find your book?</h2>
-  <label for="search-miss-details">Tell us what you were looking for (optional)</label>
+  <h2 class="search-miss__title">${t('search.miss.title')}</h2>
+  <label for="search-miss-details">${t('search.miss.details')}</label>
   <textarea id="search-miss-details" name="details" maxlength="2000" rows="2"></textarea>
-  <button type="submit" class="button">I can't find my book</button>
-  <p class="search-miss__thanks" role="status" hidden>Thank you. We will look into it.</p>
+  <button type="submit" class="button">${t('search.miss.button')}</button>
+  <p class="search-miss__thanks" role="status" hidden>${t('search.miss.thanks')}</p>
 </form>`;
 }
 
 export function renderSearchPage(model: SearchPageModel): string {
   const siteName = model.brand?.siteName ?? DEFAULT_SITE_NAME;
-  const heading = model.query ? html`Results for “${model.query}”` : html`Find a book`;
+  const heading = model.query ? t('search.heading', { query: model.query }) : t('search.headingEmpty');
   const list =
     model.results.length > 0
       ? html`<ol class="search-results">${model.results.map((result, i) => resultItem(result, i + 1))}</ol>`
       : model.query &&
-        html`<p class="search-empty">No books match “${model.query}”. Check the spelling, or try the author's name or the ISBN.</p>`;
+        html`<p class="search-empty">${t(model.isbnQuery ? 'search.emptyIsbn' : 'search.empty', { query: model.query })}</p>`;
   const body = html`<main id="main" class="search-page" data-sfid="${model.sfid ?? ''}">
-  ${model.resolveReason && resolveNotice(model.resolveReason)}
-  ${model.incomplete === true && html`<p class="search-notice" role="status" data-results-incomplete>${INCOMPLETE}</p>`}
+  ${model.resolveReason && resolveNotice(model.resolveReason, model.resolveStore ?? null, model.query)}
+  ${model.incomplete === true && html`<p class="search-notice" role="status" data-results-incomplete>${t('search.incomplete')}</p>`}
   <h1>${heading}</h1>
-  ${searchForm(model.query, 'search search--large', 'Search for a book')}
+  ${model.readAs && model.results.length > 0 && readingNotice(model.query, model.readAs)}
+  ${searchForm(model.query, 'search search--large', t('search.label'))}
   ${model.query && resultCount(model.results.length)}
   ${list}
   ${model.query && missForm(model)}
 </main>`;
   return renderLayout({
-    title: model.query ? `${model.query} · Search · ${siteName}` : `Search · ${siteName}`,
-    description: 'Find a book by title, author or ISBN.',
+    title: model.query
+      ? t('search.documentTitle', { query: model.query, site: siteName })
+      : t('search.documentTitleEmpty', { site: siteName }),
+    description: t('search.description'),
     robots: 'noindex',
     bodyClass: 'page-search',
     searchQuery: model.query,
@@ -88,13 +105,13 @@ export function renderSearchPage(model: SearchPageModel): string {
 export function renderMissThanks(query: string, brand?: Brand): string {
   const siteName = brand?.siteName ?? DEFAULT_SITE_NAME;
   const body = html`<main id="main" class="search-page">
-  <h1>Thank you</h1>
-  <p>We noted that you could not find “${query}”. We use these notes to add missing books.</p>
-  ${searchForm(query, 'search search--large', 'Search again')}
+  <h1>${t('search.thanks.heading')}</h1>
+  <p>${t('search.thanks.text', { query })}</p>
+  ${searchForm(query, 'search search--large', t('search.thanks.again'))}
 </main>`;
   return renderLayout({
-    title: `Thank you · ${siteName}`,
-    description: 'Your note about a missing book was recorded.',
+    title: t('search.thanks.documentTitle', { site: siteName }),
+    description: t('search.thanks.description'),
     robots: 'noindex',
     bodyClass: 'page-search',
     brand,

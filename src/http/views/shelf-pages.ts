@@ -1,6 +1,7 @@
 import { DEFAULT_SITE_NAME } from '../../domain/brand.js';
 import type { Brand } from '../../services/brand.js';
 import type { AuthorPage, SeriesPage, ShelfItem } from '../../services/shelves.js';
+import { t } from '../i18n/context.js';
 import { joinNames, paletteIndex } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { renderLayout } from './layout.js';
@@ -41,7 +42,10 @@ function page(options: {
 }): string {
   const url = `${options.baseUrl}${options.path}`;
   return renderLayout({
-    title: `${options.title} · ${options.brand?.siteName ?? DEFAULT_SITE_NAME}`,
+    title: t('common.documentTitle', {
+      title: options.title,
+      site: options.brand?.siteName ?? DEFAULT_SITE_NAME,
+    }),
     brand: options.brand,
     description: options.description,
     canonicalUrl: url,
@@ -65,10 +69,13 @@ export function renderSeriesPage(model: SeriesPage, baseUrl: string, brand?: Bra
     baseUrl,
     path,
     title: model.name,
-    description: `The ${model.name} series in reading order: ${model.volumes
-      .slice(0, 5)
-      .map((volume) => volume.title)
-      .join(', ')}`,
+    description: t('series.description', {
+      name: model.name,
+      titles: model.volumes
+        .slice(0, 5)
+        .map((volume) => volume.title)
+        .join(', '),
+    }),
     jsonLd: {
       '@context': 'https://schema.org',
       '@type': 'BookSeries',
@@ -87,7 +94,7 @@ export function renderSeriesPage(model: SeriesPage, baseUrl: string, brand?: Bra
     },
     body: html`<main id="main" class="list-page series-page">
   <h1>${model.name}</h1>
-  <p class="list-meta">A series in ${count} volume${count === 1 ? '' : 's'}, in reading order.</p>
+  <p class="list-meta">${t('series.meta', { count })}</p>
   <ol class="list-items">${model.volumes.map((volume, i) => shelfItem(volume, volume.number === null ? '·' : String(volume.number ?? i + 1)))}</ol>
 </main>`,
   });
@@ -100,10 +107,13 @@ export function renderAuthorPage(model: AuthorPage, baseUrl: string, brand?: Bra
     baseUrl,
     path,
     title: model.name,
-    description: `Books by ${model.name}, most read first: ${model.books
-      .slice(0, 5)
-      .map((book) => book.title)
-      .join(', ')}`,
+    description: t('author.description', {
+      name: model.name,
+      titles: model.books
+        .slice(0, 5)
+        .map((book) => book.title)
+        .join(', '),
+    }),
     jsonLd: {
       '@context': 'https://schema.org',
       '@type': 'Person',
@@ -118,7 +128,7 @@ export function renderAuthorPage(model: AuthorPage, baseUrl: string, brand?: Bra
     },
     body: html`<main id="main" class="list-page author-page">
   <h1>${model.name}</h1>
-  <p class="list-meta">Books by ${model.name}, most popular first.</p>
+  <p class="list-meta">${t('author.meta', { name: model.name })}</p>
   <ol class="list-items">${model.books.map((book, i) => shelfItem(book, String(i + 1)))}</ol>
 </main>`,
   });

@@ -5,6 +5,7 @@ import { audienceOf } from '../../../domain/audience.js';
 import { type Favourites, favouriteSlugs } from '../../../domain/favourites.js';
 import { parseSlugList } from '../../../domain/links.js';
 import { normalisePartnerId, normaliseSrc, SRC_PATTERN } from '../../../domain/partners.js';
+import type { ReaderLanguage } from '../../../domain/reader-languages.js';
 import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
 import { readerCountry } from '../../../domain/storefronts.js';
 import type { Services } from '../../../services/container.js';
@@ -12,6 +13,7 @@ import { RefreshQueue } from '../../../services/refresh-queue.js';
 import { CompressedBody, type Encoding, sendCompressed } from '../../compressed.js';
 import { HttpError } from '../../errors.js';
 import { favouritesOf, favouriteTarget } from '../../favourite-store.js';
+import { inLanguage } from '../../i18n/context.js';
 import { type PageReplay, plainPageKey, type RenderedPage } from '../../page-replay.js';
 import { bookPageModel } from '../../presenters/book-page.js';
 import { Integer } from '../../validation.js';
@@ -72,6 +74,14 @@ const go = Type.Optional(
   }),
 );
 
+const lang = Type.Optional(
+  Type.String({
+    maxLength: 10,
+    description:
+      'Page language: en, de, fr, es, it, nl, pt or ja; else the language cookie, Accept-Language, DEFAULT_LANGUAGE',
+  }),
+);
+
 const TEMPLATES: readonly PageTemplate[] = ['default', 'compact', 'card'];
 const NO_ACCESS: ReadonlySet<number> = new Set();
 const NO_FAVOURITES: Favourites = Object.freeze({});
@@ -94,6 +104,7 @@ interface PageQuery {
  * code), most page views, gets a short key without serialising the rest.
  */
 function pageKey(
+  language: ReaderLanguage,
   slug: string,
   country: string | null,
   template: PageTemplate,
@@ -112,8 +123,9 @@ function pageKey(
     access.size === 0 &&
     !partner &&
     !placement;
-  if (plain) return plainPageKey(slug, country);
+  if (plain) return plainPageKey(slug, country, language);
   return JSON.stringify([
+    language,
     slug,
     country,
     template,
@@ -188,7 +200,18 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
       query.top || hasFavourites
         ? [...new Set([...parseSlugList(query.top), ...favouriteSlugs(favourites, null)])]
         : [];
-    const key = pageKey(slug, country, chosen, useSlug, topSlugs, query.sfid, access, partnerId, placement);
+    const key = pageKey(
+      request.language,
+      slug,
+      country,
+      chosen,
+      useSlug,
+      topSlugs,
+      query.sfid,
+      access,
+      partnerId,
+      placement,
+    );
     // A stale page is answered as it is and rendered again in the background (page-cache.ts).
     const renderPage = async (): Promise<RenderedPage | null> => {
       const loaded = await services.pages.load(slug);
@@ -214,11 +237,19 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
     const hit = rendered.peek(key);
     if (hit && !hit.fresh) {
       const mark = rendered.mark();
-      refreshes.schedule(key, async () => {
-        const fresh = await renderPage();
-        if (fresh) rendered.set(key, slug, fresh, mark);
-        else rendered.invalidate(slug);
-      });
+      // The queue runs outside this request: the page is rendered in this request's language.
+      const { language, url } = request;
+      refreshes.schedule(key, () =>
+        inLanguage(
+          language,
+          async () => {
+            const fresh = await renderPage();
+            if (fresh) rendered.set(key, slug, fresh, mark);
+            else rendered.invalidate(slug);
+          },
+          url,
+        ),
+      );
     }
     let page = hit?.value;
     if (!page) {
@@ -280,7 +311,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         summary: 'The canonical book page with every place to get the book',
         tags: ['pages'],
         params: SlugParams,
-        querystring: Type.Object({ sfid, use, top, template, country, partner, src, go, full }),
+        querystring: Type.Object({ sfid, use, top, template, country, partner, src, go, full, lang }),
         response: {
           200: Html,
           302: Type.Null({ description: "With go=1: to the reader's favourite store" }),
@@ -301,7 +332,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         params: SlugParams,
         description:
           'Bots, link unfurlers and readers without a favourite store get the full page; a reader who picked "always open this in <store>" is sent there through /go/ (302), unless `full=1`.',
-        querystring: Type.Object({ sfid, use, top, country, partner, src, full }),
+        querystring: Type.Object({ sfid, use, top, country, partner, src, full, lang }),
         response: { 200: Html, 302: Type.Null({ description: "To the reader's favourite store" }) },
       },
     },

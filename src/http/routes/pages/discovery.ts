@@ -26,7 +26,8 @@ interface Documents {
   llms: string;
 }
 
-const SITEMAP_LIMIT = 50_000;
+// Each URL carries its nine hreflang alternates (~1 kB): 20,000 keep a file well under the 50 MB cap.
+const SITEMAP_LIMIT = 20_000;
 
 /** True when the client asks for HTML and not for markdown (a browser following the footer link). */
 function prefersHtml(accept: string | undefined): boolean {
@@ -106,7 +107,8 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
     '/sitemap.xml',
     {
       schema: {
-        summary: 'Every book page, newest changes first (a sitemap index beyond 50,000 books)',
+        summary:
+          'Every book page with its hreflang alternates, newest changes first (a sitemap index beyond 20,000 books)',
         tags: ['discovery'],
         querystring: Type.Object({ page: Type.Optional(Integer({ minimum: 1, maximum: 10_000 })) }),
         response: { 200: Type.String() },

@@ -49,6 +49,12 @@ const cover = Type.Optional(
   }),
 );
 
+const lang = Type.Optional(
+  Type.String({
+    description: 'Language of the embed: en, de, fr, es, it, nl, pt or ja; else Accept-Language',
+  }),
+);
+
 const EmbedLinkSchema = Type.Object({
   destination: Type.String(),
   name: Type.String(),
@@ -70,6 +76,20 @@ const EmbedDataSchema = Type.Object({
   }),
   country: Type.Union([Type.String(), Type.Null()]),
   partner: Type.Union([Type.String(), Type.Null()]),
+  language: Type.String({
+    description: 'The language of `text` and the group titles (`?lang=`, else Accept-Language)',
+  }),
+  text: Type.Object({
+    label: Type.String(),
+    authors: Type.Union([Type.String(), Type.Null()]),
+    empty: Type.String(),
+    foot: Type.String(),
+    new_tab: Type.String(),
+    search: Type.String({
+      description:
+        'The label of a link that runs a search at the store (`kind: search`); `{name}` stands for the store',
+    }),
+  }),
   groups: Type.Array(
     Type.Object({ group: Type.String(), title: Type.String(), links: Type.Array(EmbedLinkSchema) }),
   ),
@@ -116,7 +136,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         summary: "The embed's data: a book and its public links, grouped, with /go/ URLs",
         tags: ['pages'],
         params: Type.Object({ slug: BookParam }),
-        querystring: Type.Object({ partner, country }),
+        querystring: Type.Object({ partner, country, lang }),
         response: { 200: EmbedDataSchema, 404: Type.Object({ detail: Type.String() }) },
       },
     },
@@ -143,6 +163,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       return reply
         .header('cache-control', 'public, max-age=300')
         .header('vary', 'Cookie, Accept-Language')
+        .header('content-language', request.language)
         .send(data);
     },
   );
@@ -154,7 +175,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         summary: 'The embed as a page for an iframe; it reports its height to the parent (postMessage)',
         tags: ['pages'],
         params: Type.Object({ slug: BookParam }),
-        querystring: Type.Object({ partner, country, cover }),
+        querystring: Type.Object({ partner, country, cover, lang }),
         response: { 200: Type.String({ description: 'HTML page' }) },
       },
     },

@@ -1,9 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { parseIsbn } from '../../../domain/isbn.js';
+import { readerCountry } from '../../../domain/storefronts.js';
 import type { Services } from '../../../services/container.js';
 import { HttpError, ValidationProblem } from '../../errors.js';
+import { wantsJson } from '../../plugins/errors.js';
 import { requesterOf } from '../../requester.js';
+import { renderUnknownIsbnPage } from '../../views/error-page.js';
 import { refuseIfCreationRefused, visitorMayCreate } from '../../write-refusals.js';
 
 const IsbnParams = Type.Object({
@@ -27,7 +30,13 @@ export const isbnRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
         summary: 'Go to the book page for an ISBN, creating the book on first visit',
         tags: ['pages'],
         params: IsbnParams,
-        response: { 302: Type.Null({ description: 'Redirect to /book/{slug}' }) },
+        response: {
+          302: Type.Null({ description: 'Redirect to /book/{slug}' }),
+          404: Type.String({
+            description:
+              'No catalogue knows the ISBN: to a browser, a page offering searches for it at stores and WorldCat',
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -55,14 +64,26 @@ export const isbnRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
           503,
           'sources_busy',
           `The local catalog does not know the ISBN ${isbn.isbn13}, and some book sources could not be asked just now. Try again in a minute.`,
+          false,
+          { isbn: isbn.isbn13 },
         );
+      }
+      if (outcome.kind === 'unknown' && !wantsJson(request)) {
+        const country = readerCountry(undefined, request.headers, services.config.defaultCountry);
+        const stores = await services.pages.isbnSearches(isbn, country);
+        const brand = await services.brand.current();
+        return reply
+          .code(404)
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(renderUnknownIsbnPage(isbn.isbn13, services.config.baseUrl, brand, stores));
       }
       throw new HttpError(
         404,
         outcome.kind === 'unknown' ? 'isbn_unknown' : 'book_not_created',
         outcome.kind === 'unknown'
           ? `No source knows the ISBN ${isbn.isbn13}.`
-          : 'This book has no page yet. Pages are created when a reader first visits.',
+          : 'This book has no page yet.',
       );
     },
   );

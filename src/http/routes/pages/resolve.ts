@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { MayCreate, Services } from '../../../services/container.js';
-import { bookPath, resolveReasonCookie, searchPath } from '../../presenters/resolve.js';
+import { bookPath, resolveReasonCookie, searchPath, storeHostOf } from '../../presenters/resolve.js';
 import { requesterOf } from '../../requester.js';
 import { visitorMayCreate } from '../../write-refusals.js';
 
@@ -56,7 +56,10 @@ export const resolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       // The search page says why the link led there; a short-lived cookie carries the reason so
       // the search URL stays the plain, shareable `/search?q=…`.
       const secure = services.config.baseUrl.startsWith('https:');
-      reply.header('set-cookie', resolveReasonCookie(outcome.reason, secure));
+      reply.header(
+        'set-cookie',
+        resolveReasonCookie(outcome.reason, secure, storeHostOf(request.query.url ?? '')),
+      );
       return reply.redirect(searchPath(outcome.searchText), 302);
     },
   );

@@ -2,11 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { MayCreate, Services } from '../../../services/container.js';
-import type { NotFoundReason } from '../../../services/resolve.js';
 import type { Candidate, SearchOutcome } from '../../../services/search.js';
 import { HttpError } from '../../errors.js';
 import { writerOf } from '../../plugins/rate-limit.js';
-import { readResolveReason, resolveReasonCookie } from '../../presenters/resolve.js';
+import { type ResolveNote, readResolveReason, resolveReasonCookie } from '../../presenters/resolve.js';
 import { requesterOf } from '../../requester.js';
 import { Integer } from '../../validation.js';
 import { renderMissThanks, renderSearchPage, type SearchResultView } from '../../views/search-page.js';
@@ -22,6 +21,12 @@ const SearchPageQuery = Type.Object({
     Type.String({ maxLength: 5, description: 'Append `human=1` when building links on a server' }),
   ),
   source: Type.Optional(Type.String({ maxLength: 50, description: 'Integration identifier' })),
+  lang: Type.Optional(
+    Type.String({ maxLength: 10, description: 'Page language (en, de, fr, es, it, nl, pt, ja)' }),
+  ),
+  exact: Type.Optional(
+    Type.Literal('1', { description: 'Search the words exactly as typed: no respelling, no words dropped' }),
+  ),
 });
 
 const MissForm = Type.Object({
@@ -32,9 +37,10 @@ const MissForm = Type.Object({
 });
 
 /** Pick links carry the search id so the book page and later clicks are attributed to it. */
-export function pickUrl(query: string, position: number, sfid: number | null): string {
+export function pickUrl(query: string, position: number, sfid: number | null, exact = false): string {
   const params = new URLSearchParams({ q: query, pick: String(position) });
   if (sfid !== null) params.set('sfid', String(sfid));
+  if (exact) params.set('exact', '1');
   return `/search?${params}`;
 }
 
@@ -43,6 +49,7 @@ function resultView(
   query: string,
   position: number,
   sfid: number | null,
+  exact: boolean,
 ): SearchResultView {
   const { record } = result;
   return {
@@ -51,7 +58,7 @@ function resultView(
     coverUrl: record.coverUrl,
     year: record.publishedDate?.slice(0, 4) ?? null,
     isbn: record.isbn13,
-    href: pickUrl(query, position, sfid),
+    href: pickUrl(query, position, sfid, exact),
   };
 }
 
@@ -88,9 +95,10 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     query: string,
     outcome: SearchOutcome | null,
     sfid: number | null,
-    resolveReason: NotFoundReason | null = null,
+    resolveNote: ResolveNote | null = null,
+    exact = false,
   ) => {
-    const results = outcome ? outcome.results.map((r, i) => resultView(r, query, i + 1, sfid)) : [];
+    const results = outcome ? outcome.results.map((r, i) => resultView(r, query, i + 1, sfid, exact)) : [];
     const brand = await services.brand.current();
     return reply
       .type('text/html; charset=utf-8')
@@ -101,8 +109,11 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
           query,
           sfid,
           results,
-          resolveReason: query ? resolveReason : null,
+          resolveReason: query ? (resolveNote?.reason ?? null) : null,
+          resolveStore: resolveNote?.store ?? null,
           incomplete: outcome?.incomplete ?? false,
+          readAs: outcome?.readAs ?? null,
+          isbnQuery: outcome?.query.kind === 'isbn',
         }),
       );
   };
@@ -120,8 +131,9 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     position: number,
     sfid: number | undefined,
     human?: string,
+    exact = false,
   ) {
-    const outcome = await search.search(q, 20, requesterOf(request));
+    const outcome = await search.search(q, 20, requesterOf(request), exact);
     const chosen = outcome.results[position - 1];
     if (!chosen)
       throw new HttpError(
@@ -132,12 +144,7 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     const allowance = mayCreate(services, request, human);
     const book = await search.bookFor(chosen, allowance);
     refuseIfCreationRefused(reply, allowance);
-    if (!book)
-      throw new HttpError(
-        404,
-        'book_not_created',
-        'This book has no page yet. Pages are created when a reader first visits.',
-      );
+    if (!book) throw new HttpError(404, 'book_not_created', 'This book has no page yet.');
     const id = sfid ?? (await logged(request, outcome, null));
     return reply.redirect(bookLocation(book.slug, id), 302);
   }
@@ -157,6 +164,7 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     },
     async (request, reply) => {
       const { q = '', pick: position, sfid, human, source } = request.query;
+      const exact = request.query.exact === '1';
       const query = q.trim();
       // Why /resolve sent the reader here (shown once, then forgotten, whatever this answer is).
       const resolveReason = readResolveReason(request.headers.cookie);
@@ -164,8 +172,8 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         reply.header('set-cookie', resolveReasonCookie(null, services.config.baseUrl.startsWith('https:')));
       }
       if (!query) return page(reply, '', null, null);
-      if (position !== undefined) return pick(request, reply, query, position, sfid, human);
-      const outcome = await search.search(query, 10, requesterOf(request));
+      if (position !== undefined) return pick(request, reply, query, position, sfid, human, exact);
+      const outcome = await search.search(query, 10, requesterOf(request), exact);
       if (outcome.query.kind === 'url')
         return reply.redirect(`/resolve?${new URLSearchParams({ url: outcome.query.url })}`, 302);
       const id = await logged(request, outcome, source ?? null);
@@ -181,7 +189,7 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         const book = await search.bookFor(outcome.confident, mayCreate(services, request, human));
         if (book) return reply.redirect(bookLocation(book.slug, id), 302);
       }
-      return page(reply, query, outcome, id, resolveReason);
+      return page(reply, query, outcome, id, resolveReason, exact);
     },
   );
 

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { serializeCookie } from '../../../domain/cookies.js';
+import { LANGUAGE_COOKIE, READER_LANGUAGES } from '../../../domain/reader-languages.js';
+import type { Services } from '../../../services/container.js';
+import { sameOriginPath } from '../../i18n/switcher.js';
+
+const YEAR_SECONDS = 365 * 24 * 3600;
+
+/**
+ * `/language?lang=de&back=/book/…` (issue 44): the language switcher on every page. Plain links, so
+ * it works without JavaScript: the choice is kept in a cookie and the reader sent back, 303, to the
+ * page they were on. `back` must be a path on this site; anything else goes home (no open redirect).
+ */
+export const languageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  const secure = services.config.baseUrl.startsWith('https:');
+  app.get(
+    '/language',
+    {
+      schema: {
+        summary: "Choose the reader pages' language (a cookie), then go back to the page",
+        tags: ['pages'],
+        querystring: Type.Object({
+          lang: Type.Union(
+            READER_LANGUAGES.map((code) => Type.Literal(code)),
+            { description: 'The language: en, de, fr, es, it, nl, pt or ja' },
+          ),
+          back: Type.Optional(
+            Type.String({ maxLength: 2000, description: 'A path on this site to return to; default /' }),
+          ),
+        }),
+        response: { 303: Type.Null({ description: 'Back to the page, now in the chosen language' }) },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .header(
+          'set-cookie',
+          serializeCookie(LANGUAGE_COOKIE, request.query.lang, {
+            path: '/',
+            maxAgeSeconds: YEAR_SECONDS,
+            secure,
+          }),
+        )
+        .header('cache-control', 'no-store')
+        .redirect(sameOriginPath(request.query.back), 303),
+  );
+};
