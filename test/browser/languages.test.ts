@@ -87,9 +87,14 @@ if (browserAvailable(SUITE)) {
             assert.ok(overflow <= 0, `${where}: ${overflow}px of horizontal overflow`);
             // Store names are not translated ("Spotify Audiobooks"): they are taken out first.
             const text = await page.evaluate(() => {
-              const names = Array.from(document.querySelectorAll('.dest__name, .bl-btn')).map(
-                (element) => element.firstChild?.textContent?.trim() ?? '',
-              );
+              // A search link's name follows its verb ("Bei <name> suchen"): the verb stays in.
+              const names = Array.from(document.querySelectorAll('.dest__name, .bl-btn')).map((element) => {
+                const name = element.cloneNode(true);
+                if (!(name instanceof Element)) return '';
+                for (const part of name.querySelectorAll('.dest__verb, .dest__label, .bl-label, .bl-sr'))
+                  part.remove();
+                return name.textContent?.trim() ?? '';
+              });
               let visible = document.body.innerText;
               for (const name of names.filter(Boolean)) visible = visible.replaceAll(name, ' ');
               return visible;
