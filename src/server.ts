@@ -66,6 +66,9 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
     clickJournal = await openClickJournal(dir, config.clickWalFsync);
   }
   const services = createServices(Object.freeze({ ...config, cookieSecret }), store, { clickJournal });
+  // The operator's default language and country are read without waiting (brand.ts): read them once
+  // now, so the first readers already get them. A failed read leaves the environment's defaults.
+  await services.brand.current().catch(() => undefined);
   const log = bufferedStdout();
   // On SQLite, WAL checkpoints run in a thread of their own, off the event loop. It is started once
   // the app's logger exists, to report its failures; /metrics counts its checkpoints.

@@ -72,8 +72,8 @@ export async function buildApp({
     visits: services.visits,
     nextRequestId,
     pageTtlMs: config.pageCacheMs,
-    defaultCountry: config.defaultCountry,
-    defaultLanguage: config.defaultLanguage,
+    defaultCountry: () => services.brand.defaultCountry(),
+    defaultLanguage: () => services.brand.defaultLanguage(),
   });
   const connections = new Connections();
   const app = Fastify({
@@ -125,7 +125,7 @@ export async function buildApp({
       done();
     });
   }
-  await app.register(language, { fallback: config.defaultLanguage });
+  await app.register(language, { fallback: () => services.brand.defaultLanguage() });
   await app.register(errors, { baseUrl: config.baseUrl, brand: () => services.brand.latest() });
   await app.register(guards, { baseUrl: config.baseUrl });
   await app.register(metrics, {

@@ -52,10 +52,10 @@ interface ReplayOptions {
   nextRequestId: () => string;
   /** How long a rendered page is answered as fresh (PAGE_CACHE_MS); then stale while it is rendered again. */
   pageTtlMs: number;
-  /** DEFAULT_COUNTRY: the country of a visit that names none, exactly as the page route reads it. */
-  defaultCountry: string;
-  /** DEFAULT_LANGUAGE: a plain visit's language when its Accept-Language names none of ours. */
-  defaultLanguage: ReaderLanguage;
+  /** The operator's default country (admin area, else DEFAULT_COUNTRY), exactly as the page route reads it. */
+  defaultCountry: () => string;
+  /** The operator's default language (admin area, else DEFAULT_LANGUAGE) for an Accept-Language of none of ours. */
+  defaultLanguage: () => ReaderLanguage;
 }
 
 const PLAIN_VISIT = /^\/(book|b)\/([a-z0-9][a-z0-9-]{0,79})$/;
@@ -123,11 +123,15 @@ export class PageReplay {
     if (!visit) return false;
     const language = negotiateLanguage({
       acceptLanguage: headers['accept-language'],
-      fallback: this.options.defaultLanguage,
+      fallback: this.options.defaultLanguage(),
     });
     // A stale page goes to Fastify, which answers with it and has it rendered again (book-pages.ts).
     const hit = this.rendered.peek(
-      plainPageKey(visit[2] ?? '', readerCountry(undefined, headers, this.options.defaultCountry), language),
+      plainPageKey(
+        visit[2] ?? '',
+        readerCountry(undefined, headers, this.options.defaultCountry()),
+        language,
+      ),
     );
     if (!hit?.fresh) return false;
     const page = hit.value;

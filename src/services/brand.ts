@@ -7,6 +7,8 @@ import {
   type LogoType,
   normaliseHexColour,
 } from '../domain/brand.js';
+import { isReaderLanguage, type ReaderLanguage } from '../domain/reader-languages.js';
+import { normaliseCountry } from '../domain/storefronts.js';
 import { findBrandLogo, readBrandSettings } from '../store/brand.js';
 import type { Db } from '../store/schema.js';
 
@@ -57,7 +59,26 @@ export class BrandSettings {
     private readonly db: Db,
     /** CONTACT_EMAIL: the contact until the operator sets one in the admin area. */
     private readonly fallbackContact: string | null,
+    /** DEFAULT_LANGUAGE and DEFAULT_COUNTRY: the defaults until the operator sets others. */
+    private readonly defaults: { language: ReaderLanguage; country: string } = {
+      language: 'en',
+      country: 'US',
+    },
   ) {}
+
+  /**
+   * The language of a reader nothing else tells (no `?lang=`, cookie or Accept-Language of ours): the
+   * admin area's choice, else DEFAULT_LANGUAGE. Read without waiting, from the brand last read.
+   */
+  defaultLanguage(): ReaderLanguage {
+    const chosen = this.last.defaultLanguage;
+    return isReaderLanguage(chosen) ? chosen : this.defaults.language;
+  }
+
+  /** The country of a reader nothing else tells: the admin area's choice, else DEFAULT_COUNTRY. */
+  defaultCountry(): string {
+    return normaliseCountry(this.last.defaultCountry) ?? this.defaults.country;
+  }
 
   current(): Promise<Brand> {
     if (!this.cached) {

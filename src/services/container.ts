@@ -208,7 +208,10 @@ export function createServices(
   const access = new AccessCodes(store.db, config.cookieSecret || randomBytes(32).toString('base64url'));
   events.on('access-codes-changed', () => access.invalidate());
   const partners = new PartnerDirectory(store.db);
-  const brand = new BrandSettings(store.db, config.contactEmail);
+  const brand = new BrandSettings(store.db, config.contactEmail, {
+    language: config.defaultLanguage,
+    country: config.defaultCountry,
+  });
   events.on('brand-changed', () => brand.invalidate());
   const admin = createAdminServices({
     db: store.db,

@@ -91,8 +91,8 @@ if (browserAvailable(SUITE)) {
               const names = Array.from(document.querySelectorAll('.dest__name, .bl-btn')).map((element) => {
                 const name = element.cloneNode(true);
                 if (!(name instanceof Element)) return '';
-                for (const part of name.querySelectorAll('.dest__verb, .dest__label, .bl-label, .bl-sr'))
-                  part.remove();
+                const parts = name.querySelectorAll('.dest__verb, .dest__label, .bl-label, .bl-sr');
+                for (const part of Array.from(parts)) part.remove();
                 return name.textContent?.trim() ?? '';
               });
               let visible = document.body.innerText;

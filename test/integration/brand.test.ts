@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { HUMAN_UA, startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
 import { addCatalogEntry } from '../support/factories.js';
 import { AdminClient, addUser } from './admin-support.js';
@@ -17,7 +17,7 @@ const BRAND = {
   accent_light: '#8a1c1c',
   accent_dark: '#ffb3a1',
   disclosure: 'We may earn a fee when you buy through our links.',
-  default_language: 'fr',
+  default_language: 'en',
   default_country: 'gb',
   contact_email: 'books@chapter.example',
 };
@@ -140,7 +140,7 @@ describeEachDialect("the operator's brand", (context) => {
     assert.deepEqual(spec.info.contact, { email: 'books@chapter.example' });
 
     const brand = await t.services.brand.current();
-    assert.equal(brand.defaultLanguage, 'fr');
+    assert.equal(brand.defaultLanguage, 'en');
     assert.equal(brand.defaultCountry, 'GB');
     const audit = await t.services.store.db
       .selectFrom('audit_log')
@@ -148,6 +148,21 @@ describeEachDialect("the operator's brand", (context) => {
       .where('entity_type', '=', 'brand')
       .execute();
     assert.deepEqual(audit, [{ action: 'brand.update', user_email: 'admin@example.org' }]);
+    // A reader nothing else places gets the operator's language and country; one who says gets theirs.
+    await admin.get('/admin/brand');
+    assert.equal((await admin.post('/admin/brand', { ...BRAND, default_language: 'fr' })).status, 303);
+    assert.equal((await t.services.brand.current()).defaultLanguage, 'fr');
+    const page = async (headers: Record<string, string>) =>
+      (await fetch(`${t.baseUrl}/book/${slug}`, { headers: { 'user-agent': HUMAN_UA, ...headers } })).text();
+    const unplaced = await page({});
+    assert.match(unplaced, /<html lang="fr">/);
+    assert.match(unplaced, /data-country="GB"/);
+    assert.match(unplaced, /data-destination="waterstones"/);
+    assert.doesNotMatch(unplaced, /data-destination="barnes-noble"/);
+    const american = await page({ 'accept-language': 'en-US' });
+    assert.match(american, /<html lang="en">/);
+    assert.match(american, /data-country="US"/);
+    assert.equal((await admin.post('/admin/brand', BRAND)).status, 303);
   });
 
   it('takes a PNG logo by its bytes, serves it from this origin, and refuses SVG and large files', async () => {

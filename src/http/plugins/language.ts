@@ -12,7 +12,8 @@ declare module 'fastify' {
 }
 
 interface LanguageOptions {
-  fallback: ReaderLanguage;
+  /** The operator's default (the admin area's, else DEFAULT_LANGUAGE), asked per request. */
+  fallback: () => ReaderLanguage;
 }
 
 /** The Vary an HTML page needs: its text follows Accept-Language and the language cookie. */
@@ -32,14 +33,14 @@ export function varyForLanguage(current: unknown): string {
  * answer says its language (`Content-Language`) and that it varies with the reader's.
  */
 async function languagePlugin(app: FastifyInstance, options: LanguageOptions) {
-  app.decorateRequest('language', options.fallback);
+  app.decorateRequest('language', options.fallback());
   app.addHook('onRequest', (request, _reply, done) => {
     const query = request.query as { lang?: unknown } | undefined;
     request.language = negotiateLanguage({
       query: typeof query?.lang === 'string' ? query.lang : null,
       cookie: readCookie(request.headers.cookie, LANGUAGE_COOKIE),
       acceptLanguage: request.headers['accept-language'],
-      fallback: options.fallback,
+      fallback: options.fallback(),
     });
     inLanguage(request.language, done, request.url);
   });

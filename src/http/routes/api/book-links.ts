@@ -109,7 +109,7 @@ export const apiBookLinksRoutes: FastifyPluginAsyncTypebox<{ services: Services 
     async (request, reply) => {
       const { country, partner, src } = request.query;
       const links = await bookLinks(deps, request.params.slug, {
-        country: readerCountry(country, request.headers, services.config.defaultCountry),
+        country: readerCountry(country, request.headers, services.brand.defaultCountry()),
         partner,
         src,
         apiKeyId: request.apiKey?.id ?? null,

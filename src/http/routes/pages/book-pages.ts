@@ -178,7 +178,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
     const cookie = request.headers.cookie;
     // Access codes unlock private destinations, so such a page is the visitor's own (see cache headers).
     const access = cookie ? await services.access.accessFor(cookie) : NO_ACCESS;
-    const country = readerCountry(query.country, request.headers, services.config.defaultCountry);
+    const country = readerCountry(query.country, request.headers, services.brand.defaultCountry());
     const chosen = TEMPLATES.find((name) => name === query.template) ?? 'default';
     const useSlug = query.use?.trim().toLowerCase() || null;
     const partnerId = normalisePartnerId(query.partner);

@@ -144,7 +144,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       const chosenCountry = readerCountry(
         request.query.country,
         request.headers,
-        services.config.defaultCountry,
+        services.brand.defaultCountry(),
       );
       const mayCreate = visitorMayCreate(services, request, request.isAutomated);
       const content = await loadEmbed(deps, request.params.slug, {
@@ -183,7 +183,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       const chosenCountry = readerCountry(
         request.query.country,
         request.headers,
-        services.config.defaultCountry,
+        services.brand.defaultCountry(),
       );
       const mayCreate = visitorMayCreate(services, request, request.isAutomated);
       const content = await loadEmbed(deps, request.params.slug, {

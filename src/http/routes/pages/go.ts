@@ -61,7 +61,7 @@ export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async
       const access = await services.access.accessFor(request.headers.cookie);
       const { slug, destination } = request.params;
       // The same storefront the page showed: its links carry the country it chose.
-      const country = readerCountry(request.query.country, request.headers, services.config.defaultCountry);
+      const country = readerCountry(request.query.country, request.headers, services.brand.defaultCountry());
       const partner = await services.partners.active(request.query.partner);
       const target = await services.pages.goTarget(slug, destination, access, country, partner);
       if (!target) throw new HttpError(404, 'link_not_found', 'This book has no link to that destination.');

@@ -69,7 +69,7 @@ export const isbnRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
         );
       }
       if (outcome.kind === 'unknown' && !wantsJson(request)) {
-        const country = readerCountry(undefined, request.headers, services.config.defaultCountry);
+        const country = readerCountry(undefined, request.headers, services.brand.defaultCountry());
         const stores = await services.pages.isbnSearches(isbn, country);
         const brand = await services.brand.current();
         return reply
