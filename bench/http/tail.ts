@@ -123,8 +123,8 @@ await withTempDir(async (dir) => {
   const limits = {
     RATE_LIMIT_ANON: '1000000',
     WRITE_LIMIT_BOOKS: '1000000',
-    WRITE_LIMIT_CLICKS: '100000000',
-    WRITE_LIMIT_SEARCHES: '100000000',
+    WRITE_LIMIT_CLICKS: '1000000',
+    WRITE_LIMIT_SEARCHES: '1000000',
   };
   const app = await startApp(databaseUrl, limits);
   const uncached = await startApp(databaseUrl, { ...limits, SEARCH_CACHE_MS: '0' });
