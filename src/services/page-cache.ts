@@ -15,8 +15,13 @@ export class PageCache<V = string> {
   private readonly entries = new Map<string, { value: V; expires: number; tag: string }>();
   /** The most recently used key: a run of hits on one page skips the reordering. */
   private newest: string | undefined;
-  /** Counts invalidations: a value rendered before one must not be stored after it (see `mark`). */
+  /**
+   * Counts invalidations: a value made before its tag's (or every tag's) invalidation must not be
+   * stored after it (see `mark`). Per tag, so one book's edit does not refuse every other page.
+   */
   private generation = 0;
+  private clearedAt = 0;
+  private readonly invalidatedAt = new Map<string, number>();
 
   constructor(
     private readonly maxEntries = 5000,
@@ -57,7 +62,7 @@ export class PageCache<V = string> {
 
   /** `tag` groups entries for invalidation (a book's slug). */
   set(key: string, tag: string, value: V, mark = this.generation): void {
-    if (mark !== this.generation) return;
+    if (this.clearedAt > mark || (this.invalidatedAt.get(tag) ?? 0) > mark) return;
     this.entries.delete(key);
     this.entries.set(key, { value, tag, expires: this.now() + this.ttlMs });
     this.newest = key;
@@ -70,6 +75,13 @@ export class PageCache<V = string> {
 
   invalidate(tag: string): void {
     this.generation += 1;
+    // Bounded: past it, the marks of every tag are forgotten at once, as by a clear (values in the
+    // making are refused; stored ones stay).
+    if (this.invalidatedAt.size >= this.maxEntries) {
+      this.invalidatedAt.clear();
+      this.clearedAt = this.generation;
+    }
+    this.invalidatedAt.set(tag, this.generation);
     for (const [key, entry] of this.entries) {
       if (entry.tag === tag) this.entries.delete(key);
     }
@@ -77,6 +89,8 @@ export class PageCache<V = string> {
 
   clear(): void {
     this.generation += 1;
+    this.clearedAt = this.generation;
+    this.invalidatedAt.clear();
     this.entries.clear();
   }
 

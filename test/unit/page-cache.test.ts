@@ -41,12 +41,19 @@ describe('PageCache', () => {
     now = 2000;
     assert.equal(cache.peek('a'), undefined);
   });
-  it('refuses a value made before an invalidation', () => {
+  it('refuses a value made before its tag was invalidated or the cache cleared, not another tag', () => {
     const cache = new PageCache();
     const before = cache.mark();
     cache.invalidate('other');
+    cache.set('a', 'a', 'kept', before);
+    assert.equal(cache.get('a'), 'kept', "another book's edit does not refuse this page");
+    cache.invalidate('a');
     cache.set('a', 'a', 'old', before);
     assert.equal(cache.get('a'), undefined);
+    const cleared = cache.mark();
+    cache.clear();
+    cache.set('b', 'b', 'old', cleared);
+    assert.equal(cache.get('b'), undefined);
     cache.set('a', 'a', 'new', cache.mark());
     assert.equal(cache.get('a'), 'new');
   });
