@@ -152,6 +152,71 @@ describeEachDialect('reader languages', (context) => {
     assert.ok((await replays()) > before, 'plain visits were answered by the replay');
   });
 
+  it('readers with their own language, country and favourite store, alternating on warm caches, never see each other’s page', async () => {
+    const before = await replays();
+    const has = (page: string, destination: string) => page.includes(`data-destination="${destination}"`);
+    // A plain visit (replayed once warm), one whose cookies choose everything (and outvote its
+    // Accept-Language), and an American reader.
+    const readers: Array<{
+      name: string;
+      headers: Record<string, string>;
+      lang: string;
+      country: string;
+      shop: string;
+    }> = [
+      {
+        name: 'German',
+        headers: { 'accept-language': 'de-DE,de;q=0.9' },
+        lang: 'de',
+        country: 'DE',
+        shop: 'thalia',
+      },
+      {
+        name: 'French reader in the UK with a favourite store',
+        headers: {
+          'accept-language': 'de-DE',
+          cookie: 'booklink_lang=fr; booklink_country=GB; bl_fav=print:waterstones',
+        },
+        lang: 'fr',
+        country: 'GB',
+        shop: 'waterstones',
+      },
+      {
+        name: 'American',
+        headers: { 'accept-language': 'en-US' },
+        lang: 'en',
+        country: 'US',
+        shop: 'barnes-noble',
+      },
+    ];
+    const shops = readers.map((reader) => reader.shop);
+    for (let round = 0; round < 3; round++) {
+      for (const reader of readers) {
+        for (const encoding of ['br', 'identity']) {
+          const where = `${reader.name}, ${encoding}, round ${round}`;
+          const page = await get(base, `/book/${slug}`, { ...reader.headers, 'accept-encoding': encoding });
+          assert.equal(page.status, 200, where);
+          assert.equal(langOf(page.text), reader.lang, where);
+          assert.match(page.text, new RegExp(`data-country="${reader.country}"`), where);
+          for (const shop of shops)
+            assert.equal(has(page.text, shop), shop === reader.shop, `${where}: ${shop}`);
+          const favourite = (reader.headers.cookie ?? '').includes('bl_fav');
+          // A page ordered by a favourite store is the reader's own: never shared by a cache.
+          assert.equal(
+            header(page, 'cache-control'),
+            favourite ? 'private, no-cache' : 'public, max-age=300',
+            where,
+          );
+          // The short link sends the reader with a favourite straight to it; the others get the page.
+          const short = await get(base, `/b/${slug}`, reader.headers);
+          assert.equal(short.status, favourite ? 302 : 200, where);
+          if (favourite) assert.match(header(short, 'location'), /\/go\/[^/]+\/waterstones/, where);
+        }
+      }
+    }
+    assert.ok((await replays()) > before, 'plain visits were answered by the replay');
+  });
+
   it('unknown and malformed ISBNs answer in the reader’s language', async () => {
     const unknown = await get(base, `/isbn/${inventedIsbn(4242)}`, { 'accept-language': 'de' });
     assert.equal(unknown.status, 404);
