@@ -1,4 +1,3 @@
-import { DEFAULT_DISCLOSURE } from '../../domain/brand.js';
 import type { Brand } from '../../services/brand.js';
 import { currentLanguage, t } from '../i18n/context.js';
 import type { EmbedData, EmbedLink, EmbedSite } from '../presenters/embed.js';
@@ -7,12 +6,13 @@ import { groupTitle, joinNames } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { brandStylesheetLink } from './layout.js';
 
-/** The operator's disclosure and name (and logo) under the card, as embed.js draws them. */
+/**
+ * The operator's disclosure and name (and logo) under the card, as embed.js draws them; `embedSite`
+ * (presenters/embed.ts) already put the default disclosure in the reader's language.
+ */
 function foot(site: EmbedSite): SafeHtml {
   const logo = safeUrl(site.logo_url);
-  // The operator's own disclosure as written; the default one in the reader's language.
-  const disclosure = site.disclosure === DEFAULT_DISCLOSURE ? t('embed.foot') : site.disclosure;
-  return html`<p class="bl-foot">${disclosure} <a class="bl-site" href="${safeUrl(site.url) ?? '/'}" target="_blank" rel="noopener">${logo && html`<img class="bl-logo" src="${logo}" alt="" height="16">`}${site.name}</a></p>`;
+  return html`<p class="bl-foot">${site.disclosure} <a class="bl-site" href="${safeUrl(site.url) ?? '/'}" target="_blank" rel="noopener">${logo && html`<img class="bl-logo" src="${logo}" alt="" height="16">`}${site.name}</a></p>`;
 }
 
 /**
