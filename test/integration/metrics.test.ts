@@ -52,6 +52,21 @@ describeEachDialect('/metrics and request logs', (context) =>
       assert.equal(openapi.paths['/metrics'], undefined);
     });
 
+    it('shows a stall of the event loop in its delay since the previous scrape', async () => {
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      await metrics(); // starts a new window
+      await pause(30); // the monitor's first tick after a reset only starts its clock
+      const until = performance.now() + 250;
+      while (performance.now() < until); // what a long synchronous task does to every waiting request
+      await pause(30);
+      const stalled = await metrics();
+      assert.ok(sample(stalled, 'nodejs_eventloop_lag_max_seconds') >= 0.24, stalled);
+      assert.ok(sample(stalled, 'nodejs_eventloop_lag_p99_seconds') >= 0.24);
+      await pause(100);
+      const quiet = await metrics();
+      assert.ok(sample(quiet, 'nodejs_eventloop_lag_max_seconds') < 0.24, 'each scrape starts a new window');
+    });
+
     it('counts requests by route pattern and status class, and rate-limit rejections', async () => {
       const route = 'booklink_http_requests_total{method="GET",route="/book/:slug",status_class="4xx"}';
       const before = await metrics();
