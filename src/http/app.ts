@@ -141,8 +141,12 @@ export async function buildApp({
     connections: () => connections.stats(),
     token: config.metricsToken,
   });
-  // Provider failures and spent budgets are logged with the requests, once the logger exists.
-  if (logger) services.providers.client.logTo(app.log);
+  // Provider failures, spent budgets and write caps reached by a private address (a proxy not
+  // trusted) are logged with the requests, once the logger exists.
+  if (logger) {
+    services.providers.client.logTo(app.log);
+    services.writes.logTo(app.log);
+  }
   await app.register(apiKeys, { apiKeys: services.apiKeys, usage: services.usage });
   const limits = { anonymous: config.rateLimitAnon, keyed: config.rateLimitKeyed };
   await app.register(rateLimit, { ...limits, redis: services.redis, breaker: services.redisBreaker });

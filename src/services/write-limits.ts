@@ -70,6 +70,17 @@ export function writeFingerprint(...parts: ReadonlyArray<string | number | null>
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
 }
 
+/** Where a cap reached by a private address is reported (the app's logger, once it exists). */
+export interface WriteLimitLog {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+/** Loopback, RFC 1918, shared (100.64/10), link-local and IPv6 unique-local addresses. */
+const PRIVATE_WRITER =
+  /^ip:(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|169\.254\.|::1$|f[cd][0-9a-f]{2}:|fe[89ab][0-9a-f]:)/i;
+/** A misconfigured proxy hits the caps all day; once an hour is enough to be seen. */
+const PRIVATE_WARNING_EVERY_MS = 3_600_000;
+
 export interface WriteLimitOptions {
   /** The most writes of each kind one writer may make in a window. */
   caps: Readonly<Record<WriteKind, number>>;
@@ -99,6 +110,8 @@ export class WriteLimits {
   private readonly duplicates = tally();
   private countedLocally = 0;
   private failing = false;
+  private log: WriteLimitLog | null = null;
+  private privateWarnedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: WriteLimitOptions) {
     this.shared = options.redis ? new RedisStore(false, false, options.redis, 'write-limit:') : null;
@@ -125,6 +138,14 @@ export class WriteLimits {
     return this.decide(this.local, kind, key, fingerprint);
   }
 
+  /**
+   * Behind a reverse proxy without TRUST_PROXY every reader is the proxy's address, so one cap is
+   * the whole site's: a cap reached by a private address says so in the log (at most hourly).
+   */
+  logTo(log: WriteLimitLog): void {
+    this.log = log;
+  }
+
   stats(): WriteLimitStats {
     return {
       refused: { ...this.refused },
@@ -143,7 +164,7 @@ export class WriteLimits {
     if (fingerprint !== null) {
       // Read first, so that writes past the cap leave no repeat keys behind.
       const used = await this.read(store, key);
-      if (used.current >= cap) return this.refuse(kind, used.ttl);
+      if (used.current >= cap) return this.refuse(kind, key, used.ttl);
       const seen = await this.incr(store, `${key}:${fingerprint}`, 1);
       if (seen.current > 1) {
         this.duplicates[kind] += 1;
@@ -151,7 +172,7 @@ export class WriteLimits {
       }
     }
     const counted = await this.incr(store, key, cap);
-    return counted.current > cap ? this.refuse(kind, counted.ttl) : ADMITTED;
+    return counted.current > cap ? this.refuse(kind, key, counted.ttl) : ADMITTED;
   }
 
   /** Like the API rate limit, Redis is not waited for while it is down or its circuit is open. */
@@ -168,10 +189,22 @@ export class WriteLimits {
     return true;
   }
 
-  private refuse(kind: WriteKind, ttlMs: number): Admission {
+  private refuse(kind: WriteKind, key: string, ttlMs: number): Admission {
     this.refused[kind] += 1;
+    this.warnIfPrivate(kind, key.slice(kind.length + 1));
     // Never "retry in 0 s": the window may have a few milliseconds left.
     return { kind: 'refused', retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
+  }
+
+  private warnIfPrivate(kind: WriteKind, writer: string): void {
+    const now = Date.now();
+    if (!this.log || !PRIVATE_WRITER.test(writer) || now - this.privateWarnedAt < PRIVATE_WARNING_EVERY_MS)
+      return;
+    this.privateWarnedAt = now;
+    this.log.warn(
+      { kind, writer, cap: this.options.caps[kind] },
+      `a private address (${writer.slice(3)}) reached the cap on ${kind} writes: if Booklink runs behind a reverse proxy, set TRUST_PROXY, or every reader counts as the proxy and all share one cap`,
+    );
   }
 
   private report(error: Error | null, message: string): void {
