@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { readerCountry } from '../../../domain/storefronts.js';
 import type { Services } from '../../../services/container.js';
-import { cleanPartnerId, loadEmbed } from '../../../services/embeds.js';
+import { cleanPartnerId } from '../../../services/embeds.js';
 import { HttpError } from '../../errors.js';
 import { embedData } from '../../presenters/embed.js';
 import { requesterOf } from '../../requester.js';
@@ -117,7 +117,6 @@ const EmbedDataSchema = Type.Object({
  */
 export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const script = embedScript();
-  const deps = { pages: services.pages, creator: services.creator };
   const baseUrl = services.config.baseUrl;
 
   app.get('/embed.js', { schema: { hide: true } }, async (request, reply) => {
@@ -147,7 +146,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         services.brand.defaultCountry(),
       );
       const mayCreate = visitorMayCreate(services, request, request.isAutomated);
-      const content = await loadEmbed(deps, request.params.slug, {
+      const content = await services.embeds.load(request.params.slug, {
         country: chosenCountry,
         mayCreate,
         requester: requesterOf(request),
@@ -186,7 +185,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         services.brand.defaultCountry(),
       );
       const mayCreate = visitorMayCreate(services, request, request.isAutomated);
-      const content = await loadEmbed(deps, request.params.slug, {
+      const content = await services.embeds.load(request.params.slug, {
         country: chosenCountry,
         mayCreate,
         requester: requesterOf(request),
