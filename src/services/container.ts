@@ -57,7 +57,6 @@ const WRITE_CHECK_INTERVAL_MS = 2000;
 /** Everything the routes need, built once per process and closed on shutdown. */
 export interface Services {
   config: Readonly<Config>;
-  store: Store;
   local: LocalCatalogProvider;
   /** Remote metadata sources (Open Library, Google Books, iTunes) behind one outbound client. */
   providers: { chain: ProviderChain; client: HttpClient; budget: ProviderBudget | null };
@@ -236,7 +235,6 @@ export function createServices(
   });
   return {
     config,
-    store,
     local,
     providers,
     creator,
