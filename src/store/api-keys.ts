@@ -178,12 +178,6 @@ export class ApiKeyDirectory {
     return identity;
   }
 
-  async revoke(ref: string): Promise<RevokeOutcome> {
-    const outcome = await revokeApiKey(this.db, ref);
-    this.entries.clear();
-    return outcome;
-  }
-
   clear(): void {
     this.entries.clear();
   }
