@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { CLI_ACTOR } from '../services/admin/commands.js';
-import { type ApiKey, AdminKeys } from '../services/admin/keys.js';
+import { AdminKeys, type ApiKey } from '../services/admin/keys.js';
 import { ChangeEvents } from '../services/change-events.js';
 import { openStore } from '../store/db.js';
 import { migrateToLatest } from '../store/migrate.js';
