@@ -2,7 +2,7 @@ import type { Generated, Selectable } from 'kysely';
 import type { Destination } from '../domain/links.js';
 import { nowIso } from './db.js';
 import { destinationRowToDestination } from './destinations.js';
-import type { Database, Db } from './schema.js';
+import type { Db } from './schema.js';
 
 // Migration 0006's tables, merged into the shared Database type from here.
 declare module './schema.js' {

@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import type { Db } from './schema.js';
 
 /** SQL texts by dialect (a database's adapter, which its transactions share) and key. */

@@ -2,7 +2,7 @@ import type SQLite from 'better-sqlite3';
 import { CompiledQuery, sql } from 'kysely';
 import { writeSqliteRows } from './catalog-import.js';
 import type { Store } from './db.js';
-import type { Database, Db } from './schema.js';
+import type { Db } from './schema.js';
 
 // Staging tables of the Open Library authors and works dumps: compact keyed rows, written in bulk and
 // read back a batch of keys at a time while the editions stream past, so no dump is held in memory.

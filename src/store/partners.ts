@@ -1,6 +1,6 @@
 import type { PartnerTag } from '../domain/partners.js';
 import { nowIso } from './db.js';
-import type { Database, Db } from './schema.js';
+import type { Db } from './schema.js';
 
 // Migration 0015's tables and click columns, merged into the shared Database type from here.
 declare module './schema.js' {

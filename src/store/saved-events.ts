@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 import { nowIso } from './db.js';
-import type { Database, Db } from './schema.js';
+import type { Db } from './schema.js';
 
 // Migration 0006's table, merged into the shared Database type from here.
 declare module './schema.js' {
