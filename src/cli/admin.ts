@@ -1,7 +1,9 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { createUser } from '../services/admin/users.js';
+import { CLI_ACTOR } from '../services/admin/commands.js';
+import { AdminUsers } from '../services/admin/users.js';
+import { ChangeEvents } from '../services/change-events.js';
 import { openStore } from '../store/db.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { isRole } from '../store/users.js';
@@ -48,11 +50,8 @@ export async function runAdminCommand(args: string[]): Promise<number> {
   const store = openStore(loadConfig().databaseUrl);
   try {
     await migrateToLatest(store);
-    const result = await createUser(
-      store.db,
-      { id: null, email: 'cli' },
-      { email: values.email, password, role: values.role },
-    );
+    const users = new AdminUsers(store.db, new ChangeEvents());
+    const result = await users.create(CLI_ACTOR, { email: values.email, password, role: values.role });
     if (!result.ok) {
       for (const [field, message] of Object.entries(result.errors))
         console.error(`booklink admin: ${field}: ${message}`);

@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { API_KEY_SCOPES, type ApiKey, createApiKey, listApiKeys, revokeApiKey } from '../store/api-keys.js';
-import { openStore, type Store } from '../store/db.js';
+import { CLI_ACTOR } from '../services/admin/commands.js';
+import { AdminKeys, type ApiKey } from '../services/admin/keys.js';
+import { ChangeEvents } from '../services/change-events.js';
+import { openStore } from '../store/db.js';
 import { migrateToLatest } from '../store/migrate.js';
 
 export const APIKEY_USAGE = `Usage:
@@ -16,25 +18,26 @@ export interface CliOutput {
 
 const consoleOutput: CliOutput = { out: (line) => console.log(line), err: (line) => console.error(line) };
 
-type Subcommand = (store: Store, args: string[], io: CliOutput) => Promise<number>;
+// The same audited use cases as the admin area's keys page: every create and revoke leaves an audit row.
+type Subcommand = (keys: AdminKeys, args: string[], io: CliOutput) => Promise<number>;
 
-async function create(store: Store, args: string[], io: CliOutput): Promise<number> {
+async function create(keys: AdminKeys, args: string[], io: CliOutput): Promise<number> {
   const { values } = parseArgs({
     args,
     options: { name: { type: 'string' }, scope: { type: 'string', multiple: true } },
   });
-  const name = values.name?.trim();
-  if (!name || name.length > 200) {
+  if (!values.name?.trim()) {
     io.err('booklink apikey create: --name is required (at most 200 characters)');
     return 2;
   }
   const scopes = values.scope ?? [];
-  const unknown = scopes.filter((scope) => !(API_KEY_SCOPES as readonly string[]).includes(scope));
-  if (unknown.length > 0) {
-    io.err(`booklink apikey create: unknown scope "${unknown[0]}" (known: ${API_KEY_SCOPES.join(', ')})`);
+  const result = await keys.create(CLI_ACTOR, values.name, scopes);
+  if (!result.ok) {
+    for (const [field, message] of Object.entries(result.errors))
+      io.err(`booklink apikey create: --${field}: ${message}`);
     return 2;
   }
-  const { key, apiKey } = await createApiKey(store.db, { name, scopes });
+  const { key, apiKey } = result.value;
   // The key alone on stdout, so `KEY=$(booklink apikey create --name app)` works; the rest on stderr.
   io.out(key);
   io.err(
@@ -56,8 +59,8 @@ function describe(key: ApiKey): string {
   ].join(' ');
 }
 
-async function list(store: Store, _args: string[], io: CliOutput): Promise<number> {
-  const keys = await listApiKeys(store.db);
+async function list(area: AdminKeys, _args: string[], io: CliOutput): Promise<number> {
+  const { keys } = await area.overview();
   if (keys.length === 0) {
     io.out('no API keys; create one with: booklink apikey create --name NAME');
     return 0;
@@ -76,13 +79,13 @@ async function list(store: Store, _args: string[], io: CliOutput): Promise<numbe
   return 0;
 }
 
-async function revoke(store: Store, args: string[], io: CliOutput): Promise<number> {
+async function revoke(keys: AdminKeys, args: string[], io: CliOutput): Promise<number> {
   const ref = args[0]?.trim();
   if (!ref) {
     io.err('booklink apikey revoke: give the key prefix (from `apikey list`) or its id');
     return 2;
   }
-  const outcome = await revokeApiKey(store.db, ref);
+  const outcome = await keys.revoke(CLI_ACTOR, ref);
   switch (outcome.kind) {
     case 'revoked':
       io.out(`revoked key ${outcome.apiKey.id} (${outcome.apiKey.prefix}, "${outcome.apiKey.name}")`);
@@ -116,7 +119,7 @@ export async function runApiKeyCommand(args: string[], io: CliOutput = consoleOu
   const store = openStore(loadConfig().databaseUrl);
   try {
     await migrateToLatest(store);
-    return await subcommand(store, rest, io);
+    return await subcommand(new AdminKeys(store.db, new ChangeEvents()), rest, io);
   } finally {
     await store.close();
   }

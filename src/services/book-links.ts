@@ -48,57 +48,61 @@ export interface BookLinks {
   etag: string;
 }
 
-export interface BookLinksDeps {
-  pages: BookPages;
-  partners: PartnerDirectory;
-  baseUrl: string;
-}
-
 /**
  * A book's destinations as its page shows them for a country, grouped and ordered by the same builder
- * (`BookPages.groups`), each with its `/go/` URL. The links API and the embed both answer from this.
- * Null when there is no book at `slug`.
+ * (`BookPages.groups`), each with its `/go/` URL. The links API answers from this.
  */
-export async function bookLinks(
-  deps: BookLinksDeps,
-  slug: string,
-  request: BookLinksRequest,
-): Promise<BookLinks | null> {
-  const loaded = await deps.pages.load(slug);
-  if (!loaded) return null;
-  const partner = await deps.partners.forApiCall(request.partner, request.apiKeyId ?? null);
-  const groups = await deps.pages.groups(loaded, {
-    access: request.access,
-    country: request.country,
-    partner,
-  });
-  // The partner id travels as given (well-formed only), or the key's partner: /go/ checks it again on
-  // every click.
-  const go = {
-    partner: normalisePartnerId(request.partner) ?? partner?.id ?? null,
-    src: normaliseSrc(request.src),
-  };
-  const result = groups.map((group) => ({
-    group: group.group,
-    title: group.title,
-    links: group.links.map((link) => ({
-      destination: link.destination.slug,
-      name: link.destination.displayName,
-      group: link.destination.group,
-      label: link.label,
-      url:
-        deps.baseUrl +
-        goPath(loaded.book.slug, link.destination.slug, {
-          country: link.destination.country ?? null,
-          ...go,
-        }),
-      featured: link.featured,
-      kind: link.kind,
-    })),
-  }));
-  const etag = createHash('sha256')
-    .update(JSON.stringify([loaded.book.slug, loaded.book.updatedAt, request.country, partner?.id, result]))
-    .digest('base64url')
-    .slice(0, 27);
-  return { book: loaded.book, country: request.country, partner: partner?.id ?? null, groups: result, etag };
+export class BookLinksService {
+  constructor(
+    private readonly pages: BookPages,
+    private readonly partners: PartnerDirectory,
+    private readonly baseUrl: string,
+  ) {}
+
+  /** Null when there is no book at `slug`. */
+  async forBook(slug: string, request: BookLinksRequest): Promise<BookLinks | null> {
+    const loaded = await this.pages.load(slug);
+    if (!loaded) return null;
+    const partner = await this.partners.forApiCall(request.partner, request.apiKeyId ?? null);
+    const groups = await this.pages.groups(loaded, {
+      access: request.access,
+      country: request.country,
+      partner,
+    });
+    // The partner id travels as given (well-formed only), or the key's partner: /go/ checks it again on
+    // every click.
+    const go = {
+      partner: normalisePartnerId(request.partner) ?? partner?.id ?? null,
+      src: normaliseSrc(request.src),
+    };
+    const result = groups.map((group) => ({
+      group: group.group,
+      title: group.title,
+      links: group.links.map((link) => ({
+        destination: link.destination.slug,
+        name: link.destination.displayName,
+        group: link.destination.group,
+        label: link.label,
+        url:
+          this.baseUrl +
+          goPath(loaded.book.slug, link.destination.slug, {
+            country: link.destination.country ?? null,
+            ...go,
+          }),
+        featured: link.featured,
+        kind: link.kind,
+      })),
+    }));
+    const etag = createHash('sha256')
+      .update(JSON.stringify([loaded.book.slug, loaded.book.updatedAt, request.country, partner?.id, result]))
+      .digest('base64url')
+      .slice(0, 27);
+    return {
+      book: loaded.book,
+      country: request.country,
+      partner: partner?.id ?? null,
+      groups: result,
+      etag,
+    };
+  }
 }

@@ -15,6 +15,7 @@ import { AccessCodes } from './access-codes.js';
 import { type AdminServices, createAdminServices } from './admin/admin.js';
 import { OperatorTags } from './affiliate-tags.js';
 import { BookCreator, type IsbnLookup } from './book-creator.js';
+import { BookLinksService } from './book-links.js';
 import { BookPages } from './book-pages.js';
 import { BrandSettings } from './brand.js';
 import { ChangeEvents } from './change-events.js';
@@ -22,8 +23,10 @@ import { type ChangeRelay, changesChannel, relayChanges } from './change-relay.j
 import type { ClickJournal } from './click-journal.js';
 import { type Click, type ClickRecorder, createClickRecorder, deadLetterPath } from './click-recorder.js';
 import { CoverFallback } from './cover-fallback.js';
+import { Embeds } from './embeds.js';
 import { Ingest } from './ingest.js';
 import { Lists } from './lists.js';
+import { OEmbedSubjects } from './oembed.js';
 import { PartnerDirectory } from './partners.js';
 import { createProviderBudget } from './provider-budget.js';
 import { reusedCheck } from './readiness.js';
@@ -54,7 +57,6 @@ const WRITE_CHECK_INTERVAL_MS = 2000;
 /** Everything the routes need, built once per process and closed on shutdown. */
 export interface Services {
   config: Readonly<Config>;
-  store: Store;
   local: LocalCatalogProvider;
   /** Remote metadata sources (Open Library, Google Books, iTunes) behind one outbound client. */
   providers: { chain: ProviderChain; client: HttpClient; budget: ProviderBudget | null };
@@ -71,6 +73,12 @@ export interface Services {
   /** Retailer URLs (and client inputs) to one book: identifiers, providers, confident title search. */
   resolver: Resolver;
   pages: BookPages;
+  /** A book's grouped links with their `/go/` URLs (the links API). */
+  bookLinks: BookLinksService;
+  /** The book (by slug or ISBN) and public links an embed shows. */
+  embeds: Embeds;
+  /** The book or list an oEmbed URL names. */
+  oembeds: OEmbedSubjects;
   /** Access-code cookies → the non-public destinations a visitor may see. */
   access: AccessCodes;
   covers: CoverFallback;
@@ -213,6 +221,7 @@ export function createServices(
     country: config.defaultCountry,
   });
   events.on('brand-changed', () => brand.invalidate());
+  const lists = new Lists(store.db, writes);
   const admin = createAdminServices({
     db: store.db,
     events,
@@ -226,7 +235,6 @@ export function createServices(
   });
   return {
     config,
-    store,
     local,
     providers,
     creator,
@@ -236,7 +244,7 @@ export function createServices(
     saved: new SavedBooks(store.db, writes),
     ingest: new Ingest(store.db, creator),
     sitemap: new Sitemap(store.db),
-    lists: new Lists(store.db, writes),
+    lists,
     writes,
     creationAllowance: (automated, writer) =>
       automated ? false : writer === null ? true : new CreationAllowance(writes, writer),
@@ -247,6 +255,9 @@ export function createServices(
     checkDatabaseWrites: reusedCheck(() => checkDatabaseWrites(store.db), WRITE_CHECK_INTERVAL_MS),
     resolver,
     pages,
+    bookLinks: new BookLinksService(pages, partners, config.baseUrl),
+    embeds: new Embeds(pages, creator),
+    oembeds: new OEmbedSubjects(pages, lists),
     access,
     covers: new CoverFallback(store.db, providers.chain, (slug) => events.emit('book-changed', slug)),
     clicks,

@@ -24,28 +24,33 @@ export function cleanPartnerId(value: string | undefined): string | null {
  * created the way `/isbn/{isbn}` creates it: for a reader's browser, never for an automated client.
  * Access codes never apply: an embed sits on someone else's page and shows public destinations only.
  */
-export async function loadEmbed(
-  deps: { pages: BookPages; creator: BookCreator },
-  book: string,
-  options: { country: string | null; mayCreate: MayCreate; requester?: Requester },
-): Promise<EmbedContent | null> {
-  const loaded = await loadBySlugOrIsbn(deps, book, options.mayCreate, options.requester ?? null);
-  if (!loaded) return null;
-  const groups = await deps.pages.groups(loaded, { country: options.country, access: new Set() });
-  return { loaded, groups };
-}
+export class Embeds {
+  constructor(
+    private readonly pages: BookPages,
+    private readonly creator: BookCreator,
+  ) {}
 
-async function loadBySlugOrIsbn(
-  deps: { pages: BookPages; creator: BookCreator },
-  book: string,
-  mayCreate: MayCreate,
-  requester: Requester,
-): Promise<LoadedBook | null> {
-  const bySlug = await deps.pages.load(book);
-  if (bySlug) return bySlug;
-  const isbn = parseIsbn(book);
-  if (!isbn) return null;
-  const outcome = await deps.creator.byIsbn(isbn, mayCreate, requester);
-  if (outcome.kind !== 'existing' && outcome.kind !== 'created') return null;
-  return deps.pages.load(outcome.book.slug);
+  async load(
+    book: string,
+    options: { country: string | null; mayCreate: MayCreate; requester?: Requester },
+  ): Promise<EmbedContent | null> {
+    const loaded = await this.loadBySlugOrIsbn(book, options.mayCreate, options.requester ?? null);
+    if (!loaded) return null;
+    const groups = await this.pages.groups(loaded, { country: options.country, access: new Set() });
+    return { loaded, groups };
+  }
+
+  private async loadBySlugOrIsbn(
+    book: string,
+    mayCreate: MayCreate,
+    requester: Requester,
+  ): Promise<LoadedBook | null> {
+    const bySlug = await this.pages.load(book);
+    if (bySlug) return bySlug;
+    const isbn = parseIsbn(book);
+    if (!isbn) return null;
+    const outcome = await this.creator.byIsbn(isbn, mayCreate, requester);
+    if (outcome.kind !== 'existing' && outcome.kind !== 'created') return null;
+    return this.pages.load(outcome.book.slug);
+  }
 }

@@ -12,15 +12,19 @@ export type OEmbedSubject =
  * Loads what an oEmbed URL names, through the same lookups its page uses; null when it names nothing
  * (an unknown slug or list). Never creates a book: a consumer asking about a URL is not a reader.
  */
-export async function loadOEmbedSubject(
-  deps: { pages: BookPages; lists: Lists },
-  target: OEmbedTarget,
-): Promise<OEmbedSubject | null> {
-  if (target.kind === 'book') {
-    const loaded = await deps.pages.load(target.slug);
-    return loaded ? { kind: 'book', loaded } : null;
+export class OEmbedSubjects {
+  constructor(
+    private readonly pages: BookPages,
+    private readonly lists: Lists,
+  ) {}
+
+  async load(target: OEmbedTarget): Promise<OEmbedSubject | null> {
+    if (target.kind === 'book') {
+      const loaded = await this.pages.load(target.slug);
+      return loaded ? { kind: 'book', loaded } : null;
+    }
+    const id = listIdOfRef(target.ref);
+    const found = id === null ? null : await this.lists.get(id);
+    return found ? { kind: 'list', ...found } : null;
   }
-  const id = listIdOfRef(target.ref);
-  const found = id === null ? null : await deps.lists.get(id);
-  return found ? { kind: 'list', ...found } : null;
 }

@@ -1,8 +1,8 @@
-import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { Destination } from '../domain/links.js';
 import { nowIso } from './db.js';
 import { destinationRowToDestination } from './destinations.js';
-import type { Database } from './schema.js';
+import type { Db } from './schema.js';
 
 // Migration 0006's tables, merged into the shared Database type from here.
 declare module './schema.js' {
@@ -50,7 +50,7 @@ function rowToAccessCode(row: Selectable<AccessCodeTable>): AccessCode {
 
 export type AccessCodeInput = Omit<AccessCode, 'id'>;
 
-export async function insertAccessCode(db: Kysely<Database>, input: AccessCodeInput): Promise<AccessCode> {
+export async function insertAccessCode(db: Db, input: AccessCodeInput): Promise<AccessCode> {
   const now = nowIso();
   const row = await db
     .insertInto('access_codes')
@@ -69,7 +69,7 @@ export async function insertAccessCode(db: Kysely<Database>, input: AccessCodeIn
 }
 
 export async function updateAccessCode(
-  db: Kysely<Database>,
+  db: Db,
   id: number,
   input: Omit<AccessCodeInput, 'slug'>,
 ): Promise<void> {
@@ -86,12 +86,12 @@ export async function updateAccessCode(
     .execute();
 }
 
-export async function listAccessCodes(db: Kysely<Database>): Promise<AccessCode[]> {
+export async function listAccessCodes(db: Db): Promise<AccessCode[]> {
   const rows = await db.selectFrom('access_codes').selectAll().orderBy('display_name').execute();
   return rows.map(rowToAccessCode);
 }
 
-export async function findAccessCode(db: Kysely<Database>, by: { id: number } | { slug: string }) {
+export async function findAccessCode(db: Db, by: { id: number } | { slug: string }) {
   const query = db.selectFrom('access_codes').selectAll();
   const row = await ('id' in by
     ? query.where('id', '=', by.id)
@@ -100,11 +100,11 @@ export async function findAccessCode(db: Kysely<Database>, by: { id: number } | 
   return row ? rowToAccessCode(row) : null;
 }
 
-export async function deleteAccessCode(db: Kysely<Database>, id: number): Promise<void> {
+export async function deleteAccessCode(db: Db, id: number): Promise<void> {
   await db.deleteFrom('access_codes').where('id', '=', id).execute();
 }
 
-export async function linkDestination(db: Kysely<Database>, codeId: number, destinationId: number) {
+export async function linkDestination(db: Db, codeId: number, destinationId: number) {
   await db
     .insertInto('access_code_destinations')
     .values({ access_code_id: codeId, destination_id: destinationId })
@@ -112,7 +112,7 @@ export async function linkDestination(db: Kysely<Database>, codeId: number, dest
     .execute();
 }
 
-export async function unlinkDestination(db: Kysely<Database>, codeId: number, destinationId: number) {
+export async function unlinkDestination(db: Db, codeId: number, destinationId: number) {
   await db
     .deleteFrom('access_code_destinations')
     .where('access_code_id', '=', codeId)
@@ -121,7 +121,7 @@ export async function unlinkDestination(db: Kysely<Database>, codeId: number, de
 }
 
 /** The destinations a code unlocks, active or not (the admin page shows both). */
-export async function destinationsOfCode(db: Kysely<Database>, codeId: number): Promise<Destination[]> {
+export async function destinationsOfCode(db: Db, codeId: number): Promise<Destination[]> {
   const rows = await db
     .selectFrom('access_code_destinations')
     .innerJoin('destinations', 'destinations.id', 'access_code_destinations.destination_id')
@@ -133,10 +133,7 @@ export async function destinationsOfCode(db: Kysely<Database>, codeId: number): 
 }
 
 /** Destination ids unlocked by those of `codeIds` that are still active. */
-export async function destinationIdsForCodes(
-  db: Kysely<Database>,
-  codeIds: readonly number[],
-): Promise<number[]> {
+export async function destinationIdsForCodes(db: Db, codeIds: readonly number[]): Promise<number[]> {
   if (codeIds.length === 0) return [];
   const rows = await db
     .selectFrom('access_code_destinations')

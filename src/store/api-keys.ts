@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { nowIso } from './db.js';
-import type { ApiKeyTable, Database } from './schema.js';
+import type { ApiKeyTable, Db } from './schema.js';
 
 /**
  * API keys: `bl_` + 32 random base62 characters (~190 bits). Only a SHA-256 of the key is stored: the
@@ -71,7 +71,7 @@ function rowToApiKey(row: ApiKeyRow): ApiKey {
 
 /** Creates a key; the clear key is returned here once and never stored. */
 export async function createApiKey(
-  db: Kysely<Database>,
+  db: Db,
   input: { name: string; scopes: readonly string[] },
 ): Promise<{ key: string; apiKey: ApiKey }> {
   const key = generateApiKey();
@@ -89,13 +89,13 @@ export async function createApiKey(
   return { key, apiKey: rowToApiKey(row) };
 }
 
-export async function listApiKeys(db: Kysely<Database>): Promise<ApiKey[]> {
+export async function listApiKeys(db: Db): Promise<ApiKey[]> {
   const rows = await db.selectFrom('api_keys').selectAll().orderBy('id').execute();
   return rows.map(rowToApiKey);
 }
 
 /** The key behind a clear key, if it exists and is not revoked. */
-export async function findActiveApiKey(db: Kysely<Database>, key: string): Promise<ApiKeyIdentity | null> {
+export async function findActiveApiKey(db: Db, key: string): Promise<ApiKeyIdentity | null> {
   const row = await db
     .selectFrom('api_keys')
     .select(['id', 'name', 'scopes'])
@@ -112,7 +112,7 @@ export type RevokeOutcome =
   | { kind: 'ambiguous'; matches: ApiKey[] };
 
 /** `ref` is a numeric id, the 8-character prefix shown by `list`, or the full key. */
-export async function revokeApiKey(db: Kysely<Database>, ref: string): Promise<RevokeOutcome> {
+export async function revokeApiKey(db: Db, ref: string): Promise<RevokeOutcome> {
   const query = db.selectFrom('api_keys').selectAll();
   const rows = /^\d+$/.test(ref)
     ? await query.where('id', '=', Number(ref)).execute()
@@ -129,10 +129,7 @@ export async function revokeApiKey(db: Kysely<Database>, ref: string): Promise<R
 }
 
 /** Records when keys were last seen; called in batches by the usage recorder, never per request. */
-export async function touchApiKeys(
-  db: Kysely<Database>,
-  lastUsed: ReadonlyMap<number, string>,
-): Promise<void> {
+export async function touchApiKeys(db: Db, lastUsed: ReadonlyMap<number, string>): Promise<void> {
   for (const [id, at] of lastUsed) {
     await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
   }
@@ -157,7 +154,7 @@ export class ApiKeyDirectory {
   private readonly now: () => number;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     options: ApiKeyDirectoryOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? 30_000;
@@ -176,12 +173,6 @@ export class ApiKeyDirectory {
     // A failed query must not be remembered as "unknown key" for the next 30 s.
     identity.catch(() => this.entries.delete(hash));
     return identity;
-  }
-
-  async revoke(ref: string): Promise<RevokeOutcome> {
-    const outcome = await revokeApiKey(this.db, ref);
-    this.entries.clear();
-    return outcome;
   }
 
   clear(): void {

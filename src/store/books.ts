@@ -1,8 +1,8 @@
-import { type Expression, type Kysely, sql } from 'kysely';
+import { type Expression, sql } from 'kysely';
 import type { BookRecord } from '../domain/book-record.js';
 import { nowIso, type Store } from './db.js';
 import { isUniqueViolation } from './errors.js';
-import type { BookRow, Database } from './schema.js';
+import type { BookRow, Db } from './schema.js';
 import { createWork, type NewWork } from './works.js';
 
 /** A saved book: an edition with a permanent slug. */
@@ -59,26 +59,22 @@ export function bookRowToBook(row: BookRow): Book {
   };
 }
 
-export async function findBookBySlug(db: Kysely<Database>, slug: string): Promise<Book | null> {
+export async function findBookBySlug(db: Db, slug: string): Promise<Book | null> {
   const row = await db.selectFrom('books').selectAll().where('slug', '=', slug).executeTakeFirst();
   return row ? bookRowToBook(row) : null;
 }
 
-export async function findBookById(db: Kysely<Database>, id: number): Promise<Book | null> {
+export async function findBookById(db: Db, id: number): Promise<Book | null> {
   const row = await db.selectFrom('books').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? bookRowToBook(row) : null;
 }
 
-export async function findBookByIsbn13(db: Kysely<Database>, isbn13: string): Promise<Book | null> {
+export async function findBookByIsbn13(db: Db, isbn13: string): Promise<Book | null> {
   const row = await db.selectFrom('books').selectAll().where('isbn13', '=', isbn13).executeTakeFirst();
   return row ? bookRowToBook(row) : null;
 }
 
-export async function findBookByIdentifier(
-  db: Kysely<Database>,
-  scheme: string,
-  value: string,
-): Promise<Book | null> {
+export async function findBookByIdentifier(db: Db, scheme: string, value: string): Promise<Book | null> {
   const row = await db
     .selectFrom('book_identifiers')
     .innerJoin('books', 'books.id', 'book_identifiers.book_id')
@@ -91,7 +87,7 @@ export async function findBookByIdentifier(
 
 /** The saved book holding any of `pairs` (scheme, value): one probe of the unique index per pair. */
 export async function findBookByAnyIdentifier(
-  db: Kysely<Database>,
+  db: Db,
   pairs: ReadonlyArray<readonly [scheme: string, value: string]>,
 ): Promise<Book | null> {
   if (pairs.length === 0) return null;
@@ -111,7 +107,7 @@ export async function findBookByAnyIdentifier(
   return row ? bookRowToBook(row) : null;
 }
 
-export async function bookIdentifiers(db: Kysely<Database>, bookId: number): Promise<Record<string, string>> {
+export async function bookIdentifiers(db: Db, bookId: number): Promise<Record<string, string>> {
   const rows = await db
     .selectFrom('book_identifiers')
     .select(['scheme', 'value'])
@@ -122,7 +118,7 @@ export async function bookIdentifiers(db: Kysely<Database>, bookId: number): Pro
 }
 
 /** Other editions and formats of the book's work, newest first, the book itself included. */
-export async function editionsOfWork(db: Kysely<Database>, workId: number): Promise<Book[]> {
+export async function editionsOfWork(db: Db, workId: number): Promise<Book[]> {
   const rows = await db
     .selectFrom('books')
     .selectAll()
@@ -135,14 +131,14 @@ export async function editionsOfWork(db: Kysely<Database>, workId: number): Prom
 }
 
 /** Which of these slugs are taken (equality lookups in the slug index, one query). */
-export async function takenSlugs(db: Kysely<Database>, slugs: readonly string[]): Promise<Set<string>> {
+export async function takenSlugs(db: Db, slugs: readonly string[]): Promise<Set<string>> {
   if (slugs.length === 0) return new Set();
   const rows = await slugsTaken(db, slugs).execute();
   return new Set(rows.map((row) => row.slug));
 }
 
 /** The books holding any of these slugs (at least one). */
-export const slugsTaken = (db: Kysely<Database>, slugs: readonly string[]) =>
+export const slugsTaken = (db: Db, slugs: readonly string[]) =>
   db.selectFrom('books').select('slug').where('slug', 'in', slugs);
 
 export interface NewBook {
@@ -209,7 +205,7 @@ const identifiersOf = (input: NewBook) =>
   Object.entries(input.record.identifiers).filter(([, value]) => value);
 
 /** The book, its identifiers and the canonical claim as three statements (SQLite: no round trips). */
-async function insertBookSteps(trx: Kysely<Database>, input: NewBook, workId: number, now: string) {
+async function insertBookSteps(trx: Db, input: NewBook, workId: number, now: string) {
   const row = await trx
     .insertInto('books')
     .values(bookValues(input, workId, now))
@@ -240,7 +236,7 @@ async function insertBookSteps(trx: Kysely<Database>, input: NewBook, workId: nu
  * id, keeping its canonical edition if it has one). Foreign keys are checked at the statement's end,
  * when the work exists.
  */
-async function insertBookPostgres(db: Kysely<Database>, input: NewBook, now: string) {
+async function insertBookPostgres(db: Db, input: NewBook, now: string) {
   const { work } = input;
   const identifiers = identifiersOf(input);
   const book = db
@@ -281,7 +277,7 @@ async function insertBookPostgres(db: Kysely<Database>, input: NewBook, now: str
 }
 
 export async function addBookIdentifiers(
-  db: Kysely<Database>,
+  db: Db,
   bookId: number,
   identifiers: Record<string, string>,
 ): Promise<void> {

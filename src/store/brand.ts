@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { BrandLogo, LogoType } from '../domain/brand.js';
 import { nowIso } from './db.js';
-import type { Database, Db } from './schema.js';
+import type { Db } from './schema.js';
 
 // Migration 0031's table, merged into the shared Database type from here.
 declare module './schema.js' {
@@ -21,7 +20,7 @@ export interface BrandLogoTable {
 const BRAND_KEY = 'brand';
 
 /** The stored brand settings as parsed JSON, or null when the operator never saved any. */
-export async function readBrandSettings(db: Kysely<Database>): Promise<unknown> {
+export async function readBrandSettings(db: Db): Promise<unknown> {
   const row = await db.selectFrom('settings').select('value').where('key', '=', BRAND_KEY).executeTakeFirst();
   if (!row) return null;
   try {
@@ -58,7 +57,7 @@ export async function pruneBrandLogos(db: Db, keep: string | null): Promise<void
 }
 
 export async function findBrandLogo(
-  db: Kysely<Database>,
+  db: Db,
   hash: string,
 ): Promise<{ contentType: LogoType; bytes: Buffer } | null> {
   const row = await db

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Db } from './schema.js';
 
 /** Rows read per query: the catalog is streamed in keyset pages, never held whole. */
 const PAGE = 10_000;
@@ -20,7 +19,7 @@ export interface CatalogChecksum {
  * identifier index names entries by key. For tests and benchmarks that compare imports (a resumed
  * import against an uninterrupted one); within one dialect, as the two order text differently.
  */
-export async function catalogChecksum(db: Kysely<Database>): Promise<CatalogChecksum> {
+export async function catalogChecksum(db: Db): Promise<CatalogChecksum> {
   const hash = createHash('sha256');
   let rows = 0;
   let afterKey: string | null = null;

@@ -15,7 +15,7 @@ import {
 import { compiledOnce } from './compiled.js';
 import type { Store } from './db.js';
 import { type IdentifierRoute, PENDING_IDENTIFIERS } from './deferred-indexes.js';
-import { type Database, ENTRY_COLUMNS, type NewCatalogEntryRow } from './schema.js';
+import { type Database, type Db, ENTRY_COLUMNS, type NewCatalogEntryRow } from './schema.js';
 
 // PostgreSQL's bulk path of the catalog importers: COPY text, the merge of loaded rows into the
 // catalog, and a first import's rows copied straight into it (see `copyWriter`).
@@ -92,7 +92,7 @@ const IDENTIFIERS_LOAD = 'catalog_identifiers_keyed_load';
  * indexes their identifiers by the ids the upsert returns, without a round trip of ids to the client.
  */
 async function copyMerge(
-  db: Kysely<Database>,
+  db: Db,
   copy: CopyRows,
   loads: { entries: readonly Buffer[]; identifiers: readonly Buffer[] },
   route: IdentifierRoute,
@@ -113,7 +113,7 @@ async function copyMerge(
 }
 
 /** The upsert of `columns` of the loaded entries into the catalog, returning ids and keys. */
-function loadUpsertSql(db: Kysely<Database>, columns: readonly string[]): string {
+function loadUpsertSql(db: Db, columns: readonly string[]): string {
   const single = upsertSql(db, 'postgres', 1);
   const list = columns.map((column) => `"${column}"`).join(', ');
   return `insert into "catalog_entries" (${list}) select ${list} from ${ENTRIES_LOAD}${single.slice(single.indexOf(' on conflict'))}`;
@@ -125,7 +125,7 @@ function loadUpsertSql(db: Kysely<Database>, columns: readonly string[]): string
  * yet, so its rows are appended to the unkeyed index as they are; an entry it updated may have them
  * already, so its rows go to the pending table, merged without repeats when the key is back.
  */
-function copyMergeSql(db: Kysely<Database>, route: IdentifierRoute): string {
+function copyMergeSql(db: Db, route: IdentifierRoute): string {
   return compiledOnce(db, `catalog_entries:copy:${route}`, () => {
     const upsert = loadUpsertSql(db, ENTRY_COLUMNS);
     const keyed = `select l.scheme, l.value, u.id from ${IDENTIFIERS_LOAD} l join upserted u on u.entry_key = l.entry_key`;
@@ -156,7 +156,7 @@ const DIRECT_IDENTIFIER_COLUMNS = ['scheme', 'value', 'entry_id'] as const;
  * on the key's unique index: then the statement is undone to its savepoint and merged instead.
  */
 async function copyDirect(
-  db: Kysely<Database>,
+  db: Db,
   copy: CopyRows,
   loads: { entries: readonly Buffer[]; identifiers: readonly Buffer[] },
   route: IdentifierRoute,
@@ -188,7 +188,7 @@ const UNIQUE_VIOLATION = '23505';
  * their stored id, and the identifiers follow the given id to the stored one. They go to the pending
  * table while the identifier key is down (merged without repeats when it is back), else to the index.
  */
-function directMergeSql(db: Kysely<Database>, route: IdentifierRoute): string {
+function directMergeSql(db: Db, route: IdentifierRoute): string {
   return compiledOnce(db, `catalog_entries:direct:${route === 'index' ? 'index' : 'pending'}`, () => {
     const into = route === 'index' ? 'catalog_identifiers' : PENDING_IDENTIFIERS;
     return `with upserted as (${loadUpsertSql(db, DIRECT_COLUMNS)}),
@@ -199,7 +199,7 @@ function directMergeSql(db: Kysely<Database>, route: IdentifierRoute): string {
 }
 
 /** The name of the catalog's id sequence, for `drawIds`. */
-async function idSequence(reads: Kysely<Database>): Promise<string> {
+async function idSequence(reads: Db): Promise<string> {
   const result = await reads.executeQuery<{ name: string }>(
     CompiledQuery.raw(`select pg_get_serial_sequence('catalog_entries', 'id') as name`, []),
   );
@@ -211,7 +211,7 @@ async function idSequence(reads: Kysely<Database>): Promise<string> {
  * parameter: named by `pg_get_serial_sequence` inside the statement, it was looked up for every id
  * (5,000 ids: 20.8-21.7 ms a draw against 4.5-6.6 ms, bench/README).
  */
-async function drawIds(reads: Kysely<Database>, sequence: string, count: number): Promise<string[]> {
+async function drawIds(reads: Db, sequence: string, count: number): Promise<string[]> {
   const result = await reads.executeQuery<{ ids: string[] }>(
     CompiledQuery.raw('select array(select nextval($2::regclass)::text from generate_series(1, $1)) as ids', [
       count,
@@ -228,7 +228,7 @@ export type BulkStore = Store & {
    * A connection beside the import's own, for reading rows committed before the import's current
    * transaction (PostgreSQL: the pool); absent where there is only the one (SQLite).
    */
-  committedReads?: Kysely<Database>;
+  committedReads?: Db;
 };
 
 /**
@@ -289,12 +289,7 @@ export async function openBulkSession(store: Store): Promise<{ store: BulkStore;
  * import (`WriterOptions.written`, with `reads` to draw ids on), a statement's entries of new keys are
  * copied straight in (`copyDirect`) and the rest merged.
  */
-function copyWriter(
-  db: Kysely<Database>,
-  copy: CopyRows,
-  options: WriterOptions,
-  reads: Kysely<Database> | undefined,
-): CatalogWriter {
+function copyWriter(db: Db, copy: CopyRows, options: WriterOptions, reads: Db | undefined): CatalogWriter {
   const limit = ROWS_PER_STATEMENT.postgres;
   const merged = { entries: copyTextBuffer(), identifiers: copyTextBuffer() };
   const straight = { entries: copyTextBuffer(), identifiers: copyTextBuffer() };
@@ -367,7 +362,7 @@ function copyWriter(
  * connection (`openBulkSession`), else `catalogWriter`'s statements.
  */
 export function bulkCatalogWriter(
-  db: Kysely<Database>,
+  db: Db,
   store: Pick<BulkStore, 'dialect' | 'sqlite' | 'copy' | 'committedReads'>,
   options: WriterOptions = {},
 ): CatalogWriter {

@@ -1,13 +1,12 @@
-import type { Kysely } from 'kysely';
 import { type IdentifierPair, indexedScheme } from '../domain/identifiers.js';
-import type { CatalogEntryRow, Database, NewCatalogEntryRow } from './schema.js';
+import type { CatalogEntryRow, Db, NewCatalogEntryRow } from './schema.js';
 
 /**
  * Catalog entries holding `scheme = value`, most popular first: one probe of the identifier index's
  * primary key, then the entries by id.
  */
 export function catalogEntriesByIdentifier(
-  db: Kysely<Database>,
+  db: Db,
   scheme: string,
   value: string,
   limit: number,
@@ -25,7 +24,7 @@ export function catalogEntriesByIdentifier(
 }
 
 /** Every (scheme, value) the index holds for one entry, for tests and the admin area. */
-export async function identifiersOfEntry(db: Kysely<Database>, entryId: number) {
+export async function identifiersOfEntry(db: Db, entryId: number) {
   return db
     .selectFrom('catalog_identifiers')
     .select(['scheme', 'value'])
@@ -44,7 +43,7 @@ export const PROVIDER_SOURCE = 'provider';
  * indexed against whichever entry holds the key. Answers the entry's id.
  */
 export async function saveProviderEntry(
-  db: Kysely<Database>,
+  db: Db,
   entry: NewCatalogEntryRow,
   identifiers: readonly IdentifierPair[],
 ): Promise<number> {

@@ -1,10 +1,10 @@
 import type SQLite from 'better-sqlite3';
-import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { compiledOnce } from './compiled.js';
 import { type Dialect, type Store, sqliteSettings } from './db.js';
 import { type IdentifierRoute, PENDING_IDENTIFIERS } from './deferred-indexes.js';
 import type { KeyFilter } from './key-filter.js';
-import { type Database, ENTRY_COLUMNS, type NewCatalogEntryRow } from './schema.js';
+import { type Db, ENTRY_COLUMNS, type NewCatalogEntryRow } from './schema.js';
 
 // Bulk writes of the catalog importers: every SQL statement and every SQLite/PostgreSQL difference of
 // an import lives here or, for PostgreSQL's COPY path, in catalog-copy.ts, so the importers in
@@ -69,7 +69,7 @@ export const RETURNING = ' returning "id", "entry_key"';
  * The SQL of an upsert of `rows` rows, compiled once per size and dialect (`compiledOnce`). It
  * returns each row's id, which the identifier index needs.
  */
-export function upsertSql(db: Kysely<Database>, dialect: Dialect, rows: number): string {
+export function upsertSql(db: Db, dialect: Dialect, rows: number): string {
   return compiledOnce(db, `catalog_entries:${rows}`, () => {
     const blank = Object.fromEntries(
       ENTRY_COLUMNS.map((column) => [column, '']),
@@ -89,7 +89,7 @@ const INTEGER_COLUMNS: ReadonlySet<string> = new Set(['pages', 'popularity', 'fi
  * PostgreSQL gets one array parameter per column (`unnest`), so the statement text stays the same
  * whatever the row count: the server parses 22 parameters instead of 11,000 per statement.
  */
-function postgresUpsertSql(db: Kysely<Database>): string {
+function postgresUpsertSql(db: Db): string {
   return compiledOnce(db, 'catalog_entries:unnest', () => {
     const single = upsertSql(db, 'postgres', 1);
     const arrays = ENTRY_COLUMNS.map(
@@ -142,7 +142,7 @@ interface IdRow {
 
 type StoreLike = Pick<Store, 'dialect' | 'sqlite'>;
 
-async function runUpsert(db: Kysely<Database>, store: StoreLike, rows: readonly NewCatalogEntryRow[]) {
+async function runUpsert(db: Db, store: StoreLike, rows: readonly NewCatalogEntryRow[]) {
   if (store.dialect === 'postgres') {
     const columns = ENTRY_COLUMNS.map((column) => rows.map((row) => row[column] ?? null));
     const result = await db.executeQuery<IdRow>(CompiledQuery.raw(postgresUpsertSql(db), columns));
@@ -166,7 +166,7 @@ async function runUpsert(db: Kysely<Database>, store: StoreLike, rows: readonly 
 
 /** Adds rows to the identifier index, ignoring pairs already there. */
 export async function insertCatalogIdentifiers(
-  db: Kysely<Database>,
+  db: Db,
   store: StoreLike,
   rows: ReadonlyArray<readonly [scheme: string, value: string, entryId: number]>,
   into: IdentifierTable = 'catalog_identifiers',
@@ -188,7 +188,7 @@ type IdentifierValues = Array<string | number>;
  * at hand, reads them from one JSON parameter.
  */
 async function insertIdentifierValues(
-  db: Kysely<Database>,
+  db: Db,
   store: StoreLike,
   values: IdentifierValues,
   into: IdentifierTable,
@@ -293,11 +293,7 @@ export interface CatalogWriter {
  * statement and merges like a re-import. Identifiers are only ever added, like the JSON merge above
  * keeps earlier sources' ones.
  */
-export function catalogWriter(
-  db: Kysely<Database>,
-  store: StoreLike,
-  options: WriterOptions = {},
-): CatalogWriter {
+export function catalogWriter(db: Db, store: StoreLike, options: WriterOptions = {}): CatalogWriter {
   const limit = ROWS_PER_STATEMENT[store.dialect];
   let chunk: NewCatalogEntryRow[] = [];
   let pairs = new Map<string, readonly IdentifierPair[]>();
@@ -341,76 +337,4 @@ export function catalogWriter(
 export function tuneForImport(store: Pick<Store, 'sqlite'>): () => void {
   if (!store.sqlite) return () => undefined;
   return sqliteSettings(store.sqlite, { cache_size: -65536, wal_autocheckpoint: 16384 });
-}
-
-/** The stored `source_modified` of the entries among `keys` that exist. */
-export async function sourceModifiedOf(
-  db: Kysely<Database>,
-  keys: readonly string[],
-): Promise<Map<string, string | null>> {
-  const found = new Map<string, string | null>();
-  for (let i = 0; i < keys.length; i += 5000) {
-    const rows = await db
-      .selectFrom('catalog_entries')
-      .select(['entry_key', 'source_modified'])
-      .where('entry_key', 'in', keys.slice(i, i + 5000))
-      .execute();
-    for (const row of rows) found.set(row.entry_key, row.source_modified ?? null);
-  }
-  return found;
-}
-
-/** Marks unchanged entries as seen by this import (their `updated_at`), leaving the search index alone. */
-export async function touchEntries(db: Kysely<Database>, keys: readonly string[], now: string) {
-  for (let i = 0; i < keys.length; i += 5000) {
-    await db
-      .updateTable('catalog_entries')
-      .set({ updated_at: now })
-      .where('entry_key', 'in', keys.slice(i, i + 5000))
-      .execute();
-  }
-}
-
-/** Deletes entries and their identifier rows; `where` picks them by source and age or by identifier. */
-async function deleteEntriesWhere(
-  db: Kysely<Database>,
-  pick: (db: Kysely<Database>) => ReturnType<typeof selectIds>,
-): Promise<number> {
-  await db.deleteFrom('catalog_identifiers').where('entry_id', 'in', pick(db)).execute();
-  const result = await db.deleteFrom('catalog_entries').where('id', 'in', pick(db)).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-function selectIds(db: Kysely<Database>) {
-  return db.selectFrom('catalog_entries').select('id');
-}
-
-/** Entries of `source` an import starting at `before` did not write or touch: gone from the dump. */
-export function deleteEntriesNotSeenSince(db: Kysely<Database>, source: string, before: string) {
-  return deleteEntriesWhere(db, (inner) =>
-    selectIds(inner).where('source', '=', source).where('updated_at', '<', before),
-  );
-}
-
-/** Entries of `source` carrying one of `values` under `scheme` (explicit deletes in a dump). */
-export function deleteEntriesByIdentifier(
-  db: Kysely<Database>,
-  source: string,
-  scheme: string,
-  values: readonly string[],
-) {
-  if (values.length === 0) return Promise.resolve(0);
-  return deleteEntriesWhere(db, (inner) =>
-    selectIds(inner)
-      .where('source', '=', source)
-      .where(
-        'id',
-        'in',
-        inner
-          .selectFrom('catalog_identifiers')
-          .select('entry_id')
-          .where('scheme', '=', scheme)
-          .where('value', 'in', values),
-      ),
-  );
 }

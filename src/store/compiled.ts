@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Db } from './schema.js';
 
 /** SQL texts by dialect (a database's adapter, which its transactions share) and key. */
 const texts = new WeakMap<object, Map<string, string>>();
@@ -9,7 +8,7 @@ const texts = new WeakMap<object, Map<string, string>>();
  * insert costs milliseconds (a 9,000-value catalog batch, a 2,000-value search-log flush), paid on
  * every statement although only the row count changes the text: key it by what changes it.
  */
-export function compiledOnce(db: Kysely<Database>, key: string, compile: () => string): string {
+export function compiledOnce(db: Db, key: string, compile: () => string): string {
   const adapter = db.getExecutor().adapter;
   let byKey = texts.get(adapter);
   if (!byKey) {

@@ -14,13 +14,13 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { markDatabaseError } from './errors.js';
-import type { Database } from './schema.js';
+import type { Database, Db } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
 /** The one place that knows which database is behind Kysely. */
 export interface Store {
-  db: Kysely<Database>;
+  db: Db;
   dialect: Dialect;
   /**
    * The better-sqlite3 connection behind `db` on SQLite (undefined on PostgreSQL), for hot paths that

@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { PROVIDER_SOURCE } from './catalog-identifiers.js';
 import { type Dialect, type Store, sqliteSettings } from './db.js';
-import type { Database } from './schema.js';
+import type { Db } from './schema.js';
 
 // A first full import into an empty catalog runs faster without the secondary and full-text indexes
 // of `catalog_entries`: building them once at the end sorts the keys instead of inserting tens of
@@ -57,7 +57,7 @@ export type IdentifierRoute = 'index' | 'pending' | 'unkeyed';
 /** Identifier rows of a first import, appended unindexed until `mergePendingIdentifiers`. */
 export const PENDING_IDENTIFIERS = 'catalog_identifiers_pending';
 
-async function readDeferred(db: Kysely<Database>): Promise<Deferred | null> {
+async function readDeferred(db: Db): Promise<Deferred | null> {
   const row = await db
     .selectFrom('settings')
     .select('value')
@@ -66,7 +66,7 @@ async function readDeferred(db: Kysely<Database>): Promise<Deferred | null> {
   return row ? (JSON.parse(row.value) as Deferred) : null;
 }
 
-async function writeDeferred(db: Kysely<Database>, deferred: Deferred): Promise<void> {
+async function writeDeferred(db: Db, deferred: Deferred): Promise<void> {
   await db
     .updateTable('settings')
     .set({ value: JSON.stringify(deferred) })
@@ -75,7 +75,7 @@ async function writeDeferred(db: Kysely<Database>, deferred: Deferred): Promise<
 }
 
 /** Where identifier rows go now (see `IdentifierRoute`). */
-export async function identifierRoute(db: Kysely<Database>): Promise<IdentifierRoute> {
+export async function identifierRoute(db: Db): Promise<IdentifierRoute> {
   const deferred = await readDeferred(db);
   if (deferred?.identifiers !== true) return 'index';
   return deferred.identifierKey ? 'unkeyed' : 'pending';
@@ -86,7 +86,7 @@ export async function identifierRoute(db: Kysely<Database>): Promise<IdentifierR
  * while the key was down) may repeat a row the import wrote: then the repeats are removed and the key
  * built again, in a savepoint so the failed build does not abort the caller's transaction.
  */
-async function restoreIdentifierKey(db: Kysely<Database>, statement: string): Promise<void> {
+async function restoreIdentifierKey(db: Db, statement: string): Promise<void> {
   await sql.raw(`set local maintenance_work_mem = '${BUILD_MEMORY}'`).execute(db);
   await sql.raw('savepoint identifier_key').execute(db);
   try {
@@ -107,7 +107,7 @@ async function restoreIdentifierKey(db: Kysely<Database>, statement: string): Pr
  * Moves the pending identifiers into the identifier index, sorted (so the index is appended to, not
  * written at random) and without repeats; writers index live again. Runs inside the caller's transaction.
  */
-export async function mergePendingIdentifiers(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+export async function mergePendingIdentifiers(db: Db, dialect: Dialect): Promise<void> {
   const deferred = await readDeferred(db);
   if (!deferred?.identifiers) return;
   if (deferred.identifierKey) await restoreIdentifierKey(db, deferred.identifierKey);
@@ -134,7 +134,7 @@ interface SchemaObject {
   sql: string;
 }
 
-async function sqliteObjects(db: Kysely<Database>): Promise<SchemaObject[]> {
+async function sqliteObjects(db: Db): Promise<SchemaObject[]> {
   const result = await sql<SchemaObject>`select type, name, sql from sqlite_master
     where sql is not null and (
       (type = 'index' and tbl_name = 'catalog_entries' and sql not like '%unique%')
@@ -143,7 +143,7 @@ async function sqliteObjects(db: Kysely<Database>): Promise<SchemaObject[]> {
   return result.rows;
 }
 
-async function postgresObjects(db: Kysely<Database>): Promise<SchemaObject[]> {
+async function postgresObjects(db: Db): Promise<SchemaObject[]> {
   const result = await sql<SchemaObject>`select 'index' as type, i.indexname as name, i.indexdef as sql
     from pg_indexes i join pg_class c on c.relname = i.indexname join pg_index x on x.indexrelid = c.oid
     where i.schemaname = current_schema() and not x.indisunique and not x.indisprimary
@@ -152,7 +152,7 @@ async function postgresObjects(db: Kysely<Database>): Promise<SchemaObject[]> {
 }
 
 /** PostgreSQL: the identifier index's primary key as a statement that adds it back, if it has one. */
-async function postgresIdentifierKey(db: Kysely<Database>): Promise<{ name: string; add: string } | null> {
+async function postgresIdentifierKey(db: Db): Promise<{ name: string; add: string } | null> {
   const result = await sql<{ name: string; definition: string }>`select conname as name,
       pg_get_constraintdef(oid) as definition from pg_constraint
     where conrelid = 'catalog_identifiers'::regclass and contype = 'p'`.execute(db);
@@ -165,7 +165,7 @@ async function postgresIdentifierKey(db: Kysely<Database>): Promise<{ name: stri
 }
 
 /** Whether an earlier, interrupted first import left the indexes down. */
-export async function catalogIndexesDeferred(db: Kysely<Database>): Promise<boolean> {
+export async function catalogIndexesDeferred(db: Db): Promise<boolean> {
   const row = await db
     .selectFrom('settings')
     .select('key')
@@ -175,7 +175,7 @@ export async function catalogIndexesDeferred(db: Kysely<Database>): Promise<bool
 }
 
 /** Drops the catalog's secondary and full-text indexes (and SQLite's search triggers), remembering them. */
-export async function deferCatalogIndexes(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+export async function deferCatalogIndexes(db: Db, dialect: Dialect): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (await catalogIndexesDeferred(trx)) return;
     const objects = dialect === 'sqlite' ? await sqliteObjects(trx) : await postgresObjects(trx);
@@ -245,7 +245,7 @@ export async function restoreCatalogIndexes(
   const restoreSettings = store.sqlite
     ? sqliteSettings(store.sqlite, { threads: SORTER_THREADS })
     : () => undefined;
-  const step = (name: string, work: (trx: Kysely<Database>) => Promise<unknown>) =>
+  const step = (name: string, work: (trx: Db) => Promise<unknown>) =>
     timed(progress, name, () => store.db.transaction().execute(work));
   try {
     await step(IDENTIFIER_MERGE, (trx) => mergePendingIdentifiers(trx, store.dialect));
@@ -275,12 +275,12 @@ const PARALLEL_BUILD_MEMORY = '256MB';
  * kill rolls back the builds it interrupts and keeps the finished ones, which the rerun skips (`if not
  * exists`; a finished merge leaves nothing pending); the marker goes once every build has committed.
  */
-async function restorePostgresIndexes(db: Kysely<Database>, progress: RestoreProgress): Promise<boolean> {
+async function restorePostgresIndexes(db: Db, progress: RestoreProgress): Promise<boolean> {
   const deferred = await readDeferred(db);
   if (!deferred) return false;
   const rank = (statement: string) =>
     /\bgin_trgm_ops\b/i.test(statement) ? 0 : /\busing gin\b/i.test(statement) ? 1 : 2;
-  const builds: Array<{ name: string; build: (trx: Kysely<Database>) => Promise<void> }> = deferred.create
+  const builds: Array<{ name: string; build: (trx: Db) => Promise<void> }> = deferred.create
     .map(ifNotExists)
     .sort((a, b) => rank(a) - rank(b))
     .map((statement) => ({
@@ -336,7 +336,7 @@ function ifNotExists(statement: string): string {
  * Whether the catalog holds no imported entry (providers' answers filed for the books readers made do
  * not count): a first full import may defer its indexes.
  */
-export async function catalogIsEmpty(db: Kysely<Database>): Promise<boolean> {
+export async function catalogIsEmpty(db: Db): Promise<boolean> {
   const row = await db
     .selectFrom('catalog_entries')
     .select('id')

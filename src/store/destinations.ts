@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import { isDestinationGroup } from '../domain/groups.js';
 import type { BookLink, Destination, LinkOverride, Storefront } from '../domain/links.js';
-import type { BookDestinationLinkRow, Database, DestinationRow, LinkOverrideRow } from './schema.js';
+import type { BookDestinationLinkRow, Db, DestinationRow, LinkOverrideRow } from './schema.js';
 
 type Storefronts = Readonly<Record<string, Storefront>>;
 
@@ -39,7 +38,7 @@ export function destinationRowToDestination(row: DestinationRow, storefronts: St
 
 /** Every storefront, grouped by destination id. */
 async function storefrontsByDestination(
-  db: Kysely<Database>,
+  db: Db,
   ids?: readonly number[],
 ): Promise<Map<number, Record<string, Storefront>>> {
   if (ids && ids.length === 0) return new Map();
@@ -55,10 +54,7 @@ async function storefrontsByDestination(
   return grouped;
 }
 
-async function withStorefronts(
-  db: Kysely<Database>,
-  rows: readonly DestinationRow[],
-): Promise<Destination[]> {
+async function withStorefronts(db: Db, rows: readonly DestinationRow[]): Promise<Destination[]> {
   const fronts = await storefrontsByDestination(
     db,
     rows.length === 1 ? rows.map((row) => Number(row.id)) : undefined,
@@ -85,12 +81,12 @@ export function overrideRowToOverride(row: LinkOverrideRow): LinkOverride {
 }
 
 /** Every destination, active or not (for the admin area). */
-export async function listAllDestinations(db: Kysely<Database>): Promise<Destination[]> {
+export async function listAllDestinations(db: Db): Promise<Destination[]> {
   const rows = await db.selectFrom('destinations').selectAll().orderBy('id').execute();
   return withStorefronts(db, rows);
 }
 
-export async function listActiveDestinations(db: Kysely<Database>): Promise<Destination[]> {
+export async function listActiveDestinations(db: Db): Promise<Destination[]> {
   const rows = await db
     .selectFrom('destinations')
     .selectAll()
@@ -101,10 +97,7 @@ export async function listActiveDestinations(db: Kysely<Database>): Promise<Dest
 }
 
 /** A destination by its slug or a former slug (`destination_aliases`), so old `/go/` links keep working. */
-export async function findDestination(
-  db: Kysely<Database>,
-  slugOrAlias: string,
-): Promise<Destination | null> {
+export async function findDestination(db: Db, slugOrAlias: string): Promise<Destination | null> {
   const slug = slugOrAlias.trim().toLowerCase();
   const direct = await db.selectFrom('destinations').selectAll().where('slug', '=', slug).executeTakeFirst();
   if (direct) return (await withStorefronts(db, [direct]))[0] ?? null;
@@ -118,7 +111,7 @@ export async function findDestination(
 }
 
 /** All curated links of a book; which are active right now is for the domain to decide. */
-export async function bookLinksForBook(db: Kysely<Database>, bookId: number): Promise<BookLink[]> {
+export async function bookLinksForBook(db: Db, bookId: number): Promise<BookLink[]> {
   const rows = await db
     .selectFrom('book_destination_links')
     .selectAll()
@@ -128,7 +121,7 @@ export async function bookLinksForBook(db: Kysely<Database>, bookId: number): Pr
   return rows.map(bookLinkRowToBookLink);
 }
 
-export async function overridesForBook(db: Kysely<Database>, bookId: number): Promise<LinkOverride[]> {
+export async function overridesForBook(db: Db, bookId: number): Promise<LinkOverride[]> {
   const rows = await db.selectFrom('link_overrides').selectAll().where('book_id', '=', bookId).execute();
   return rows.map(overrideRowToOverride);
 }
@@ -146,11 +139,11 @@ interface CacheEntry {
  * long another instance of a multi-instance deployment serves a list edited elsewhere; this instance
  * calls `invalidateDestinationCache` after its own edits and sees them at once.
  */
-const caches = new WeakMap<Kysely<Database>, CacheEntry>();
+const caches = new WeakMap<Db, CacheEntry>();
 export const DESTINATION_CACHE_TTL_MS = 60_000;
 
 export function cachedActiveDestinations(
-  db: Kysely<Database>,
+  db: Db,
   now: number = Date.now(),
   ttlMs: number = DESTINATION_CACHE_TTL_MS,
 ): Promise<Destination[]> {
@@ -165,6 +158,6 @@ export function cachedActiveDestinations(
   return list;
 }
 
-export function invalidateDestinationCache(db: Kysely<Database>): void {
+export function invalidateDestinationCache(db: Db): void {
   caches.delete(db);
 }

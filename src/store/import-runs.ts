@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database, ImportRunTable } from './schema.js';
+import type { Db, ImportRunTable } from './schema.js';
 
 /** The database handle the importers pass around (a transaction or the store's `db`). */
-export type ImportDb = Kysely<Database>;
+export type ImportDb = Db;
 
 export type ImportRunValues = Omit<ImportRunTable, 'id' | 'file_key'>;
 

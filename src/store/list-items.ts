@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
 import { type Book, bookRowToBook } from './books.js';
 import { nowIso } from './db.js';
-import { type Db, insertList, type List, type NewList } from './lists.js';
-import type { Database } from './schema.js';
+import { insertList, type List, type NewList } from './lists.js';
+import type { Database, Db } from './schema.js';
 
 /** The books of a list, in order. */
 export interface ListItem {

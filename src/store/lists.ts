@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import { newListId } from '../domain/list-ids.js';
 import { nowIso } from './db.js';
-import type { Database } from './schema.js';
+import type { Db } from './schema.js';
 
 // The tables of migration 0006, merged into the shared Database type from here so that the readers'
 // features stay in their own files.
@@ -39,7 +39,6 @@ export interface ListItemTable {
 }
 
 export type ListKind = 'reader' | 'ingest' | 'admin';
-export type Db = Kysely<Database> | Transaction<Database>;
 
 export interface List {
   /** The row's key: internal (admin area, audit, items); never in a public address. */

@@ -1,8 +1,8 @@
 import type SQLite from 'better-sqlite3';
-import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { writeSqliteRows } from './catalog-import.js';
 import type { Store } from './db.js';
-import type { Database } from './schema.js';
+import type { Db } from './schema.js';
 
 // Staging tables of the Open Library authors and works dumps: compact keyed rows, written in bulk and
 // read back a batch of keys at a time while the editions stream past, so no dump is held in memory.
@@ -30,7 +30,7 @@ type StoreLike = Pick<Store, 'dialect' | 'sqlite'>;
  * them from one JSON parameter.
  */
 async function upsertRows(
-  db: Kysely<Database>,
+  db: Db,
   store: StoreLike,
   table: 'ol_authors' | 'ol_works',
   columns: readonly string[],
@@ -75,7 +75,7 @@ async function upsertRows(
   await db.executeQuery(CompiledQuery.raw(text, [JSON.stringify(rows)]));
 }
 
-export function stageOlAuthors(db: Kysely<Database>, store: StoreLike, authors: readonly StagedAuthor[]) {
+export function stageOlAuthors(db: Db, store: StoreLike, authors: readonly StagedAuthor[]) {
   return upsertRows(
     db,
     store,
@@ -86,7 +86,7 @@ export function stageOlAuthors(db: Kysely<Database>, store: StoreLike, authors: 
   );
 }
 
-export function stageOlWorks(db: Kysely<Database>, store: StoreLike, works: readonly StagedWork[]) {
+export function stageOlWorks(db: Db, store: StoreLike, works: readonly StagedWork[]) {
   return upsertRows(
     db,
     store,
@@ -106,7 +106,7 @@ export function stageOlWorks(db: Kysely<Database>, store: StoreLike, works: read
  * scan grows with the table where probes do not. SQLite without its raw handle reads a JSON array.
  */
 function stagedRows<Row>(
-  db: Kysely<Database>,
+  db: Db,
   store: StoreLike,
   table: 'ol_authors' | 'ol_works',
   columns: string,
@@ -165,7 +165,7 @@ const stagedWork = (row: WorkRow): StagedWork => ({
 });
 
 /** Author key → name, for the keys staged. */
-export async function olAuthorNames(db: Kysely<Database>, store: StoreLike, keys: readonly string[]) {
+export async function olAuthorNames(db: Db, store: StoreLike, keys: readonly string[]) {
   const names = new Map<string, string>();
   if (store.sqlite) {
     const rows = sqliteLookups(store.sqlite).author.all(JSON.stringify(keys)) as Array<[string, string]>;
@@ -185,7 +185,7 @@ export async function olAuthorNames(db: Kysely<Database>, store: StoreLike, keys
 }
 
 /** Work key → staged work, for the keys staged. */
-export async function olWorks(db: Kysely<Database>, store: StoreLike, keys: readonly string[]) {
+export async function olWorks(db: Db, store: StoreLike, keys: readonly string[]) {
   const works = new Map<string, StagedWork>();
   if (store.sqlite) {
     // Rows as arrays, each made a staged work at once: an object per row in between was garbage.
@@ -209,7 +209,7 @@ export async function olWorks(db: Kysely<Database>, store: StoreLike, keys: read
 }
 
 /** Whether `source` has entries an import starting at `before` has not written yet (a re-import). */
-export async function hasEntriesBefore(db: Kysely<Database>, source: string, before: string) {
+export async function hasEntriesBefore(db: Db, source: string, before: string) {
   const row = await db
     .selectFrom('catalog_entries')
     .select(sql<number>`1`.as('found'))

@@ -1,5 +1,5 @@
-import { type Kysely, sql } from 'kysely';
-import type { Database } from './schema.js';
+import { sql } from 'kysely';
+import type { Db } from './schema.js';
 import './partners.js';
 
 /** One day's visits of one audience from one placement, as the visit counter adds them up. */
@@ -11,7 +11,7 @@ export interface VisitCount {
 }
 
 /** Adds counted visits to the day's totals (one upsert per row; a flush holds a handful of rows). */
-export async function addPageVisits(db: Kysely<Database>, rows: readonly VisitCount[]): Promise<void> {
+export async function addPageVisits(db: Db, rows: readonly VisitCount[]): Promise<void> {
   if (rows.length === 0) return;
   await db.transaction().execute(async (trx) => {
     for (const row of rows) {
@@ -30,7 +30,7 @@ export async function addPageVisits(db: Kysely<Database>, rows: readonly VisitCo
 
 /** Visits since `fromDay` (inclusive) by audience and placement, the biggest first. */
 export async function visitTotals(
-  db: Kysely<Database>,
+  db: Db,
   fromDay: string,
 ): Promise<Array<{ audience: string; src: string; visits: number }>> {
   const rows = await db
@@ -49,7 +49,7 @@ export type PartnerClickDimension = 'destination' | 'src' | 'day';
 
 /** One partner's clicks since `from` (ISO time), from the raw clicks (indexed by partner and time). */
 export async function partnerClickCounts(
-  db: Kysely<Database>,
+  db: Db,
   partnerId: string,
   by: PartnerClickDimension,
   from: string,
@@ -79,7 +79,7 @@ export type AttributionDimension = 'partner' | 'src';
  * are visited, so the roll-ups need no extra dimensions.
  */
 export async function attributionCounts(
-  db: Kysely<Database>,
+  db: Db,
   by: AttributionDimension,
   from: string,
   to: string,

@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { PartnerTag } from '../domain/partners.js';
 import { nowIso } from './db.js';
-import type { Database } from './schema.js';
+import type { Db } from './schema.js';
 
 // Migration 0015's tables and click columns, merged into the shared Database type from here.
 declare module './schema.js' {
@@ -75,7 +74,7 @@ function rowToPartner(row: PartnerTable, tags: PartnerTagTable[]): Partner {
   };
 }
 
-export async function findPartner(db: Kysely<Database>, id: string): Promise<Partner | null> {
+export async function findPartner(db: Db, id: string): Promise<Partner | null> {
   const row = await db.selectFrom('partners').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return null;
   const tags = await db
@@ -88,7 +87,7 @@ export async function findPartner(db: Kysely<Database>, id: string): Promise<Par
   return rowToPartner(row, tags);
 }
 
-export async function listPartners(db: Kysely<Database>): Promise<Partner[]> {
+export async function listPartners(db: Db): Promise<Partner[]> {
   const [rows, tags] = await Promise.all([
     db.selectFrom('partners').selectAll().orderBy('id').execute(),
     db.selectFrom('partner_tags').selectAll().orderBy('destination_slug').orderBy('country').execute(),
@@ -96,7 +95,7 @@ export async function listPartners(db: Kysely<Database>): Promise<Partner[]> {
   return rows.map((row) => rowToPartner(row, tags));
 }
 
-export async function insertPartner(db: Kysely<Database>, id: string, fields: PartnerFields): Promise<void> {
+export async function insertPartner(db: Db, id: string, fields: PartnerFields): Promise<void> {
   const now = nowIso();
   await db
     .insertInto('partners')
@@ -112,7 +111,7 @@ export async function insertPartner(db: Kysely<Database>, id: string, fields: Pa
     .execute();
 }
 
-export async function updatePartner(db: Kysely<Database>, id: string, fields: PartnerFields): Promise<void> {
+export async function updatePartner(db: Db, id: string, fields: PartnerFields): Promise<void> {
   await db
     .updateTable('partners')
     .set({
@@ -127,11 +126,7 @@ export async function updatePartner(db: Kysely<Database>, id: string, fields: Pa
 }
 
 /** Adds or replaces the partner's tag for one destination and storefront. */
-export async function upsertPartnerTag(
-  db: Kysely<Database>,
-  partnerId: string,
-  tag: PartnerTag,
-): Promise<void> {
+export async function upsertPartnerTag(db: Db, partnerId: string, tag: PartnerTag): Promise<void> {
   await db
     .insertInto('partner_tags')
     .values({
@@ -148,7 +143,7 @@ export async function upsertPartnerTag(
 }
 
 export async function deletePartnerTag(
-  db: Kysely<Database>,
+  db: Db,
   partnerId: string,
   destinationSlug: string,
   country: string | null,
@@ -163,7 +158,7 @@ export async function deletePartnerTag(
 }
 
 /** The active partner whose optional API key this is, if any. */
-export async function partnerIdForApiKey(db: Kysely<Database>, apiKeyId: number): Promise<string | null> {
+export async function partnerIdForApiKey(db: Db, apiKeyId: number): Promise<string | null> {
   const row = await db
     .selectFrom('partners')
     .select('id')

@@ -1,16 +1,11 @@
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Db } from './schema.js';
 
 /**
  * The negative cache of the provider chain: ISBNs no source knew, each until `expires_at` (ISO
  * text, so string order is time order on both databases).
  */
 
-export async function isProviderMiss(
-  db: Kysely<Database>,
-  isbn13: string,
-  now = new Date(),
-): Promise<boolean> {
+export async function isProviderMiss(db: Db, isbn13: string, now = new Date()): Promise<boolean> {
   const row = await db
     .selectFrom('provider_misses')
     .select('isbn13')
@@ -20,11 +15,7 @@ export async function isProviderMiss(
   return row !== undefined;
 }
 
-export async function rememberProviderMiss(
-  db: Kysely<Database>,
-  isbn13: string,
-  expiresAt: Date,
-): Promise<void> {
+export async function rememberProviderMiss(db: Db, isbn13: string, expiresAt: Date): Promise<void> {
   const expires_at = expiresAt.toISOString();
   await db
     .insertInto('provider_misses')
@@ -34,12 +25,12 @@ export async function rememberProviderMiss(
 }
 
 /** Forgets a miss, e.g. when an import or an admin adds the book. */
-export async function forgetProviderMiss(db: Kysely<Database>, isbn13: string): Promise<void> {
+export async function forgetProviderMiss(db: Db, isbn13: string): Promise<void> {
   await db.deleteFrom('provider_misses').where('isbn13', '=', isbn13).execute();
 }
 
 /** Deletes expired misses; answers how many went. */
-export async function purgeExpiredProviderMisses(db: Kysely<Database>, now = new Date()): Promise<number> {
+export async function purgeExpiredProviderMisses(db: Db, now = new Date()): Promise<number> {
   const result = await db
     .deleteFrom('provider_misses')
     .where('expires_at', '<=', now.toISOString())
@@ -54,7 +45,7 @@ export interface MissCache {
 }
 
 /** The chain's MissCache backed by this table. */
-export function providerMissCache(db: Kysely<Database>, now: () => Date = () => new Date()): MissCache {
+export function providerMissCache(db: Db, now: () => Date = () => new Date()): MissCache {
   return {
     isMiss: (isbn13) => isProviderMiss(db, isbn13, now()),
     remember: (isbn13, ttlMs) => rememberProviderMiss(db, isbn13, new Date(now().getTime() + ttlMs)),

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Db } from './schema.js';
 
 /**
  * Catalog sources whose entries confirm that a free public-domain copy of a work exists (an imported
@@ -34,7 +33,7 @@ export function freeCopyIdentifiers(entries: ReadonlyArray<{ identifiers: string
 }
 
 /** The public-domain entries of a work, found by its match key ("title|author surname"). */
-export const publicDomainEntries = (db: Kysely<Database>, matchKey: string | null) =>
+export const publicDomainEntries = (db: Db, matchKey: string | null) =>
   db
     .selectFrom('catalog_entries')
     .select('identifiers')
@@ -44,9 +43,6 @@ export const publicDomainEntries = (db: Kysely<Database>, matchKey: string | nul
     .limit(PUBLIC_DOMAIN_ENTRIES);
 
 /** The identifiers of a work's free copies, as public-domain catalogs hold them. */
-export async function publicDomainIdentifiersFor(
-  db: Kysely<Database>,
-  matchKey: string,
-): Promise<Record<string, string>> {
+export async function publicDomainIdentifiersFor(db: Db, matchKey: string): Promise<Record<string, string>> {
   return freeCopyIdentifiers(await publicDomainEntries(db, matchKey).execute());
 }

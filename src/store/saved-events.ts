@@ -1,6 +1,6 @@
-import type { Generated, Kysely } from 'kysely';
+import type { Generated } from 'kysely';
 import { nowIso } from './db.js';
-import type { Database } from './schema.js';
+import type { Db } from './schema.js';
 
 // Migration 0006's table, merged into the shared Database type from here.
 declare module './schema.js' {
@@ -27,7 +27,7 @@ export interface SavedEvent {
   clientToken: string | null;
 }
 
-export async function insertSavedEvent(db: Kysely<Database>, event: SavedEvent): Promise<void> {
+export async function insertSavedEvent(db: Db, event: SavedEvent): Promise<void> {
   await db
     .insertInto('saved_events')
     .values({

@@ -341,7 +341,11 @@ export interface Database extends AdminTables, SearchTables, RollupTables {
   api_usage: ApiUsageTable;
 }
 
-/** The database handle (or a transaction) every repository takes first. */
+/**
+ * The database handle (or a transaction: Kysely's `Transaction` is a `Kysely`) every repository takes
+ * first. The one name for it in signatures: services and the catalog may not import `kysely`, so they
+ * can only say `Db`, and store/ says the same so that a signature reads alike on both sides.
+ */
 export type Db = Kysely<Database>;
 
 export type BookRow = Selectable<BookTable>;

@@ -1,15 +1,10 @@
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Db } from './schema.js';
 
 /**
  * The stored value of a setting, created with `make()` the first time. Several instances starting at
  * once agree: the first insert wins and everyone reads it back.
  */
-export async function settingOrCreate(
-  db: Kysely<Database>,
-  key: string,
-  make: () => string,
-): Promise<string> {
+export async function settingOrCreate(db: Db, key: string, make: () => string): Promise<string> {
   await db
     .insertInto('settings')
     .values({ key, value: make() })

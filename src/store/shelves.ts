@@ -1,7 +1,7 @@
-import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
 import { type Book, bookRowToBook, parseJsonArray } from './books.js';
 import type { Store } from './db.js';
-import type { Database } from './schema.js';
+import type { Db } from './schema.js';
 
 /**
  * Candidates for series and author pages. The pages ask by slug ("the-hunger-games"): these queries
@@ -66,7 +66,7 @@ export async function catalogEntriesInSeries(store: Store, words: readonly strin
 }
 
 /** Books whose stored series identifier holds every word. */
-export async function booksInSeries(db: Kysely<Database>, words: readonly string[]): Promise<SeriesBook[]> {
+export async function booksInSeries(db: Db, words: readonly string[]): Promise<SeriesBook[]> {
   const rows = await db
     .selectFrom('book_identifiers as bi')
     .innerJoin('books', 'books.id', 'bi.book_id')
@@ -80,7 +80,7 @@ export async function booksInSeries(db: Kysely<Database>, words: readonly string
 }
 
 /** Books by ISBN-13, for linking catalog volumes that already have a page. */
-export async function booksByIsbn13(db: Kysely<Database>, isbns: readonly string[]): Promise<Book[]> {
+export async function booksByIsbn13(db: Db, isbns: readonly string[]): Promise<Book[]> {
   if (isbns.length === 0) return [];
   const rows = await db
     .selectFrom('books')
@@ -91,7 +91,7 @@ export async function booksByIsbn13(db: Kysely<Database>, isbns: readonly string
 }
 
 /** Books whose author list holds every word. */
-export async function booksByAuthorWords(db: Kysely<Database>, words: readonly string[]): Promise<Book[]> {
+export async function booksByAuthorWords(db: Db, words: readonly string[]): Promise<Book[]> {
   const rows = await db
     .selectFrom('books')
     .selectAll()
@@ -124,10 +124,7 @@ export async function catalogEntriesByAuthorWords(
 }
 
 /** All-time reader clicks per book (bots are never recorded). */
-export async function clickCounts(
-  db: Kysely<Database>,
-  bookIds: readonly number[],
-): Promise<Map<number, number>> {
+export async function clickCounts(db: Db, bookIds: readonly number[]): Promise<Map<number, number>> {
   if (bookIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('clicks')
@@ -140,7 +137,7 @@ export async function clickCounts(
 
 /** Author lists and series notes of the books that have pages, for the sitemap (at most `limit` each). */
 export async function shelfNamesOfBooks(
-  db: Kysely<Database>,
+  db: Db,
   limit: number,
 ): Promise<{ authors: string[][]; seriesNotes: string[] }> {
   const [authors, series] = await Promise.all([
@@ -160,7 +157,7 @@ export async function shelfNamesOfBooks(
 }
 
 /** The catalog's most popular editions that have an ISBN (the home page of a fresh import). */
-export async function popularCatalogEntries(db: Kysely<Database>, limit: number): Promise<ShelfEntry[]> {
+export async function popularCatalogEntries(db: Db, limit: number): Promise<ShelfEntry[]> {
   const rows = await db
     .selectFrom('catalog_entries')
     .select(['title', 'authors', 'isbn13', 'cover_url', 'popularity'])

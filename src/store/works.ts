@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Db } from './schema.js';
 
 /** Where a new edition's work is found: the source's work key (Open Library), or its title/author key. */
 export interface WorkHint {
@@ -12,7 +11,7 @@ export interface WorkHint {
  * title/author key; null when neither knows one (the edition's work is created with it: `insertBook`).
  * The two lookups go out together.
  */
-export async function findWork(db: Kysely<Database>, hint: WorkHint): Promise<number | null> {
+export async function findWork(db: Db, hint: WorkHint): Promise<number | null> {
   const { workKey, matchKey } = hint;
   const [byKey, sibling] = await Promise.all([
     workKey ? workByKey(db, workKey).executeTakeFirst() : undefined,
@@ -23,11 +22,11 @@ export async function findWork(db: Kysely<Database>, hint: WorkHint): Promise<nu
 }
 
 /** The work of a source's work key. */
-export const workByKey = (db: Kysely<Database>, workKey: string | null) =>
+export const workByKey = (db: Db, workKey: string | null) =>
   db.selectFrom('works').select('id').where('work_key', '=', workKey);
 
 /** The works of the editions with a title/author key, the first edition's first. */
-export const siblingWork = (db: Kysely<Database>, matchKey: string | null) =>
+export const siblingWork = (db: Db, matchKey: string | null) =>
   db
     .selectFrom('books')
     .select('work_id')
@@ -44,7 +43,7 @@ export interface NewWork {
  * Creates a work inside the caller's transaction. A work key another creator filed a moment ago is
  * not an error: that work is the one (the insert waits for the other transaction, then finds it).
  */
-export async function createWork(trx: Kysely<Database>, work: NewWork, now: string): Promise<number> {
+export async function createWork(trx: Db, work: NewWork, now: string): Promise<number> {
   const row = await trx
     .insertInto('works')
     .values({ work_key: work.workKey, title: work.title, canonical_book_id: null, created_at: now })
@@ -60,7 +59,7 @@ export async function createWork(trx: Kysely<Database>, work: NewWork, now: stri
   return Number(existing.id);
 }
 
-export async function canonicalEditionOf(db: Kysely<Database>, workId: number): Promise<number | null> {
+export async function canonicalEditionOf(db: Db, workId: number): Promise<number | null> {
   const row = await db
     .selectFrom('works')
     .select('canonical_book_id')

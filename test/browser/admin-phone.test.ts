@@ -110,7 +110,7 @@ if (browserAvailable(SUITE)) {
       await page.fill('#f-email', 'admin@example.test');
       await page.fill('#f-password', PASSWORD);
       await Promise.all([page.waitForURL(/\/admin$/), page.click('button:has-text("Sign in")')]);
-      const destination = await t.services.store.db
+      const destination = await t.store.db
         .selectFrom('destinations')
         .select('id')
         .where('slug', '=', 'audible')
@@ -156,7 +156,7 @@ if (browserAvailable(SUITE)) {
     });
 
     it("shows the book's cover on its edit page", async () => {
-      await t.services.store.db
+      await t.store.db
         .updateTable('books')
         .set({ cover_url: `${t.baseUrl}/static/favicon.svg` })
         .where('id', '=', bookId)

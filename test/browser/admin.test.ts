@@ -26,7 +26,7 @@ async function seedClicks(t: TestApp, bookIds: number[]): Promise<void> {
     referrer_host: ['news.example', 'blog.example', null][i % 3] ?? null,
     created_at: new Date(Date.now() - ((i * 7919) % 29) * 86_400_000 - (i % 50) * 60_000).toISOString(),
   }));
-  await t.services.store.db.insertInto('clicks').values(rows).execute();
+  await t.store.db.insertInto('clicks').values(rows).execute();
 }
 
 async function screenshots(

@@ -31,7 +31,7 @@ async function layoutFacts(page: Page) {
 
 async function clickCount(t: TestApp): Promise<number> {
   await t.services.clicks.flush();
-  const row = await t.services.store.db
+  const row = await t.store.db
     .selectFrom('clicks')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();

@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { createServices, type Services } from '../../src/services/container.js';
+import type { Store } from '../../src/store/db.js';
 import { blockOutbound, browserAvailable, DESKTOP, launchChromium } from '../support/browser.js';
 import { describeEachDialect } from '../support/databases.js';
 
@@ -61,9 +62,9 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function clickCount(services: Services): Promise<number> {
+async function clickCount(services: Services, store: Store): Promise<number> {
   await services.clicks.flush();
-  const rows = await services.store.db.selectFrom('clicks').select('id').execute();
+  const rows = await store.db.selectFrom('clicks').select('id').execute();
   return rows.length;
 }
 
@@ -202,7 +203,7 @@ if (browserAvailable(SUITE)) {
     });
 
     it('works from the keyboard: Tab reaches a button, Enter goes through /go/ with the partner', async () => {
-      const before = await clickCount(services);
+      const before = await clickCount(services, context.store());
       await page.locator('h1').click();
       await page.keyboard.press('Tab'); // the book title
       await page.keyboard.press('Tab'); // the first button
@@ -228,7 +229,7 @@ if (browserAvailable(SUITE)) {
       let after = before;
       for (let i = 0; i < 30 && after === before; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        after = await clickCount(services);
+        after = await clickCount(services, context.store());
       }
       assert.equal(after, before + 1);
       await opened.close();

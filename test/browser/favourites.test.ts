@@ -13,7 +13,7 @@ async function clicksFor(t: TestApp, destinationSlug: string): Promise<Array<{ s
   // Twice: a flush that finds the timer's write already running may resolve before it.
   await t.services.clicks.flush();
   await t.services.clicks.flush();
-  return t.services.store.db
+  return t.store.db
     .selectFrom('clicks')
     .innerJoin('destinations', 'destinations.id', 'clicks.destination_id')
     .select('clicks.src')

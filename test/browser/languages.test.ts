@@ -36,7 +36,7 @@ if (browserAvailable(SUITE)) {
 
     before(async () => {
       t = await startTestApp(context.store(), { RATE_LIMIT_ANON: '100000' });
-      await addCatalogEntry(t.services.store, {
+      await addCatalogEntry(t.store, {
         isbn13: '9780141439518',
         title: 'Pride and Prejudice',
         authors: ['Jane Austen'],

@@ -37,23 +37,19 @@ async function makeBooks(t: TestApp): Promise<string[]> {
 }
 
 async function addPatronCode(t: TestApp): Promise<void> {
-  const destinationId = await addPrivateLibrary(t.services.store, t.services.events);
-  const code = await insertAccessCode(t.services.store.db, {
+  const destinationId = await addPrivateLibrary(t.store, t.services.events);
+  const code = await insertAccessCode(t.store.db, {
     displayName: 'Springfield patrons',
     slug: 'springfield',
     description: 'Card holders of the Springfield Public Library.',
     cookieTtlHours: 24,
     isActive: true,
   });
-  await linkDestination(t.services.store.db, code.id, destinationId);
+  await linkDestination(t.store.db, code.id, destinationId);
 }
 
 async function savedEventTypes(t: TestApp): Promise<string[]> {
-  const rows = await t.services.store.db
-    .selectFrom('saved_events')
-    .select('event_type')
-    .orderBy('id')
-    .execute();
+  const rows = await t.store.db.selectFrom('saved_events').select('event_type').orderBy('id').execute();
   return rows.map((row) => row.event_type);
 }
 
@@ -164,7 +160,7 @@ if (browserAvailable(SUITE)) {
         body: JSON.stringify({ name: 'Old shelf', book_id: null }),
       });
       const created = (await made.json()) as { id: string; edit_token: string };
-      const { db } = t.services.store;
+      const { db } = t.store;
       const { id } = await db
         .selectFrom('lists')
         .select('id')

@@ -16,16 +16,16 @@ describeEachDialect('access codes', (context) => {
   let slug = '';
   before(async () => {
     t = await startTestApp(context.store());
-    const destinationId = await addPrivateLibrary(t.services.store, t.services.events);
-    const code = await insertAccessCode(t.services.store.db, {
+    const destinationId = await addPrivateLibrary(t.store, t.services.events);
+    const code = await insertAccessCode(t.store.db, {
       displayName: 'Springfield patrons',
       slug: 'springfield',
       description: 'For card holders of the Springfield Public Library.',
       cookieTtlHours: 24,
       isActive: true,
     });
-    await linkDestination(t.services.store.db, code.id, destinationId);
-    await insertAccessCode(t.services.store.db, {
+    await linkDestination(t.store.db, code.id, destinationId);
+    await insertAccessCode(t.store.db, {
       displayName: 'Old code',
       slug: 'retired',
       description: '',

@@ -45,7 +45,7 @@ describeEachDialect('affiliate tags in the admin area, and what earns', (context
   }
 
   async function audit(action: string) {
-    return t.services.store.db
+    return t.store.db
       .selectFrom('audit_log')
       .select(['entity_id', 'before_json', 'after_json', 'user_email'])
       .where('action', '=', action)
@@ -69,7 +69,7 @@ describeEachDialect('affiliate tags in the admin area, and what earns', (context
     });
     const created = await t.get('/isbn/9780141439518');
     slug = (created.headers.get('location') ?? '').replace('/book/', '');
-    const row = await t.services.store.db
+    const row = await t.store.db
       .selectFrom('books')
       .select('id')
       .where('slug', '=', slug)
@@ -199,7 +199,7 @@ describeEachDialect('affiliate tags in the admin area, and what earns', (context
     await go(`/go/${slug}/audible`); // no affiliate parameter at all
     await go(`/go/${slug}/amazon`, { 'user-agent': BOT_UA }); // bots are not counted
     await flushed();
-    const clicks = await t.services.store.db
+    const clicks = await t.store.db
       .selectFrom('clicks')
       .innerJoin('destinations', 'destinations.id', 'clicks.destination_id')
       .select(['destinations.slug', 'clicks.storefront', 'clicks.tag_kind'])
@@ -231,7 +231,7 @@ describeEachDialect('affiliate tags in the admin area, and what earns', (context
 
     // The same figures once the days are rolled up (two days on, read from click_daily).
     const later = new Date(Date.now() + 2 * 86_400_000);
-    await rollAll(t.services.store.db, later);
+    await rollAll(t.store.db, later);
     const rolled = await t.services.admin.affiliate.overview(later);
     assert.deepEqual(
       rolled.untagged.map((row) => [row.destinationSlug, row.country, row.none]),
@@ -281,7 +281,7 @@ describeEachDialect('affiliate tags in the admin area, and what earns', (context
   });
 
   it("shows a book's cover and its own figures on its admin page", async () => {
-    await t.services.store.db
+    await t.store.db
       .updateTable('books')
       .set({ cover_url: 'https://covers.example.test/pp.jpg' })
       .where('id', '=', bookId)

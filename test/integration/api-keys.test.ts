@@ -69,7 +69,7 @@ describeEachDialect('API keys', (context) =>
       }
       const { key, apiKey } = await createApiKey(store.db, { name: 'to revoke', scopes: [] });
       assert.equal((await get('/api/v1/test/whoami', { 'x-api-key': key })).status, 200);
-      const outcome = await services.apiKeys.revoke(apiKey.prefix);
+      const outcome = await services.admin.keys.revoke({ id: null, email: 'test' }, apiKey.prefix);
       assert.equal(outcome.kind, 'revoked');
       assert.equal(
         (await get('/api/v1/test/whoami', { 'x-api-key': key })).status,
@@ -141,6 +141,37 @@ describeEachDialect('API keys', (context) =>
       await new Promise((resolve) => setTimeout(resolve, 400));
       assert.equal((await get('/api/v1/test/ingest', { 'x-api-key': key })).status, 401);
       await assert.rejects(cli('create'), /--name is required/);
+      await assert.rejects(cli('create', '--name', 'x', '--scope', 'admin'), /unknown scope "admin"/i);
+    });
+
+    it('CLI: create and revoke leave the same audit rows as the admin area, by "cli"', async () => {
+      const key = (await cli('create', '--name', 'audited app')).stdout.trim();
+      await cli('revoke', key.slice(0, 8));
+      const apiKey = (await services.admin.keys.overview()).keys.find((k) => k.prefix === key.slice(0, 8));
+      assert.ok(apiKey);
+      const rows = await store.db
+        .selectFrom('audit_log')
+        .select(['user_id', 'user_email', 'action', 'entity_type', 'entity_id'])
+        .where('entity_type', '=', 'api_key')
+        .where('entity_id', '=', String(apiKey.id))
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(rows, [
+        {
+          user_id: null,
+          user_email: 'cli',
+          action: 'apikey.create',
+          entity_type: 'api_key',
+          entity_id: String(apiKey.id),
+        },
+        {
+          user_id: null,
+          user_email: 'cli',
+          action: 'apikey.revoke',
+          entity_type: 'api_key',
+          entity_id: String(apiKey.id),
+        },
+      ]);
     });
   }),
 );

@@ -18,11 +18,7 @@ function goLinks(page: string): Array<{ href: string; group: string; destination
 }
 
 async function clickCount(t: TestApp, bookId: number): Promise<number> {
-  const rows = await t.services.store.db
-    .selectFrom('clicks')
-    .select('id')
-    .where('book_id', '=', bookId)
-    .execute();
+  const rows = await t.store.db.selectFrom('clicks').select('id').where('book_id', '=', bookId).execute();
   return rows.length;
 }
 
@@ -77,7 +73,7 @@ describeEachDialect('book page and /go/ links', (context) => {
   it('logs one click per /go/ visit and lands on the destination with the affiliate tag', async () => {
     const page = await (await t.get(`/book/${slug}`)).text();
     const links = goLinks(page);
-    const book = await t.services.store.db
+    const book = await t.store.db
       .selectFrom('books')
       .select('id')
       .where('slug', '=', slug)
@@ -96,7 +92,7 @@ describeEachDialect('book page and /go/ links', (context) => {
   });
 
   it('does not count bot clicks and refuses unknown destinations', async () => {
-    const book = await t.services.store.db
+    const book = await t.store.db
       .selectFrom('books')
       .select('id')
       .where('slug', '=', slug)

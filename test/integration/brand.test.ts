@@ -142,7 +142,7 @@ describeEachDialect("the operator's brand", (context) => {
     const brand = await t.services.brand.current();
     assert.equal(brand.defaultLanguage, 'en');
     assert.equal(brand.defaultCountry, 'GB');
-    const audit = await t.services.store.db
+    const audit = await t.store.db
       .selectFrom('audit_log')
       .select(['action', 'user_email'])
       .where('entity_type', '=', 'brand')

@@ -258,6 +258,7 @@ describeEachDialect('hardening of the deployment settings', (context) =>
       const t: TestApp = {
         app,
         services,
+        store: context.store(),
         baseUrl: address,
         get: (path) => get(t, path),
         close: async () => {

@@ -59,8 +59,9 @@ describeEachDialect('book page refresh', (context) => {
   it('answers a stale page at once and renders it again in the background', async () => {
     assert.match(await page(`/book/${slug}`), /Pride and Prejudice/);
     // A change nothing announces (no book-changed event): the page may show it once it is stale.
-    await services.store.db
-      .updateTable('books')
+    await context
+      .store()
+      .db.updateTable('books')
       .set({ title: 'Pride and Prejudice (Annotated)' })
       .where('slug', '=', slug)
       .execute();

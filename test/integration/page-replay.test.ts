@@ -209,8 +209,9 @@ describeEachDialect('book page replay', (context) => {
     assert.equal(await replays(), before);
 
     // A change drops the kept response with the page: the next visit shows the new title.
-    await services.store.db
-      .updateTable('books')
+    await context
+      .store()
+      .db.updateTable('books')
       .set({ title: 'Pride and Prejudice (Annotated)' })
       .where('slug', '=', slug)
       .execute();

@@ -29,7 +29,7 @@ describeEachDialect('partners, the links API and placement tracking', (context) 
     // Twice: a flush that finds the timer's write already running may resolve before it (see the report).
     await t.services.clicks.flush();
     await t.services.clicks.flush();
-    return t.services.store.db
+    return t.store.db
       .selectFrom('clicks')
       .select(['destination_id', 'partner_id', 'src', 'country'])
       .orderBy('id')
@@ -113,7 +113,7 @@ describeEachDialect('partners, the links API and placement tracking', (context) 
         tag: 'sleepy-20',
       });
 
-      const audit = await t.services.store.db
+      const audit = await t.store.db
         .selectFrom('audit_log')
         .select(['action', 'entity_id'])
         .where('entity_type', '=', 'partner')
@@ -228,7 +228,7 @@ describeEachDialect('partners, the links API and placement tracking', (context) 
     });
 
     it("applies the partner linked to the caller's API key when no partner= is given", async () => {
-      const { key, apiKey } = await createApiKey(t.services.store.db, { name: 'Acme app', scopes: [] });
+      const { key, apiKey } = await createApiKey(t.store.db, { name: 'Acme app', scopes: [] });
       await client.get('/admin/partners/acme');
       const linked = await client.post('/admin/partners/acme', {
         name: 'Acme <Books>',
@@ -316,10 +316,7 @@ describeEachDialect('partners, the links API and placement tracking', (context) 
       await t.get(`/b/${slug}?src=qr`, { 'user-agent': SLACK_UA });
       await t.get(`/b/${slug}`, { 'user-agent': BOT_UA });
       await t.services.visits.flush();
-      const rows = await t.services.store.db
-        .selectFrom('page_visits')
-        .select(['audience', 'src', 'visits'])
-        .execute();
+      const rows = await t.store.db.selectFrom('page_visits').select(['audience', 'src', 'visits']).execute();
       const count = (audience: string, src: string) =>
         rows
           .filter((r) => r.audience === audience && r.src === src)
@@ -336,8 +333,8 @@ describeEachDialect('partners, the links API and placement tracking', (context) 
     });
 
     it('shows clicks per partner and per placement in the analytics, with CSV', async () => {
-      await rollAll(t.services.store.db);
-      const csv = await attributionCsv(t.services.store.db, 'partner', 30);
+      await rollAll(t.store.db);
+      const csv = await attributionCsv(t.store.db, 'partner', 30);
       const acme = csv.split('\n').find((line) => line.startsWith('acme,'));
       assert.ok(acme, csv);
       assert.match(acme, /,\d+$/);

@@ -35,7 +35,7 @@ async function cacheCounters(t: TestApp): Promise<{ hits: number; misses: number
 
 async function loggedCount(t: TestApp, source: string): Promise<number> {
   const row = await sql<{ n: number }>`select count(*) as n from searches where source = ${source}`.execute(
-    t.services.store.db,
+    t.store.db,
   );
   return Number(row.rows[0]?.n ?? 0);
 }

@@ -11,6 +11,8 @@ export const BOT_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.googl
 export interface TestApp {
   app: FastifyInstance;
   services: Services;
+  /** The migrated store the services run on (tests seed and inspect rows through it). */
+  store: Store;
   baseUrl: string;
   /** A real HTTP request to the listening app; redirects are not followed. */
   get(path: string, headers?: Record<string, string>): Promise<Response>;
@@ -35,6 +37,7 @@ export async function startTestApp(
   return {
     app,
     services,
+    store,
     baseUrl: address,
     get: (path, headers = {}) =>
       fetch(`${address}${path}`, { redirect: 'manual', headers: { 'user-agent': HUMAN_UA, ...headers } }),

@@ -4,6 +4,9 @@ import type { ChangeEvents } from '../change-events.js';
 
 export type { AuditActor } from '../../store/audit.js';
 
+/** Who acts in the audit log when an operator runs `booklink admin …` or `booklink apikey …`. */
+export const CLI_ACTOR: AuditActor = Object.freeze({ id: null, email: 'cli' });
+
 /** What every admin command needs: the database, who acts (for the audit log), and the cache events. */
 export interface CommandContext {
   db: Db;

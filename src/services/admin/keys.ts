@@ -1,5 +1,12 @@
 import { addDays, dayOf } from '../../store/analytics.js';
-import { type ApiKey, createApiKey, listApiKeys, revokeApiKey } from '../../store/api-keys.js';
+import {
+  API_KEY_SCOPES,
+  type ApiKey,
+  createApiKey,
+  listApiKeys,
+  type RevokeOutcome,
+  revokeApiKey,
+} from '../../store/api-keys.js';
 import { listUsage } from '../../store/api-usage.js';
 import { writeAudit } from '../../store/audit.js';
 import {
@@ -34,36 +41,47 @@ export async function keysOverview(ctx: Pick<CommandContext, 'db'>, now = new Da
   return { keys, byKey, bySource };
 }
 
+export { API_KEY_SCOPES, type ApiKey, type RevokeOutcome } from '../../store/api-keys.js';
+
+const MAX_KEY_NAME_LENGTH = 200;
+
 /** Creates a key; the clear key is in the result only, to be shown once. */
 export async function createKey(
   ctx: CommandContext,
   name: string,
   scopes: string[],
-): Promise<CommandResult<string>> {
+): Promise<CommandResult<{ key: string; apiKey: ApiKey }>> {
   const trimmed = name.trim();
   if (!trimmed) return invalid({ name: 'Name the key after who uses it.' });
-  const { key, apiKey } = await createApiKey(ctx.db, { name: trimmed, scopes });
+  if (trimmed.length > MAX_KEY_NAME_LENGTH)
+    return invalid({ name: `Use at most ${MAX_KEY_NAME_LENGTH} characters.` });
+  const unknown = scopes.find((scope) => !(API_KEY_SCOPES as readonly string[]).includes(scope));
+  if (unknown !== undefined)
+    return invalid({ scope: `Unknown scope "${unknown}" (known: ${API_KEY_SCOPES.join(', ')}).` });
+  const created = await createApiKey(ctx.db, { name: trimmed, scopes });
+  const { apiKey } = created;
   await writeAudit(ctx.db, ctx.actor, {
     action: 'apikey.create',
     entityType: 'api_key',
     entityId: apiKey.id,
     after: { name: apiKey.name, prefix: apiKey.prefix, scopes: apiKey.scopes },
   });
-  return ok(key);
+  return ok(created);
 }
 
-export async function revokeKey(ctx: CommandContext, id: number): Promise<boolean> {
-  const outcome = await revokeApiKey(ctx.db, String(id));
-  if (outcome.kind !== 'revoked') return false;
+/** Revokes the key with this id or prefix; only a revoke that happened is audited and announced. */
+export async function revokeKey(ctx: CommandContext, ref: string): Promise<RevokeOutcome> {
+  const outcome = await revokeApiKey(ctx.db, ref);
+  if (outcome.kind !== 'revoked') return outcome;
   ctx.events.emit('api-keys-changed');
   await writeAudit(ctx.db, ctx.actor, {
     action: 'apikey.revoke',
     entityType: 'api_key',
-    entityId: id,
+    entityId: outcome.apiKey.id,
     before: { revokedAt: null },
     after: { revokedAt: outcome.apiKey.revokedAt },
   });
-  return true;
+  return outcome;
 }
 
 /** API keys: the overview with usage, creating (the clear key returned once) and revoking. */
@@ -72,11 +90,16 @@ export class AdminKeys extends AdminArea {
     return keysOverview({ db: this.db });
   }
 
-  create(actor: AuditActor, name: string, scopes: string[]): Promise<CommandResult<string>> {
+  create(
+    actor: AuditActor,
+    name: string,
+    scopes: string[],
+  ): Promise<CommandResult<{ key: string; apiKey: ApiKey }>> {
     return createKey(this.as(actor), name, scopes);
   }
 
-  revoke(actor: AuditActor, id: number): Promise<boolean> {
-    return revokeKey(this.as(actor), id);
+  /** `ref`: the key's id or its prefix (as `booklink apikey revoke` takes it). */
+  revoke(actor: AuditActor, ref: number | string): Promise<RevokeOutcome> {
+    return revokeKey(this.as(actor), String(ref));
   }
 }

@@ -58,7 +58,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (ap
       );
       if (!result.ok) return page(request, reply, { values, errors: result.errors }, 422);
       // Rendered, not redirected: the clear key must never sit in a URL or a later page.
-      return page(request, reply, { created: result.value }, 201);
+      return page(request, reply, { created: result.value.key }, 201);
     },
   );
 

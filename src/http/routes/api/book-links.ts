@@ -5,7 +5,6 @@ import { DESTINATION_GROUPS } from '../../../domain/groups.js';
 import { SRC_PATTERN } from '../../../domain/partners.js';
 import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
 import { readerCountry } from '../../../domain/storefronts.js';
-import { bookLinks } from '../../../services/book-links.js';
 import type { Services } from '../../../services/container.js';
 import { HttpError } from '../../errors.js';
 
@@ -65,7 +64,6 @@ export const apiBookLinksRoutes: FastifyPluginAsyncTypebox<{ services: Services 
   app,
   { services },
 ) => {
-  const deps = { pages: services.pages, partners: services.partners, baseUrl: services.config.baseUrl };
   app.get(
     '/api/v1/books/:slug/links',
     {
@@ -108,7 +106,7 @@ export const apiBookLinksRoutes: FastifyPluginAsyncTypebox<{ services: Services 
     },
     async (request, reply) => {
       const { country, partner, src } = request.query;
-      const links = await bookLinks(deps, request.params.slug, {
+      const links = await services.bookLinks.forBook(request.params.slug, {
         country: readerCountry(country, request.headers, services.brand.defaultCountry()),
         partner,
         src,

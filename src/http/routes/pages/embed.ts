@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { readerCountry } from '../../../domain/storefronts.js';
 import type { Services } from '../../../services/container.js';
-import { cleanPartnerId, loadEmbed } from '../../../services/embeds.js';
+import { cleanPartnerId } from '../../../services/embeds.js';
 import { HttpError } from '../../errors.js';
-import { embedData } from '../../presenters/embed.js';
+import { type EmbedData, embedData } from '../../presenters/embed.js';
 import { requesterOf } from '../../requester.js';
 import { findStaticAsset } from '../../views/assets.js';
 import { renderEmbedPage } from '../../views/embed-page.js';
@@ -117,8 +118,35 @@ const EmbedDataSchema = Type.Object({
  */
 export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const script = embedScript();
-  const deps = { pages: services.pages, creator: services.creator };
   const baseUrl = services.config.baseUrl;
+
+  /**
+   * The embed's data for the book a request names (both the JSON and the iframe page answer from it),
+   * or null when there is none; a creation refused for this visitor is said on the reply first.
+   */
+  const loadData = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    asked: { slug: string; country?: string; partner?: string },
+  ): Promise<EmbedData | null> => {
+    const country = readerCountry(asked.country, request.headers, services.brand.defaultCountry());
+    const mayCreate = visitorMayCreate(services, request, request.isAutomated);
+    const content = await services.embeds.load(asked.slug, {
+      country,
+      mayCreate,
+      requester: requesterOf(request),
+    });
+    if (!content) {
+      refuseIfCreationRefused(reply, mayCreate);
+      return null;
+    }
+    return embedData(content, {
+      baseUrl,
+      partner: cleanPartnerId(asked.partner),
+      country,
+      brand: await services.brand.current(),
+    });
+  };
 
   app.get('/embed.js', { schema: { hide: true } }, async (request, reply) => {
     reply
@@ -141,25 +169,8 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       },
     },
     async (request, reply) => {
-      const chosenCountry = readerCountry(
-        request.query.country,
-        request.headers,
-        services.brand.defaultCountry(),
-      );
-      const mayCreate = visitorMayCreate(services, request, request.isAutomated);
-      const content = await loadEmbed(deps, request.params.slug, {
-        country: chosenCountry,
-        mayCreate,
-        requester: requesterOf(request),
-      });
-      if (!content) refuseIfCreationRefused(reply, mayCreate);
-      if (!content) return reply.code(404).send({ detail: 'There is no book at this address.' });
-      const data = embedData(content, {
-        baseUrl,
-        partner: cleanPartnerId(request.query.partner),
-        country: chosenCountry,
-        brand: await services.brand.current(),
-      });
+      const data = await loadData(request, reply, { slug: request.params.slug, ...request.query });
+      if (!data) return reply.code(404).send({ detail: 'There is no book at this address.' });
       return reply
         .header('cache-control', 'public, max-age=300')
         .header('vary', 'Cookie, Accept-Language')
@@ -180,25 +191,8 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       },
     },
     async (request, reply) => {
-      const chosenCountry = readerCountry(
-        request.query.country,
-        request.headers,
-        services.brand.defaultCountry(),
-      );
-      const mayCreate = visitorMayCreate(services, request, request.isAutomated);
-      const content = await loadEmbed(deps, request.params.slug, {
-        country: chosenCountry,
-        mayCreate,
-        requester: requesterOf(request),
-      });
-      if (!content) refuseIfCreationRefused(reply, mayCreate);
-      if (!content) throw new HttpError(404, 'book_not_found', 'There is no book at this address.');
-      const data = embedData(content, {
-        baseUrl,
-        partner: cleanPartnerId(request.query.partner),
-        country: chosenCountry,
-        brand: await services.brand.current(),
-      });
+      const data = await loadData(request, reply, { slug: request.params.slug, ...request.query });
+      if (!data) throw new HttpError(404, 'book_not_found', 'There is no book at this address.');
       const withCover = request.query.cover !== '0' && request.query.cover !== 'false';
       return reply
         .type('text/html; charset=utf-8')

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { oembedTarget } from '../../../domain/oembed.js';
 import type { Services } from '../../../services/container.js';
-import { loadOEmbedSubject } from '../../../services/oembed.js';
 import { ValidationProblem } from '../../errors.js';
 import { OEmbedBody, oembedAnswer } from '../../presenters/oembed.js';
 import { Integer } from '../../validation.js';
@@ -52,7 +51,6 @@ function absoluteUrl(value: string): URL {
  */
 export const oembedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const baseUrl = services.config.baseUrl;
-  const deps = { pages: services.pages, lists: services.lists };
   app.get(
     '/oembed',
     {
@@ -67,7 +65,7 @@ export const oembedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       const { url, format, maxwidth, maxheight } = request.query;
       const target = oembedTarget(absoluteUrl(url), baseUrl);
       if (format === 'xml') return reply.code(501).send({ detail: 'Only format=json is available.' });
-      const subject = target ? await loadOEmbedSubject(deps, target) : null;
+      const subject = target ? await services.oembeds.load(target) : null;
       if (!subject) return reply.code(404).send({ detail: 'This address is not a book or list of ours.' });
       return reply.header('cache-control', 'public, max-age=300').send(
         oembedAnswer(subject, {
