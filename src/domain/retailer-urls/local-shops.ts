@@ -49,7 +49,7 @@ const SHOPS: ReadonlyArray<[store: string, hosts: Readonly<Record<string, string
 
 /** Their search pages, in the shops' own words: no book by themselves, tied to one by an ISBN in them. */
 const SEARCH: PathRule = {
-  path: /^\/(?:[a-z]{2}(?:-[a-z]{2})?\/|c\/)?(?:search[^/]*|suche|recherche|rechercher|zoeken|zoek|busquedas?|buscar|cerca|src|netstore\/search\.html|search-books|search-nwx)(?:\/.*)?$/i,
+  path: /^\/(?:[a-z]{2}(?:-[a-z]{2})?\/|c\/)?(?:search[^/]*|suche|recherche|rechercher|zoeken|zoek|busquedas?|buscar|cerca|src|netstore\/search\.html|search-books|search-nwx)(?:\.aspx)?(?:\/.*)?$/i,
   kind: 'not_book',
 };
 
@@ -72,8 +72,9 @@ const PRODUCTS: Readonly<Record<string, readonly PathRule[]>> = {
   bruna: [{ path: new RegExp(`^/boeken/(?<slug>[^/]+?)?-${ISBN13}/?$`, 'i') }],
   // /livre/<shop number>-<title-author-publisher>: no ISBN, the shop's own number.
   leslibraires: [{ path: /^\/livre\/(?<id>\d+)-(?<slug>[^/]+)\/?$/i, id: 'leslibraires' }],
-  // Weltbild's search asks in the path: /suche/<words or ISBN>.
+  // Weltbild's and Bookswagon's searches ask in the path: /suche/<words or ISBN>.
   weltbild: [{ path: /^\/suche\/(?<slug>[^/]+)\/?$/i, kind: 'not_book' }],
+  bookswagon: [{ path: /^\/search-books\/(?<slug>[^/]+)(?:\/.*)?$/i, kind: 'not_book' }],
   // /boek?authortitle=<author>/<title>--<isbn> (read by `refine` below).
   libris: [{ path: /^\/boek\/?$/i, kind: 'unknown' }],
   // Livres_Produit.aspx?id=<shop number>&def=<Title>,<AUTHOR>,<isbn> (read by `refine` below).
@@ -106,12 +107,26 @@ function splitAt(text: string, separator: string): [string | undefined, string |
   return at === -1 ? [text || undefined, undefined] : [text.slice(0, at), text.slice(at + 1)];
 }
 
+/** The parameter a shop's search box fills, where it is none the generic scan knows (`q`, `query`…). */
+const SEARCH_PARAMS: Readonly<Record<string, readonly string[]>> = {
+  osiander: ['sq'],
+  morawa: ['sq'],
+  'orell-fuessli': ['sq'],
+  cultura: ['search_query'],
+  agapea: ['texto'],
+  'mondadori-store': ['g'],
+  libraccio: ['xy', 'FT'],
+  'renaud-bray': ['words'],
+};
+
 export const LOCAL_SHOPS: readonly StoreRule[] = SHOPS.map(([store, hosts]) => {
   const refine = REFINE[store];
+  const searchParams = SEARCH_PARAMS[store];
   return {
     store,
     hosts,
     patterns: [...(PRODUCTS[store] ?? []), SEARCH],
     ...(refine ? { refine } : {}),
+    ...(searchParams ? { searchParams } : {}),
   };
 });
