@@ -64,7 +64,13 @@ describe('shop product pages as the shops print them', () => {
         'notacion grafia musical siglo xx',
       ],
       ['https://www.kinokuniya.co.jp/f/dsg-01-9784575160543', 'kinokuniya', 'JP', '9784575160543', null],
-      ['https://www.bruna.nl/boeken/-9789021462691', 'bruna', 'NL', '9789021462691', null],
+      [
+        'https://www.bruna.nl/boeken/howls-moving-castle-9780007299263',
+        'bruna',
+        'NL',
+        '9780007299263',
+        'howls moving castle',
+      ],
     ];
     for (const [url, store, country, isbn, title] of cases) {
       assert.deepEqual(summary(url), { store, country, kind: 'book', isbn, title }, url);

@@ -68,7 +68,7 @@ const PRODUCTS: Readonly<Record<string, readonly PathRule[]>> = {
   agapea: [{ path: new RegExp(`^/libros/(?<slug>[^/]+?)-${ISBN13}-i\\.htm$`, 'i') }],
   // /libros/<title>_978-84-…: the ISBN written with its hyphens.
   todostuslibros: [{ path: /^\/libros\/(?<slug>[^/]+)_(?<isbn>97[89](?:-?\d){10})\/?$/i }],
-  // /boeken/-<isbn> opens the book from its ISBN; a title slug may stand before the hyphen.
+  // /boeken/<title>-<isbn>, the title slug sometimes left out: /boeken/-<isbn>.
   bruna: [{ path: new RegExp(`^/boeken/(?<slug>[^/]+?)?-${ISBN13}/?$`, 'i') }],
   // /livre/<shop number>-<title-author-publisher>: no ISBN, the shop's own number.
   leslibraires: [{ path: /^\/livre\/(?<id>\d+)-(?<slug>[^/]+)\/?$/i, id: 'leslibraires' }],

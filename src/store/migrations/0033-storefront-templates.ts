@@ -58,12 +58,6 @@ const DESTINATIONS: readonly Fix[] = [
     baseFrom: 'https://www.club.be',
     baseTo: 'https://www.librairieclub.be',
   },
-  // Bruna opens a book from its ISBN at /boeken/-<isbn>.
-  {
-    slug: 'bruna',
-    from: search('https://www.bruna.nl/zoeken?query='),
-    to: both('https://www.bruna.nl/boeken/-', 'https://www.bruna.nl/zoeken?query='),
-  },
   {
     slug: 'libris',
     from: search('https://www.libris.nl/zoeken?query='),
