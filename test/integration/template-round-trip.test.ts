@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { buildDestinationUrl } from '../../src/domain/links.js';
 import {
   fillAlternative,
   placeholderValues,
   templateAlternatives,
 } from '../../src/domain/links/templates.js';
+import { buildDestinationUrl } from '../../src/domain/links.js';
 import { parseRetailerUrl } from '../../src/domain/retailer-urls/index.js';
 import { AMAZON_HOSTS, AUDIBLE_HOSTS } from '../../src/domain/store-hosts.js';
 import { forCountry } from '../../src/domain/storefronts.js';
