@@ -7,6 +7,7 @@ import { stagingWithoutRowidMigration } from '../../src/store/migrations/0020-st
 import { foldKeepsMarksMigration } from '../../src/store/migrations/0023-fold-keeps-marks.js';
 import { markRanges } from '../../src/store/migrations/0024-fold-marks-postgres.js';
 import { listPublicIdsMigration } from '../../src/store/migrations/0025-list-public-ids.js';
+import { storefrontTemplatesMigration } from '../../src/store/migrations/0033-storefront-templates.js';
 import { refreshSearchStatistics } from '../../src/store/search.js';
 import { startTestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
@@ -263,4 +264,80 @@ describeEachDialect('migrations', (context) => {
       );
     });
   }
+
+  it('mends the shop links seeded from memory, and leaves a template an operator edited alone', async () => {
+    const { db } = context.store();
+    const template = async (slug: string) =>
+      db
+        .selectFrom('destinations')
+        .select(['id', 'url_template', 'base_url'])
+        .where('slug', '=', slug)
+        .executeTakeFirstOrThrow();
+    const front = async (slug: string, country: string) =>
+      (
+        await db
+          .selectFrom('destination_storefronts')
+          .select('url_template')
+          .where('destination_id', '=', (await template(slug)).id)
+          .where('country', '=', country)
+          .executeTakeFirstOrThrow()
+      ).url_template;
+    // A fresh install runs every migration: it holds the forms the shops use.
+    assert.equal(
+      (await template('weltbild')).url_template,
+      'https://www.weltbild.de/suche/{isbn13} || https://www.weltbild.de/suche/{title_author}',
+    );
+    assert.equal((await template('club')).base_url, 'https://www.librairieclub.be');
+    const before = {
+      weltbild: await template('weltbild'),
+      club: await template('club'),
+      libris: await template('libris'),
+      leslibraires: await front('leslibraires', 'CA'),
+    };
+    try {
+      // The rows as 0026 seeded them, but for one template an operator has since rewritten.
+      const seeded = (prefix: string) => `${prefix}{isbn13} || ${prefix}{title_author}`;
+      await db
+        .updateTable('destinations')
+        .set({ url_template: seeded('https://www.weltbild.de/suche?q=') })
+        .where('slug', '=', 'weltbild')
+        .execute();
+      await db
+        .updateTable('destinations')
+        .set({ url_template: seeded('https://www.club.be/fr-be/search?q='), base_url: 'https://www.club.be' })
+        .where('slug', '=', 'club')
+        .execute();
+      const operators = 'https://www.libris.nl/winkel/boekhandel-x?zoek={isbn13}';
+      await db
+        .updateTable('destinations')
+        .set({ url_template: operators })
+        .where('slug', '=', 'libris')
+        .execute();
+      await db
+        .updateTable('destination_storefronts')
+        .set({ url_template: seeded('https://www.leslibraires.ca/recherche/?q=') })
+        .where('destination_id', '=', (await template('leslibraires')).id)
+        .where('country', '=', 'CA')
+        .execute();
+
+      await storefrontTemplatesMigration(db as Kysely<unknown>, context.dialect);
+
+      assert.equal((await template('weltbild')).url_template, before.weltbild.url_template);
+      assert.deepEqual(
+        [(await template('club')).url_template, (await template('club')).base_url],
+        [before.club.url_template, 'https://www.librairieclub.be'],
+      );
+      assert.equal((await template('libris')).url_template, operators, "the operator's template stays");
+      assert.equal(
+        await front('leslibraires', 'CA'),
+        'https://www.leslibraires.ca/recherche/?s={isbn13} || https://www.leslibraires.ca/recherche/?s={title_author}',
+      );
+    } finally {
+      await db
+        .updateTable('destinations')
+        .set({ url_template: before.libris.url_template })
+        .where('slug', '=', 'libris')
+        .execute();
+    }
+  });
 });

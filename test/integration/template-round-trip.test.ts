@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import {
+  fillAlternative,
+  placeholderValues,
+  templateAlternatives,
+} from '../../src/domain/links/templates.js';
 import { buildDestinationUrl } from '../../src/domain/links.js';
 import { parseRetailerUrl } from '../../src/domain/retailer-urls/index.js';
 import { AMAZON_HOSTS, AUDIBLE_HOSTS } from '../../src/domain/store-hosts.js';
@@ -85,6 +90,34 @@ describeEachDialect('every seeded template round-trips through resolve', (contex
       }
     }
     assert.ok(checked > 150, `only ${checked} templates`);
+    assert.deepEqual(failures, []);
+  });
+
+  it('reads each search by title and author back to the words it asked', async () => {
+    // What a reader gets for a book the shop's ISBN form cannot name: the title-and-author fallback.
+    const values = placeholderValues(
+      { title: 'Pride and Prejudice', authors: ['Austen, Jane'], isbn13: null, isbn10: null },
+      {},
+      null,
+    );
+    const failures: string[] = [];
+    let checked = 0;
+    for (const destination of await listAllDestinations(context.store().db)) {
+      for (const country of [null, ...Object.keys(destination.storefronts)]) {
+        const { urlTemplate } = forCountry(destination, country);
+        for (const alternative of templateAlternatives(urlTemplate)) {
+          const url = alternative.includes('{title_author}') ? fillAlternative(alternative, values) : null;
+          if (!url) continue;
+          const response = await t.get(`/api/v1/resolve?${new URLSearchParams({ url })}`);
+          const body = (await response.json()) as { status: string; search_url?: string };
+          const words = new URL(body.search_url ?? 'http://x/').searchParams.get('q') ?? '';
+          checked += 1;
+          if (body.status !== 'not_found' || !/pride and prejudice/i.test(words))
+            failures.push(`${destination.slug} ${country ?? '-'} ${url} → ${body.status} "${words}"`);
+        }
+      }
+    }
+    assert.ok(checked > 100, `only ${checked} title searches`);
     assert.deepEqual(failures, []);
   });
 

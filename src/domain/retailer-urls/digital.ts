@@ -94,6 +94,7 @@ export const DIGITAL_PLATFORMS: readonly StoreRule[] = [
     // Rakuten Kobo's Japanese store lives inside Rakuten Books: /rk/ is an ebook, /rb/ a print book.
     store: 'rakutenkobo',
     hosts: { 'books.rakuten.co.jp': 'JP' },
+    searchParams: ['sitem'],
     patterns: [
       { path: /^\/rk\/(?<id>[0-9a-f]{32})\/?$/i, id: 'rakuten_kobo' },
       { path: /^\/rb\/(?<id>\d+)\/?$/i, id: 'rakuten_books' },

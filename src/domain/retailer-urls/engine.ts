@@ -45,7 +45,7 @@ export function applyRule(rule: StoreRule, url: URL, hostCountry: string | null)
   if (!matched || draft.kind === 'not_book') draft.canonicalQuery = untrackedParams(url);
   readIsbnParams(draft, params, url.searchParams);
   rule.refine?.(draft, { url, path, params, rule: matched, groups });
-  if (!rule.shortLink) readAnyIsbn(draft, url);
+  if (!rule.shortLink) readAnyIsbn(draft, url, rule.searchParams ?? []);
   return finish(draft, Boolean(rule.shortLink));
 }
 
@@ -53,7 +53,7 @@ export function applyRule(rule: StoreRule, url: URL, hostCountry: string | null)
  * What the store's table did not read, the generic scan may: an ISBN anywhere in the URL ties even
  * a search page to its book, but never a product the URL shows is something else (a DVD).
  */
-function readAnyIsbn(draft: Draft, url: URL): void {
+function readAnyIsbn(draft: Draft, url: URL, searchParams: readonly string[]): void {
   if (draft.nonBook) {
     draft.kind = 'not_book';
     return;
@@ -67,7 +67,17 @@ function readAnyIsbn(draft: Draft, url: URL): void {
     }
   }
   // A search page offers the words it was asked, for the search a reader lands on instead.
-  if (draft.kind === 'not_book' && !draft.titleWords) draft.titleWords = searchWords(url);
+  if (draft.kind === 'not_book' && !draft.titleWords)
+    draft.titleWords = askedWords(url, searchParams) ?? searchWords(url);
+}
+
+/** The words in the store's own search parameter, when it has one the generic scan does not know. */
+function askedWords(url: URL, names: readonly string[]): string | null {
+  for (const name of names) {
+    const value = url.searchParams.get(name)?.trim();
+    if (value && /\p{L}/u.test(value)) return value.slice(0, 200);
+  }
+  return null;
 }
 
 function readPattern(

@@ -25,9 +25,12 @@ export const EUROPE_STORES: readonly StoreRule[] = [
   {
     store: 'thalia',
     hosts: { 'thalia.de': 'DE', 'thalia.at': 'AT', 'thalia.ch': 'CH' },
+    searchParams: ['sq'],
     patterns: [
       { path: /^\/shop\/home\/artikeldetails\/(?<id>(?:A|ID)\d+)(?:\.html)?\/?$/i, id: 'thalia' },
       { path: /^\/shop\/home\/(?:suche|show|mehr-von-suche)\b/i, kind: 'not_book' },
+      // The shop's search box: /suche?sq=<words or ISBN>.
+      { path: /^\/suche\/?$/i, kind: 'not_book' },
     ],
   },
   {

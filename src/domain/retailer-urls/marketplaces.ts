@@ -16,6 +16,8 @@ export const MARKETPLACES: readonly StoreRule[] = [
       'iberlibro.com': 'ES',
       'zvab.com': 'DE',
     },
+    // kn: keywords, tn: title, an: author (the shop's search form).
+    searchParams: ['kn', 'tn', 'an'],
     patterns: [
       { path: /^\/servlet\/BookDetailsPL$/i, query: { bi: 'abebooks' } },
       // "/9780547928227/The-Hobbit-Tolkien-J-R-R-054792822X/plp": slug ends with the ISBN-10.
@@ -30,6 +32,7 @@ export const MARKETPLACES: readonly StoreRule[] = [
   {
     store: 'biblio',
     hosts: { 'biblio.com': 'US', 'biblio.co.uk': 'GB' },
+    searchParams: ['keywords'],
     patterns: [
       { path: /^\/book\/(?<slug>[^/]+)\/d\/(?<id>\d+)\/?$/i, id: 'biblio' },
       { path: new RegExp(`^/(?:isbn/)?${ISBN13}/?$`, 'i') },
@@ -56,6 +59,7 @@ export const MARKETPLACES: readonly StoreRule[] = [
   {
     store: 'thriftbooks',
     hosts: { 'thriftbooks.com': 'US' },
+    searchParams: ['b.search'],
     // The edition's ISBN sits in the fragment (#isbn=…&idiq=…); the path names the work.
     patterns: [
       {
@@ -80,6 +84,7 @@ export const MARKETPLACES: readonly StoreRule[] = [
       'ebay.ca': 'CA',
       'ebay.com.au': 'AU',
     },
+    searchParams: ['_nkw'],
     patterns: [
       {
         path: /^\/itm\/(?:(?<slug>[^/]+)\/)?(?<id>\d{9,14})\/?$/i,

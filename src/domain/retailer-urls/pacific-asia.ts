@@ -8,6 +8,7 @@ export const PACIFIC_ASIA_STORES: readonly StoreRule[] = [
   {
     store: 'booktopia',
     hosts: { 'booktopia.com.au': 'AU' },
+    searchParams: ['keywords'],
     patterns: [
       { path: new RegExp(`^/(?<slug>[^/]+)/(?:book|ebook|audiobook|prod)/?${ISBN13}\\.html$`, 'i') },
       { path: new RegExp(`^/(?<slug>[^/]+)/prod${ISBN13}\\.html$`, 'i') },

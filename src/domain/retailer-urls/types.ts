@@ -102,6 +102,11 @@ export interface StoreRule {
   patterns: readonly PathRule[];
   /** Short-link hosts: nothing can be read until the caller expands them. */
   shortLink?: boolean;
+  /**
+   * The query parameters the store's own search box fills where they are not the generic ones (`q`,
+   * `query`…): what a pasted search asked (`?sq=…`, `?_nkw=…`), offered for a search instead.
+   */
+  searchParams?: readonly string[];
   /** Removes path segments that carry tracking rather than identity (Amazon's `/ref=…`). */
   cleanPath?: (path: string) => string;
   /** Store-specific judgement the table cannot express (Amazon's ASIN and category rules). */

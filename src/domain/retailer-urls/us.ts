@@ -16,6 +16,7 @@ export const US_STORES: readonly StoreRule[] = [
   {
     store: 'bookshop',
     hosts: { 'bookshop.org': 'US', 'uk.bookshop.org': 'GB', 'es.bookshop.org': 'ES' },
+    searchParams: ['keywords'],
     patterns: [
       { path: new RegExp(`^/book/${ISBN13}/?$`) },
       // /a/<affiliate>/<isbn>: the number before the ISBN is the referring shop, not the book.
