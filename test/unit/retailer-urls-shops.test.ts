@@ -34,6 +34,14 @@ describe('shop product pages as the shops print them', () => {
         'Frauen und ihr Erbe',
       ],
       ['https://www.morawa.at/detail/ISBN-9783546100335', 'morawa', 'AT', '9783546100335', null],
+      // A partner's link into bücher.de, as the shop's affiliates print it.
+      [
+        'https://www.buecher.de/go/?isbn=9783518471470&partner=somepartner',
+        'buecher-de',
+        'DE',
+        '9783518471470',
+        null,
+      ],
       [
         'https://www.dubraybooks.ie/kitchen-confidential-insiders-edition_9781408845042',
         'dubray',

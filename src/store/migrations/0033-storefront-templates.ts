@@ -38,6 +38,13 @@ const DESTINATIONS: readonly Fix[] = [
     from: 'https://www.hive.co.uk/Search/Keyword?keyword={isbn13}&productType=1 || https://www.hive.co.uk/Search/Keyword?keyword={title_author}&productType=1',
     to: 'https://www.hive.co.uk/Search/Keyword?keyword={isbn13}&productType=0 || https://www.hive.co.uk/Search/Keyword?keyword={title_author}&productType=0',
   },
+  // bücher.de has no GET search (its search is a form POST); the shop's partners open a book by its
+  // ISBN at /go/?isbn=<isbn>. Words still go to /search, which is unconfirmed.
+  {
+    slug: 'buecher-de',
+    from: search('https://www.buecher.de/search?q='),
+    to: both('https://www.buecher.de/go/?isbn=', 'https://www.buecher.de/search?q='),
+  },
   // Weltbild's search asks in the path: /suche/<words>.
   {
     slug: 'weltbild',
