@@ -15,13 +15,25 @@ export interface ProviderSeriesNote {
 
 const withoutArticle = (words: string) => words.replace(/^(?:the|a|an) /, '');
 
+/** Whether the volume's own title, subtitle or authors hold every word asked: found by them, not by its series. */
+function foundByOwnWords(record: BookRecord, asked: readonly string[]): boolean {
+  const own = new Set(
+    foldText([record.title, record.subtitle ?? '', ...record.authors].join(' '))
+      .split(/\s+/)
+      .filter(Boolean),
+  );
+  return asked.every((word) => own.has(word));
+}
+
 /**
  * Names the series of the volumes one provider answer places in a series of its own (Google's
  * `seriesInfo` gives an id and a number, never a name). Volumes of one series id share a name: a
  * member's own series note names it ("Abhorsen, Book 3" in a subtitle); otherwise the words the
- * provider was asked for, which it matched to that series, confirmed when a member's title is
- * those words (the series named after its first volume) and inferred when none is. Volumes that
- * carry their own series note keep it; the answer is not changed.
+ * provider was asked for, which it matched to that series: confirmed when the answer holds
+ * several volumes of it and one is titled with those words (a series named after a volume),
+ * inferred otherwise. An inferred name places only the volumes those words did not find by their
+ * own title, subtitle or authors (found by their series). Volumes that carry their own series note
+ * keep it; the answer is not changed.
  */
 export function nameProviderSeries(
   request: SearchQuery,
@@ -45,12 +57,13 @@ export function nameProviderSeries(
     );
     const name = named ?? (asked || null);
     if (!name) continue;
+    // Several volumes of one series answering the words, one of them titled so: the series' name.
+    const confirmed = named !== undefined || (titled && volumes.length >= 2);
     for (const record of volumes) {
       if (record.identifiers.series || !record.providerSeries) continue;
-      notes.set(record, {
-        series: `${name}, #${record.providerSeries.number}`,
-        inferred: named === undefined && !titled,
-      });
+      // A volume its own words found ("the quiet ledger") is placed only in a series named for sure.
+      if (!confirmed && foundByOwnWords(record, asked.split(/\s+/).filter(Boolean))) continue;
+      notes.set(record, { series: `${name}, #${record.providerSeries.number}`, inferred: !confirmed });
     }
   }
   return notes;
