@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { splitSeries } from '../../src/catalog/import/csv.js';
 import { parseIsbn } from '../../src/domain/isbn.js';
-import type { CatalogFakeBook } from '../../test/support/fake-providers.js';
+import type { CatalogFakeBook, GoogleSeries } from '../../test/support/fake-providers.js';
 import type { EvalEntry, EvalQuery } from './fixtures.js';
 
 /** Where the labelled query set lives beside the repository (read in place, never copied). */
@@ -54,12 +55,24 @@ function seriesOf(note: string | null): { name: string; number: number } | null 
 /**
  * Google prints a series in the subtitle of some volumes ("Vampire Academy, Book 2") and not of
  * others; half of the series volumes carry it, chosen by id so both catalog halves are alike.
- * Open Library search documents and iTunes titles carry no series.
+ * Open Library search documents and iTunes titles carry no series (nor Google's, see `googleSeries`).
  */
 function googleSubtitle(bookId: number, note: string | null): string | undefined {
   const series = seriesOf(note);
   if (!series || Math.floor(bookId / 2) % 2 === 1) return undefined;
   return `${series.name}, Book ${series.number}`;
+}
+
+/**
+ * Google places some series volumes in a series of its own (`seriesInfo`: an id and the volume's
+ * number, no name); real answers often lack it. Half of the series volumes carry it, chosen by
+ * id apart from the subtitle's half, so a volume may have both, either or neither.
+ */
+function googleSeries(bookId: number, note: string | null): GoogleSeries | undefined {
+  const series = seriesOf(note);
+  if (!series || Math.floor(bookId / 4) % 2 === 1) return undefined;
+  const id = `s${createHash('sha1').update(series.name.toLowerCase()).digest('hex').slice(0, 12)}`;
+  return { id, name: series.name, number: series.number };
 }
 
 function authorsOf(text: string): string[] {
@@ -112,6 +125,7 @@ export function loadGoodbooks(dir: string): Goodbooks {
       year: Number.isFinite(year) ? year : null,
       editionCount: Number(row.books_count ?? 1),
       googleSubtitle: googleSubtitle(Number(id), series),
+      googleSeries: googleSeries(Number(id), series),
     });
   }
   const queries = parse(readFileSync(join(dir, 'search-dev', 'queries.tsv'), 'utf8'), {

@@ -125,5 +125,12 @@ export function mergeRecords(records: readonly BookRecord[]): BookRecord {
     identifiers: merged,
     workKey: first(records, 'workKey') ?? merged.ol_work ?? null,
     ...(records.some((record) => record.allIdentifiers) ? { allIdentifiers: allIdentifiers(records) } : {}),
+    ...providerSeriesOf(records),
   };
+}
+
+/** The first source's own series of the edition (Google's `seriesInfo`), kept for search. */
+function providerSeriesOf(records: readonly BookRecord[]): Pick<BookRecord, 'providerSeries'> {
+  const providerSeries = records.find((record) => record.providerSeries)?.providerSeries;
+  return providerSeries ? { providerSeries } : {};
 }

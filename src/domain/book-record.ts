@@ -43,4 +43,9 @@ export interface BookRecord {
    * `isbn13`); `identifiers` keeps the first of each. For the identifier index only.
    */
   allIdentifiers?: ReadonlyArray<readonly [scheme: string, value: string]>;
+  /**
+   * The provider's own series of this volume when it says so (Google's `seriesInfo`): the series
+   * id and this volume's number in it; the provider gives no series name. For search only.
+   */
+  providerSeries?: { id: string; number: number };
 }

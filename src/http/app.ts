@@ -101,8 +101,8 @@ export async function buildApp({
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy,
     bodyLimit: 1024 * 1024,
-    clientErrorHandler: clientErrorResponder(config.baseUrl),
-    frameworkErrors: frameworkErrorResponder(config.baseUrl),
+    clientErrorHandler: clientErrorResponder(config.baseUrl, () => services.brand.defaultLanguage()),
+    frameworkErrors: frameworkErrorResponder(config.baseUrl, () => services.brand.defaultLanguage()),
     ajv: {
       customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false },
       plugins: [int32Keyword],

@@ -31,6 +31,7 @@ import { type BookCreator, type IsbnLookup, isbnAnswer } from './book-creator.js
 import { type AnswerCache, MemoryAnswerCache, RedisAnswerCache } from './search/cache.js';
 import type { SearchLogRecorder } from './search/log.js';
 import { planProviderSearch, requestKey } from './search/plans.js';
+import { nameProviderSeries } from './search/provider-series.js';
 import type { ResultCacheStats, SearchResultCache } from './search/results.js';
 import type { SearchVocabulary } from './search/vocabulary.js';
 import type { MayCreate } from './write-limits.js';
@@ -54,6 +55,8 @@ export interface Candidate extends RankInput {
   relevance: number;
   /** The work key by title and author alone, before `apartVolumes` tells volumes from their work. */
   titleKey: string;
+  /** Its series note names the series by the words asked, unconfirmed (see `nameProviderSeries`). */
+  seriesInferred?: boolean;
 }
 
 export interface SearchOutcome {
@@ -177,6 +180,7 @@ function confident(query: TextQuery, groups: readonly RankedGroup<Candidate>[]):
   if (!isConfident(groups)) return false;
   const wanted = query.seriesNumber;
   const top = groups[0]?.best;
+  if (top?.seriesInferred && !top.pinned) return false;
   if (wanted === null || !top || top.pinned) return true;
   const parts = titleParts(top);
   if (parts.core.includes(String(wanted))) return true;
@@ -222,11 +226,26 @@ function uniqueSeriesNames(candidates: readonly Candidate[]): string[][] {
  * Library stub, `edition_count: 0`), is a stub: never ahead of a real edition. The catalog's own
  * entries without an ISBN (public-domain texts, rows an operator imported) are books, not stubs.
  */
-function remoteCandidate(record: BookRecord, index: number): Candidate {
+function remoteCandidate(record: BookRecord, index: string): Candidate {
   const popularity = (record.editionCount ?? UNCOUNTED_EDITIONS) * POPULARITY_PER_EDITION;
   const key = record.isbn13 ?? record.workKey ?? `${index}`;
   const stub = (!record.isbn13 && !record.isbn10) || record.editionCount === 0;
   return { ...candidate(record, null, popularity, `remote:${key}`), stub };
+}
+
+/**
+ * One provider answer's candidates, in order; volumes placed only by their provider's own series
+ * (Google's `seriesInfo`) get a series note named by `nameProviderSeries`.
+ */
+function providerCandidates(request: SearchQuery, records: readonly BookRecord[], at: number): Candidate[] {
+  const notes = nameProviderSeries(request, records);
+  return records
+    .filter((record) => record.title)
+    .map((record, i) => {
+      const c = remoteCandidate(record, `${at}.${i}`);
+      const note = notes.get(record);
+      return note ? { ...c, series: note.series, seriesInferred: note.inferred } : c;
+    });
 }
 
 const fromBookRow = (row: BookRow) => {
@@ -497,10 +516,10 @@ export class SearchService {
     if (!remote) return [];
     const signal = onBehalfOf(requester, AbortSignal.timeout(Math.max(1, deadline - Date.now())));
     const answers = Promise.all(
-      requests.map(async (request): Promise<BookRecord[]> => {
+      requests.map(async (request, at): Promise<Candidate[]> => {
         const key = requestKey(request);
         const cached = await this.cache.get(key);
-        if (cached) return cached;
+        if (cached) return providerCandidates(request, cached, at);
         const answer: { records: BookRecord[]; complete: boolean; limited?: boolean } = remote.searchAnswers
           ? await remote.searchAnswers(request, signal).catch(() => ({ records: [], complete: false }))
           : await remote.search(request, signal).then(
@@ -510,11 +529,11 @@ export class SearchService {
         if (answer.limited) progress.limited = true;
         if (answer.complete && !signal.aborted) await this.cache.set(key, answer.records);
         else progress.complete = false;
-        return answer.records;
+        return providerCandidates(request, answer.records, at);
       }),
     );
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<BookRecord[][]>((resolve) => {
+    const timeout = new Promise<Candidate[][]>((resolve) => {
       timer = setTimeout(
         () => {
           progress.complete = false;
@@ -523,9 +542,9 @@ export class SearchService {
         Math.max(1, deadline - Date.now()) + 50,
       ).unref();
     });
-    const records = (await Promise.race([answers, timeout]).finally(() => clearTimeout(timer))).flat();
-    this.options.vocabulary?.learn(records);
-    return records.filter((r) => r.title).map((r, i) => remoteCandidate(r, i));
+    const found = (await Promise.race([answers, timeout]).finally(() => clearTimeout(timer))).flat();
+    this.options.vocabulary?.learn(found.map((c) => c.record));
+    return found;
   }
 
   private async byIsbn(

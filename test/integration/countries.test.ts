@@ -98,6 +98,35 @@ describeEachDialect('each country its own shops', (context) => {
     assert.ok(pageSlugs(plain).includes('barnes-noble'));
   });
 
+  it('names the country as each language says it, article and case included', async () => {
+    const expected: Array<[string, string, string]> = [
+      ['de', 'GB', 'Läden für das Vereinigte Königreich'],
+      ['de', 'DE', 'Läden für Deutschland'],
+      ['de', 'CH', 'Läden für die Schweiz'],
+      ['fr', 'FR', 'Boutiques pour la France'],
+      ['fr', 'GB', 'Boutiques pour le Royaume-Uni'],
+      ['fr', 'US', 'Boutiques pour les États-Unis'],
+      ['fr', 'IT', 'Boutiques pour l’Italie'],
+      ['es', 'GB', 'Tiendas para el Reino Unido'],
+      ['es', 'ES', 'Tiendas para España'],
+      ['it', 'US', 'Negozi per gli Stati Uniti'],
+      ['it', 'DE', 'Negozi per la Germania'],
+      ['nl', 'GB', 'Winkels voor het Verenigd Koninkrijk'],
+      ['nl', 'NL', 'Winkels voor Nederland'],
+      ['pt', 'BR', 'Lojas para o Brasil'],
+      ['pt', 'FR', 'Lojas para a França'],
+      ['ja', 'JP', '日本のショップ'],
+      ['en', 'NL', 'Shops for the Netherlands'],
+      // A country outside the switcher's list: a form that needs no article.
+      ['de', 'NO', 'Läden: Norwegen'],
+      ['en', 'AE', 'Shops: United Arab Emirates'],
+    ];
+    for (const [language, country, sentence] of expected) {
+      const html = await (await t.get(`/book/${slug}?country=${country}&lang=${language}`)).text();
+      assert.ok(html.includes(`<span>${sentence}</span>`), `${language} ${country}: ${sentence}`);
+    }
+  });
+
   it('remembers the switcher’s choice in a cookie and goes back to a path on this site only', async () => {
     const switched = await t.get(`/country?country=de&back=${encodeURIComponent(`/book/${slug}`)}`);
     assert.equal(switched.status, 303);

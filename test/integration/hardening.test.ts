@@ -212,6 +212,48 @@ describeEachDialect('hardening against hostile input', (context) =>
       assert.deepEqual(spec7Problems(await badJson.json()), []);
     });
 
+    it('answers refusals before routing in the reader’s language, else the operator’s default', async () => {
+      const long = 'a'.repeat(20_000);
+      const langOf = (body: string) => /<html lang="([^"]+)"/.exec(body)?.[1];
+      const tooLong = await sendRaw(
+        t,
+        `GET /search?q=${long} HTTP/1.1\r\nHost: x\r\nAccept-Language: de-DE,de;q=0.9`,
+      );
+      assert.equal(tooLong.status, 414);
+      // The header after the overlong request line arrived with it: the page is German.
+      assert.equal(langOf(tooLong.body), 'de');
+      assert.match(tooLong.body, /Adresse zu lang/);
+      const bigHeaders = await sendRaw(
+        t,
+        `GET /book/x HTTP/1.1\r\nHost: x\r\nAccept-Language: fr-FR,fr;q=0.9\r\nX-Big: ${long}`,
+      );
+      assert.equal(bigHeaders.status, 431);
+      assert.equal(bigHeaders.headers['content-language'], 'fr');
+      assert.equal(langOf(bigHeaders.body), 'fr');
+      assert.match(bigHeaders.body, /Requête trop volumineuse/);
+      assert.doesNotMatch(bigHeaders.body, /Request Header Fields Too Large|headers are too large/);
+      const malformed = await sendRaw(
+        t,
+        'GET /book/x HTTP/1.1\r\nHost: x\r\nAccept-Language: ja\r\nno colon here',
+      );
+      assert.equal(malformed.status, 400);
+      assert.equal(langOf(malformed.body), 'ja');
+      assert.match(malformed.body, /リクエストを読み取れませんでした/);
+      const cookie = await sendRaw(
+        t,
+        `GET /book/x HTTP/1.1\r\nHost: x\r\nCookie: booklink_lang=nl\r\nAccept-Language: de\r\nX-Big: ${long}`,
+      );
+      assert.equal(langOf(cookie.body), 'nl', 'the switcher’s cookie before Accept-Language');
+      const badPageUrl = await sendRaw(t, 'GET /book/%E0%A4%A HTTP/1.1\r\nHost: x\r\nAccept-Language: es-ES');
+      assert.equal(badPageUrl.status, 400);
+      assert.equal(badPageUrl.headers['content-language'], 'es');
+      assert.equal(langOf(badPageUrl.body), 'es');
+      assert.match(badPageUrl.body, /no es un texto válido/);
+      const english = await sendRaw(t, 'GET /book/%E0%A4%A HTTP/1.1\r\nHost: x');
+      assert.equal(langOf(english.body), 'en');
+      assert.match(english.body, /not valid text/);
+    });
+
     it('keeps raw control characters out of page text and the <title>', async () => {
       const response = await get(t, '/search?q=%07bell%1B%5B31mred%7Fdel%C2%9Bcsi', {
         accept: BROWSER_ACCEPT,

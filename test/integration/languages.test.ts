@@ -89,6 +89,27 @@ describeEachDialect('reader languages', (context) => {
     assert.equal(langOf(unknown.text), 'en', 'the operator default');
   });
 
+  it('names the edition’s format in the reader’s language, in the details and on product links', async () => {
+    const expected: Record<string, string> = {
+      en: 'Paperback',
+      de: 'Taschenbuch',
+      fr: 'Broché',
+      es: 'Tapa blanda',
+      it: 'Copertina flessibile',
+      nl: 'Paperback',
+      pt: 'Capa mole',
+      ja: 'ペーパーバック',
+    };
+    for (const [language, name] of Object.entries(expected)) {
+      const page = await get(base, `/book/${slug}?lang=${language}`);
+      const fact = /<dt>[^<]*<\/dt>\s*<dd>([^<]*)<\/dd>/g;
+      const facts = [...page.text.matchAll(fact)].map((m) => m[1]);
+      assert.ok(facts.includes(name), `${language}: the format fact reads ${name} (${facts.join(', ')})`);
+      assert.match(page.text, new RegExp(`class="dest__kind">${name}`), `${language}: product link`);
+      if (language !== 'en' && language !== 'nl') assert.doesNotMatch(page.text, />Paperback/, language);
+    }
+  });
+
   it('?lang= beats Accept-Language; book pages carry hreflang alternates and x-default', async () => {
     const page = await get(base, `/book/${slug}?lang=fr`, { 'accept-language': 'de' });
     assert.equal(page.status, 200);

@@ -89,6 +89,40 @@ describeEachDialect('search through the providers', (context) => {
     assert.ok(asked('googlebooks').includes('ashfall chronicles'), 'asked by the series name');
   });
 
+  it('chooses the volume by Google’s own series data (seriesInfo) when no title or subtitle names the series', async () => {
+    const series = { id: 'zBgqGwAAABDnAM', name: 'Ironwood' };
+    for (const [i, title] of ['Ironwood', 'The Glass Orchard', 'Ember Road'].entries()) {
+      fake.addBook({
+        isbn13: ['9780000003010', '9780000003027', '9780000003034'][i] ?? '',
+        title,
+        authors: ['Tove Brandt'],
+        googleSeries: { ...series, number: i + 1 },
+        only: ['googlebooks'],
+      });
+    }
+    assert.equal((await api('ironwood 2')).results[0]?.title, 'The Glass Orchard');
+    assert.equal((await api('ironwood book 3')).results[0]?.title, 'Ember Road');
+    // The first volume bears the series' name: the reader goes straight to the volume asked for.
+    const page = await t.get(`/search?q=${encodeURIComponent('ironwood book 3')}`);
+    assert.equal(page.status, 302);
+    assert.match(page.headers.get('location') ?? '', /^\/book\/ember-road-tove-brandt/);
+  });
+
+  it('ranks a volume Google places in a series named only by the words asked, but does not redirect to it', async () => {
+    for (const [i, title] of ['Cold Harbour', 'The Quiet Ledger'].entries()) {
+      fake.addBook({
+        isbn13: ['9780000004017', '9780000004024'][i] ?? '',
+        title,
+        authors: ['Ines Farrow'],
+        googleSeries: { id: 'mdkgGwAAABC4wM', name: 'Inspector Vahl', number: i + 1 },
+        only: ['googlebooks'],
+      });
+    }
+    assert.equal((await api('inspector vahl 2')).results[0]?.title, 'The Quiet Ledger');
+    const page = await t.get(`/search?q=${encodeURIComponent('inspector vahl 2')}`);
+    assert.equal(page.status, 200, 'a series name no volume confirms is never a confident redirect');
+  });
+
   it('finds a volume typed with a series name the catalog knows', async () => {
     fake.addBook({ isbn13: '9780000002020', title: 'Low Tide', authors: ['Anna Kell'] });
     const body = await api('low tide harbour lights');

@@ -79,8 +79,30 @@ export interface FakeBook {
    * ISBNs and edition keys, as the real index does).
    */
   workIsbns?: string[];
+  /**
+   * Google's own series of the volume, sent as `volumeInfo.seriesInfo` (id and number, never the
+   * name, as Google sends it). Google's search finds a series' volumes by the series name, so the
+   * fake's Google search matches `name` too; no answer carries it.
+   */
+  googleSeries?: GoogleSeries;
   /** Services that know the book; all of them by default. */
   only?: FakeService[];
+}
+
+/** A volume's place in a Google series (`seriesInfo`): the series id, its name, this volume's number. */
+export interface GoogleSeries {
+  id: string;
+  name: string;
+  number: number;
+}
+
+/** `volumeInfo.seriesInfo` as Google sends it for a volume of one of its series. */
+export function googleSeriesInfo(series: GoogleSeries): Record<string, unknown> {
+  return {
+    kind: 'books#volume_series_info',
+    bookDisplayNumber: String(series.number),
+    volumeSeries: [{ seriesId: series.id, seriesBookType: 'ISSUE', orderNumber: series.number }],
+  };
 }
 
 export type FakeFailure =
@@ -189,7 +211,7 @@ function matches(book: FakeBook, text: string, field: 'any' | 'title' | 'author'
         ? `${book.title} ${book.subtitle ?? ''}`
         : field === 'author'
           ? (book.authors ?? []).join(' ')
-          : `${book.title} ${book.subtitle ?? ''} ${(book.authors ?? []).join(' ')}`,
+          : `${book.title} ${book.subtitle ?? ''} ${(book.authors ?? []).join(' ')} ${book.googleSeries?.name ?? ''}`,
     ),
   );
   return words(text).every((word) => haystack.has(word));
@@ -355,6 +377,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         previewLink: `http://books.google.co.uk/books?id=${id}&printsec=frontcover&hl=&cd=1&source=gbs_api`,
         infoLink: `http://books.google.co.uk/books?id=${id}&hl=&source=gbs_api`,
         canonicalVolumeLink: `https://books.google.com/books/about/?hl=&id=${id}`,
+        ...(book.googleSeries ? { seriesInfo: googleSeriesInfo(book.googleSeries) } : {}),
       },
       saleInfo:
         book.format === 'ebook'
@@ -604,7 +627,8 @@ export async function startFakeProviders(): Promise<FakeProviders> {
  * author_name, first_publish_year, every edition's ISBNs, edition_count); Google volumes carry
  * title, subtitle, authors, industryIdentifiers and publishedDate; iTunes a track name and artist.
  * No field carries knowledge the real APIs lack: series notes only where the caller puts them
- * into a Google subtitle, as Google prints them for some volumes.
+ * into a Google subtitle, as Google prints them for some volumes, and Google's `seriesInfo` (a
+ * series id and number, no name) only for the volumes the caller places in a Google series.
  */
 export interface CatalogFakeBook {
   /** Stable id of the work (Open Library work key `OL<id>W`). */
@@ -618,6 +642,8 @@ export interface CatalogFakeBook {
   language?: string;
   /** Google's subtitle for this volume ("Vampire Academy, Book 2"), when it has one. */
   googleSubtitle?: string;
+  /** Google's own series of this volume (`seriesInfo`), when Google places it in one. */
+  googleSeries?: GoogleSeries;
 }
 
 export interface CatalogProviders {
@@ -644,6 +670,7 @@ interface IndexedBook {
   book: CatalogFakeBook;
   title: Set<string>;
   googleTitle: Set<string>;
+  googleSeries: Set<string>;
   author: Set<string>;
   titleLength: number;
 }
@@ -679,6 +706,8 @@ export async function startCatalogProviders(books: readonly CatalogFakeBook[]): 
       book,
       title: new Set(title),
       googleTitle: new Set([...title, ...searchWords(book.googleSubtitle ?? '')]),
+      // Google's free-text search finds a volume by the name of the series it places it in.
+      googleSeries: new Set(searchWords(book.googleSeries?.name ?? '')),
       author: new Set(searchWords(book.authors.join(' '))),
       titleLength: new Set(title).size,
     };
@@ -738,6 +767,7 @@ export async function startCatalogProviders(books: readonly CatalogFakeBook[]): 
       ],
       printType: 'BOOK',
       language: book.language ?? 'en',
+      ...(book.googleSeries ? { seriesInfo: googleSeriesInfo(book.googleSeries) } : {}),
     },
   });
   const itunesItem = (book: CatalogFakeBook) => ({
@@ -804,7 +834,9 @@ export async function startCatalogProviders(books: readonly CatalogFakeBook[]): 
       words = [...free, ...title];
       found = indexed.filter(
         (e) =>
-          hasAll(free, e.googleTitle, e.author) && hasAll(title, e.googleTitle) && hasAll(author, e.author),
+          hasAll(free, e.googleTitle, e.author, e.googleSeries) &&
+          hasAll(title, e.googleTitle) &&
+          hasAll(author, e.author),
       );
     }
     const max = Number(url.searchParams.get('maxResults') ?? 10);

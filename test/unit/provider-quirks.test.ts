@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { googleVolumeToRecord } from '../../src/catalog/providers/googlebooks.js';
+import { googleSeriesInfo, googleVolumeToRecord } from '../../src/catalog/providers/googlebooks.js';
 import { itunesResultToRecord } from '../../src/catalog/providers/itunes.js';
 import {
   openLibraryDataToRecord,
@@ -199,6 +199,50 @@ describe('Google Books answers', () => {
     const record = googleVolumeToRecord(volume);
     assert.equal(record?.publishedDate, '2014-01-01');
     assert.equal(record?.pages, null);
+  });
+});
+
+describe('Google series data', () => {
+  // Shaped as Google sends `seriesInfo` for a volume of one of its series (an ISSUE or a
+  // COLLECTED_EDITION): an id and a number, never the series name.
+  const volume = {
+    kind: 'books#volume',
+    id: 'aB3xEAAAQBAJ',
+    volumeInfo: {
+      title: 'The Glass Orchard',
+      authors: ['Tove Brandt'],
+      industryIdentifiers: [{ type: 'ISBN_13', identifier: '9780000003027' }],
+      language: 'en',
+      seriesInfo: {
+        kind: 'books#volume_series_info',
+        bookDisplayNumber: '2',
+        volumeSeries: [{ seriesId: 'zBgqGwAAABDnAM', seriesBookType: 'ISSUE', orderNumber: 2 }],
+      },
+    },
+    saleInfo: { country: 'IL', saleability: 'NOT_FOR_SALE', isEbook: false },
+  };
+
+  it('reads the series id and the volume’s number', () => {
+    assert.deepEqual(googleVolumeToRecord(volume)?.providerSeries, { id: 'zBgqGwAAABDnAM', number: 2 });
+    // Not a series note: Google gives no name to show.
+    assert.equal(googleVolumeToRecord(volume)?.identifiers.series, undefined);
+  });
+
+  it('takes the display number when the order number is missing, and nothing without an id', () => {
+    assert.deepEqual(
+      googleSeriesInfo({
+        kind: 'books#volume_series_info',
+        shortSeriesBookTitle: 'Volume 1',
+        bookDisplayNumber: '1',
+        volumeSeries: [{ seriesId: 'i9gsGwAAABCmwM', seriesBookType: 'COLLECTED_EDITION' }],
+      }),
+      { id: 'i9gsGwAAABCmwM', number: 1 },
+    );
+    assert.equal(googleSeriesInfo({ kind: 'books#volume_series_info', bookDisplayNumber: '3' }), null);
+    assert.equal(
+      googleVolumeToRecord({ ...volume, volumeInfo: { title: 'Solo' } })?.providerSeries,
+      undefined,
+    );
   });
 });
 

@@ -89,6 +89,27 @@ export function seriesFromSubtitle(subtitle: string | null): string | null {
   return `${name.replace(/\s+series$/i, '').trim()}, #${volume}`;
 }
 
+/**
+ * Google's own series data (`volumeInfo.seriesInfo`, `kind: books#volume_series_info`): the first
+ * `volumeSeries` entry's id and its `orderNumber` (or the `bookDisplayNumber` when that is a
+ * plain number). Google names no series there, and most volumes, novels above all, carry none.
+ */
+export function googleSeriesInfo(value: unknown): { id: string; number: number } | null {
+  const info = obj(value);
+  const first = obj(arr(info?.volumeSeries)[0]);
+  const id = str(first?.seriesId);
+  if (!info || !id) return null;
+  const order = first?.orderNumber;
+  const display = str(info.bookDisplayNumber);
+  const number =
+    typeof order === 'number' && Number.isInteger(order) && order > 0 && order < 1000
+      ? order
+      : display && /^\d{1,3}$/.test(display)
+        ? Number(display)
+        : null;
+  return number === null ? null : { id, number };
+}
+
 /** Maps one item of a `volumes` answer. */
 export function googleVolumeToRecord(item: Json): BookRecord | null {
   const info = obj(item.volumeInfo);
@@ -96,6 +117,7 @@ export function googleVolumeToRecord(item: Json): BookRecord | null {
   if (!info || !title) return null;
   const id = str(item.id);
   const series = seriesFromSubtitle(str(info.subtitle));
+  const providerSeries = googleSeriesInfo(info.seriesInfo);
   return {
     ...emptyRecord(NAME, title),
     ...isbnsOf(info),
@@ -109,6 +131,7 @@ export function googleVolumeToRecord(item: Json): BookRecord | null {
     description: plainText(info.description),
     identifiers: { ...(id ? { google_volume: id } : {}), ...(series ? { series } : {}) },
     allIdentifiers: allIsbnsOf(info),
+    ...(providerSeries ? { providerSeries } : {}),
   };
 }
 

@@ -2,6 +2,8 @@ import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { readCookie } from '../../domain/cookies.js';
+import { LANGUAGE_COOKIE, negotiateLanguage, type ReaderLanguage } from '../../domain/reader-languages.js';
 import type { Brand } from '../../services/brand.js';
 import { isDatabaseUnavailable } from '../../services/container.js';
 import { HttpError, type ValidationIssue, ValidationProblem } from '../errors.js';
@@ -194,24 +196,65 @@ async function errorsPlugin(app: FastifyInstance, options: ErrorsOptions) {
 }
 
 /**
- * Fastify's `frameworkErrors`: a target that does not decode (`/book/%E0%A4%A`) is refused before
- * routing, outside the error handler; it answers in the same format.
+ * The language of a request refused before Fastify's hooks ran: `?lang=` of the target, the
+ * switcher's cookie, then Accept-Language, as for every page; the operator's default without them.
  */
-export function frameworkErrorResponder(baseUrl: string) {
+export function refusedRequestLanguage(
+  target: string,
+  headers: { cookie?: string | undefined; acceptLanguage?: string | undefined },
+  fallback: ReaderLanguage,
+): ReaderLanguage {
+  const search = target.includes('?') ? target.slice(target.indexOf('?') + 1) : '';
+  let lang: string | null = null;
+  try {
+    lang = new URLSearchParams(search).get('lang');
+  } catch {
+    lang = null;
+  }
+  return negotiateLanguage({
+    query: lang,
+    cookie: readCookie(headers.cookie, LANGUAGE_COOKIE),
+    acceptLanguage: headers.acceptLanguage,
+    fallback,
+  });
+}
+
+/** One header's value in a raw request head (latin1 text), or undefined. */
+function rawHeader(head: string, name: string): string | undefined {
+  const match = new RegExp(`\\r\\n${name}:[ \\t]*([^\\r\\n]*)`, 'i').exec(head);
+  return match?.[1]?.trim();
+}
+
+/**
+ * Fastify's `frameworkErrors`: a target that does not decode (`/book/%E0%A4%A`) is refused before
+ * routing, outside the error handler; it answers in the same format, a page in the reader's language.
+ */
+export function frameworkErrorResponder(baseUrl: string, defaultLanguage: () => ReaderLanguage) {
   const always = responseHeaders(baseUrl.startsWith('https:'));
   return (_error: Error, request: FastifyRequest, reply: FastifyReply): void => {
-    const message = 'The address is not valid: part of it does not decode.';
     // Refused before routing, so before the hooks that add these to every other answer.
     for (const [name, value] of always) reply.header(name, value);
     if (wantsJson(request)) {
-      reply.code(400).send({ detail: message });
+      reply.code(400).send({ detail: 'The address is not valid: part of it does not decode.' });
       return;
     }
+    const cookie = request.headers.cookie;
+    const acceptLanguage = request.headers['accept-language'];
+    const language = refusedRequestLanguage(
+      request.raw.url ?? '',
+      { cookie, acceptLanguage: Array.isArray(acceptLanguage) ? acceptLanguage.join(',') : acceptLanguage },
+      defaultLanguage(),
+    );
     for (const [name, value] of pageHeaders()) reply.header(name, value);
     reply
       .code(400)
       .type('text/html; charset=utf-8')
-      .send(inLanguage(request.language ?? 'en', () => renderErrorPage({ status: 400, baseUrl })));
+      .header('content-language', language)
+      .send(
+        inLanguage(language, () =>
+          renderErrorPage({ status: 400, message: t('error.undecodable.message'), baseUrl }),
+        ),
+      );
   };
 }
 
@@ -226,7 +269,7 @@ const CLOSE_AFTER_REFUSAL_MS = 1000;
  * request, a URI too long, headers too large) answers like every other error: JSON `{detail}` when
  * the request line names an /api/ path, an HTML page in the site's layout otherwise.
  */
-export function clientErrorResponder(baseUrl: string) {
+export function clientErrorResponder(baseUrl: string, defaultLanguage: () => ReaderLanguage) {
   const always = responseHeaders(baseUrl.startsWith('https:'));
   return (error: ConnectionError, socket: Socket): void => {
     // The client hung up, or an answer is already being written on this connection: nothing to say.
@@ -252,11 +295,27 @@ export function clientErrorResponder(baseUrl: string) {
       414: 'The address is too long.',
       431: 'The request headers are too large.',
     }[status];
-    const body = api
-      ? JSON.stringify({ detail: message })
-      : renderErrorPage({ status, title: STATUS_CODES[status], message, baseUrl });
+    // A page in the reader's language, as far as the head that did arrive tells it.
+    const language = api
+      ? null
+      : refusedRequestLanguage(
+          target,
+          { cookie: rawHeader(head, 'cookie'), acceptLanguage: rawHeader(head, 'accept-language') },
+          defaultLanguage(),
+        );
+    const body = language
+      ? inLanguage(language, () =>
+          renderErrorPage({
+            status,
+            ...(status === 400 ? { message: t('error.malformed.message') } : {}),
+            baseUrl,
+          }),
+        )
+      : JSON.stringify({ detail: message });
     const type = api ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8';
-    const headers = api ? always : [...always, ...pageHeaders()];
+    const headers = language
+      ? [...always, ...pageHeaders(), ['Content-Language', language] as const]
+      : always;
     // The connection is closed once the answer is out, or a second later for a client that reads
     // nothing: a stalled request must not keep its socket.
     socket.end(

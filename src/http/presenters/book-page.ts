@@ -87,17 +87,17 @@ function editionViews(loaded: LoadedBook): EditionView[] {
   }));
 }
 
-/** Names that read with an article in an English sentence ("Shops for the United Kingdom"). */
-const WITH_ARTICLE = new Set(['US', 'GB', 'NL', 'AE', 'PH', 'CZ', 'DO', 'BS', 'GM', 'CF', 'KY', 'MV', 'VA']);
-
-/** Country names in the page's language; the English article only in English. */
+/**
+ * Country names in the page's language. The sentence around the name ("Shops for the United
+ * Kingdom", "Läden für das Vereinigte Königreich", "Boutiques pour les États-Unis") is the
+ * catalogue's, chosen by the country code: each language writes its article and case there.
+ */
 export function countryView(code: string, back: string): CountryView {
   const language = currentLanguage();
-  const name = countryName(code, language);
   const choices = [...new Set([...SWITCHER_COUNTRIES, code])]
     .map((choice) => ({ code: choice, name: countryName(choice, language) }))
     .sort((a, b) => a.name.localeCompare(b.name, language));
-  return { code, name: language === 'en' && WITH_ARTICLE.has(code) ? `the ${name}` : name, back, choices };
+  return { code, name: countryName(code, language), back, choices };
 }
 
 export interface BookPageParams {

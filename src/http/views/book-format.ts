@@ -1,3 +1,4 @@
+import { BOOK_FORMATS } from '../../domain/book-record.js';
 import type { DestinationGroup } from '../../domain/groups.js';
 import type { MessageKey } from '../i18n/catalogue.js';
 import { currentLanguage, t } from '../i18n/context.js';
@@ -106,8 +107,14 @@ export function displayLanguage(language: string): string {
   }
 }
 
+/**
+ * A format in the page's language: the formats Booklink knows by their catalogue names
+ * ("Taschenbuch", "Broché"), any other string a source gave as written, capitalised.
+ */
 export function displayFormat(format: string): string {
-  return format.charAt(0).toUpperCase() + format.slice(1);
+  const known = (BOOK_FORMATS as readonly string[]).includes(format);
+  const key = !known ? 'unknown' : format === 'other' ? 'other_format' : format.replace(/-/g, '_');
+  return t('book.format.name', { format: key, name: format.charAt(0).toUpperCase() + format.slice(1) });
 }
 
 /** schema.org BookFormatType for the free-form format strings providers use; null when unsure. */

@@ -110,7 +110,7 @@ const SELECTED = raw(' selected');
 export function countryBar(country: CountryView | null | undefined): SafeHtml {
   if (!country) return html``;
   return html`<div class="country" data-country="${country.code}">
-  <span>${t('book.country.shops', { country: country.name })}</span><span aria-hidden="true">·</span>
+  <span>${t('book.country.shops', { code: country.code, country: country.name })}</span><span aria-hidden="true">·</span>
   <details><summary class="country__change">${t('book.country.change')}</summary>
     <form method="get" action="/country">
       <label for="country-choice">${t('book.country.label')}</label>

@@ -30,8 +30,11 @@ const DEFAULTS: Readonly<Record<number, { title: MessageKey; message: MessageKey
   400: { title: 'error.400.title', message: 'error.400.message' },
   403: { title: 'error.403.title', message: 'error.403.message' },
   404: { title: 'error.404.title', message: 'error.404.message' },
+  408: { title: 'error.408.title', message: 'error.408.message' },
+  414: { title: 'error.414.title', message: 'error.414.message' },
   422: { title: 'error.422.title', message: 'error.422.message' },
   429: { title: 'error.429.title', message: 'error.429.message' },
+  431: { title: 'error.431.title', message: 'error.431.message' },
   500: { title: 'error.500.title', message: 'error.500.message' },
   503: { title: 'error.503.title', message: 'error.503.message' },
 };

@@ -72,7 +72,7 @@ export interface BookPageModel {
 
 export interface CountryView {
   code: string;
-  /** "the United Kingdom", as the sentence needs it. */
+  /** "United Kingdom", in the page's language (the catalogue's sentence adds any article). */
   name: string;
   /** The path the switcher sends the reader back to. */
   back: string;
