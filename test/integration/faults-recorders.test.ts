@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { after, beforeEach, it } from 'node:test';
 import { sql } from 'kysely';
 import { type Click, ClickRecorder, replayClickJournals } from '../../src/services/click-recorder.js';
-import { listUsage, UsageRecorder, usageSource } from '../../src/store/api-usage.js';
+import { UsageRecorder, usageSource } from '../../src/services/api-usage.js';
+import { listUsage } from '../../src/store/api-usage.js';
 import { startTestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
 
