@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import {
   API_KEY_PATTERN,
   type ApiKeyIdentity,
@@ -7,7 +6,7 @@ import {
   type RevokeOutcome,
   revokeApiKey,
 } from '../store/api-keys.js';
-import type { Database } from '../store/schema.js';
+import type { Db } from '../store/schema.js';
 
 export interface ApiKeyDirectoryOptions {
   /** How long a lookup is trusted; a revoke in another process takes effect within this bound. */
@@ -28,7 +27,7 @@ export class ApiKeyDirectory {
   private readonly now: () => number;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     options: ApiKeyDirectoryOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? 30_000;

@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import { touchApiKeys } from '../store/api-keys.js';
 import { addUsage, type UsageRow } from '../store/api-usage.js';
-import type { Database } from '../store/schema.js';
+import type { Db } from '../store/schema.js';
 import { BufferedWriter, type WriterLogger } from './buffered-writer.js';
 
 /**
@@ -27,6 +26,7 @@ export interface UsageRecorderStats {
 }
 
 export const MAX_SOURCE_LENGTH = 50;
+const DAY_MS = 86_400_000;
 
 /** Without control characters: a NUL cannot be stored in PostgreSQL text, and none belongs in a name. */
 function printable(value: string): string {
@@ -63,8 +63,9 @@ interface KeySeen {
 export class UsageRecorder {
   private readonly counters: BufferedWriter<UsageRow>;
   private readonly seen: BufferedWriter<KeySeen>;
+  private day = { start: Number.NEGATIVE_INFINITY, name: '' };
 
-  constructor(db: Kysely<Database>, options: UsageRecorderOptions = {}) {
+  constructor(db: Db, options: UsageRecorderOptions = {}) {
     const common = {
       flushIntervalMs: options.flushIntervalMs,
       // Counters merge in memory: the timer writes them, however many calls arrive.
@@ -79,7 +80,9 @@ export class UsageRecorder {
       name: 'api usage counter',
       write: (rows) => addUsage(db, rows),
       coalesce: {
-        key: (row) => JSON.stringify([row.day, row.keyId, row.route, row.source]),
+        // The route is a route pattern and the source has no control characters (`usageSource`); a
+        // null source is stored as '' (so they are one counter).
+        key: (row) => `${row.day}\u0000${row.keyId ?? 0}\u0000${row.route}\u0000${row.source ?? ''}`,
         merge: (into, row) => {
           into.count += row.count;
         },
@@ -100,17 +103,26 @@ export class UsageRecorder {
     });
   }
 
-  /** Never throws, never waits. */
+  /** Never throws, never waits. On the path of every API call: no string is built but the key. */
   record(call: ApiCall): void {
-    const at = call.at.toISOString();
     void this.counters.record({
-      day: at.slice(0, 10),
+      day: this.dayOf(call.at),
       keyId: call.keyId,
       source: call.source,
       route: call.route,
       count: 1,
     });
-    if (call.keyId !== null) void this.seen.record({ keyId: call.keyId, at });
+    if (call.keyId !== null) void this.seen.record({ keyId: call.keyId, at: call.at.toISOString() });
+  }
+
+  /** The UTC day of a time, computed once a day rather than once a call. */
+  private dayOf(at: Date): string {
+    const ms = at.getTime();
+    if (ms < this.day.start || ms >= this.day.start + DAY_MS) {
+      const start = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+      this.day = { start, name: new Date(start).toISOString().slice(0, 10) };
+    }
+    return this.day.name;
   }
 
   /** Writes what waits now. Resolves even when the write failed. */

@@ -274,7 +274,10 @@ export class BufferedWriter<Row> {
   private async setAside(entry: Entry<Row>, error: unknown): Promise<number> {
     const weight = this.weight(entry.row);
     this.counts.setAside += weight;
-    this.logger.error({ err: error, [this.name]: entry.row }, `${this.name} refused by the database; set aside`);
+    this.logger.error(
+      { err: error, [this.name]: entry.row },
+      `${this.name} refused by the database; set aside`,
+    );
     await appendDeadLetter(this.deadLetterFile, this.name, entry.row, error).catch((fileError: unknown) =>
       this.logger.error({ err: fileError }, 'dead-letter file write failed'),
     );
@@ -366,7 +369,8 @@ export async function writeSettingAside<Row>(
         chunk.at(-1)?.seq || undefined,
       );
     } catch (error) {
-      if (isDatabaseUnavailable(error)) return { remaining: [...chunk, ...chunks.flat()], setAside: setAsideWeight };
+      if (isDatabaseUnavailable(error))
+        return { remaining: [...chunk, ...chunks.flat()], setAside: setAsideWeight };
       const [only] = chunk;
       if (chunk.length === 1 && only) {
         setAsideWeight += await setAside(only, error);

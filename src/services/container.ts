@@ -43,9 +43,9 @@ import { CreationAllowance, type MayCreate, WriteLimits, type Writer } from './w
 
 // What the HTTP layer's plugins need from the store, handed on here: http/ never imports store/.
 export type { ApiKeyIdentity } from '../store/api-keys.js';
+export { isDatabaseUnavailable } from '../store/errors.js';
 export type { ApiKeyDirectory } from './api-keys.js';
 export { type UsageRecorder, type UsageRecorderStats, usageSource } from './api-usage.js';
-export { isDatabaseUnavailable } from '../store/errors.js';
 export { ChangeEvents } from './change-events.js';
 export type { MayCreate, WriteLimitStats, Writer } from './write-limits.js';
 
