@@ -192,8 +192,8 @@ export class BufferedWriter<Row> {
   }
 
   stats(): BufferedWriterStats {
-    let pending = 0;
-    for (const entry of this.entries()) pending += this.weight(entry.row);
+    // Read by every scrape of /metrics, once per field: no walk over a long backlog of plain rows.
+    const pending = this.weight === one ? this.size() : this.weightOf(this.entries());
     return { ...this.counts, pending };
   }
 
