@@ -5,15 +5,19 @@
  * the same size), `/go/{slug}/{destination}` (against a bare 302), `/api/v1/search` with one query
  * repeated (its answer cached) and with distinct catalog queries and no answer cache, and
  * `/api/v1/resolve` of one known store URL.
- * `npx tsx bench/http/tail.ts [--catalog examples/books.csv] [--books 200] [--duration 10] [--warmup 2]`
+ * `npx tsx bench/http/tail.ts [--catalog examples/books.csv] [--books 200] [--duration 10] [--warmup 2]
+ *   [--database sqlite|postgres] [--only book,go,search,resolve] [--connections 10,50]`
  * (`--catalog` takes any CSV `booklink import` reads; its most popular `--books` become book pages).
- * The server is `npm start`'s `node dist/cli.js serve`, built from this source, on SQLite.
+ * The server is `npm start`'s `node dist/cli.js serve`, built from this source, on SQLite, or with
+ * `--database postgres` on a PostgreSQL database created for the run (`bench_tail_<pid>` on the server of
+ * `--postgres-url`, default `TEST_POSTGRES_URL` or postgres://postgres@127.0.0.1:5432/test) and dropped after.
  */
 import '../lib/help.js';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { openStore } from '../../src/store/db.js';
 import {
   BROWSER_UA,
@@ -34,7 +38,35 @@ const catalog = textOption('catalog', join(ROOT, 'examples/books.csv'));
 const books = option('books', 200);
 const duration = option('duration', 10);
 const warmup = option('warmup', 2);
+const database = textOption('database', 'sqlite');
+const postgresUrl = textOption(
+  'postgres-url',
+  process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+);
+const only = new Set(textOption('only', 'book,go,search,resolve').split(','));
+const connectionCounts = textOption('connections', '10,50').split(',').map(Number);
 const headers = { 'user-agent': BROWSER_UA, accept: 'text/html' };
+
+if (database !== 'sqlite' && database !== 'postgres') throw new Error('--database is sqlite or postgres');
+
+/** A database for this run: a file in `dir`, or a PostgreSQL database created now; `drop` removes it. */
+async function createDatabase(dir: string): Promise<{ url: string; drop(): Promise<void> }> {
+  if (database === 'sqlite') return { url: `sqlite:${join(dir, 'tail.db')}`, drop: async () => undefined };
+  const name = `bench_tail_${process.pid}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
 
 async function importCatalog(databaseUrl: string): Promise<void> {
   await buildOnce();
@@ -117,7 +149,15 @@ function table(rows: readonly Row[]): string {
 }
 
 await withTempDir(async (dir) => {
-  const databaseUrl = `sqlite:${join(dir, 'tail.db')}`;
+  const created = await createDatabase(dir);
+  try {
+    await run(dir, created.url);
+  } finally {
+    await created.drop();
+  }
+});
+
+async function run(dir: string, databaseUrl: string): Promise<void> {
   await importCatalog(databaseUrl);
   const entries = await popularEntries(databaseUrl);
   const limits = {
@@ -144,7 +184,7 @@ await withTempDir(async (dir) => {
     const queries = entries.map((entry) => `/api/v1/search?q=${encodeURIComponent(entry.title)}`);
     console.log(machineFacts());
     console.log(
-      `${slugs.length} books from ${catalog}; a page of ${page.body.length.toLocaleString('en-US')} bytes ` +
+      `${database}; ${slugs.length} books from ${catalog}; a page of ${page.body.length.toLocaleString('en-US')} bytes ` +
         `(identity); wrk ${duration} s a run after ${warmup} s of warm-up`,
     );
     const rows: Row[] = [];
@@ -153,46 +193,52 @@ await withTempDir(async (dir) => {
       console.log(wrkSummary(`${row.route} c${row.connections}`, row.app));
       if (row.bare) console.log(wrkSummary(`  bare c${row.connections}`, row.bare));
     };
-    for (const connections of [10, 50]) {
-      const bare = await measure(barePage, `${barePage.url}/`, connections, undefined);
-      const book = await measure(
-        app,
-        `${app.url}/`,
-        connections,
-        slugs.map((slug) => `/book/${slug}`),
-      );
-      report({ route: '`/book/{slug}`', connections, app: book.run, appCpu: book.cpu, bare: bare.run });
-      // wrk counts 3xx as success: a redirect is what both answer.
-      const bare302 = await measure(bareRedirect, `${bareRedirect.url}/`, connections, undefined);
-      const go = await measure(
-        app,
-        `${app.url}/`,
-        connections,
-        slugs.map((slug) => `/go/${slug}/amazon`),
-      );
-      report({ route: '`/go/{slug}/amazon`', connections, app: go.run, appCpu: go.cpu, bare: bare302.run });
-      const cached = await measure(
-        app,
-        `${app.url}${queries[0] ?? '/api/v1/search?q=pride'}`,
-        connections,
-        undefined,
-      );
-      report({
-        route: '`/api/v1/search`, one query (cached)',
-        connections,
-        app: cached.run,
-        appCpu: cached.cpu,
-        bare: null,
-      });
-      const distinct = await measure(uncached, `${uncached.url}/`, connections, queries);
-      report({
-        route: `\`/api/v1/search\`, ${queries.length} distinct queries, no answer cache`,
-        connections,
-        app: distinct.run,
-        appCpu: distinct.cpu,
-        bare: null,
-      });
-      if (known?.isbn10) {
+    for (const connections of connectionCounts) {
+      if (only.has('book')) {
+        const bare = await measure(barePage, `${barePage.url}/`, connections, undefined);
+        const book = await measure(
+          app,
+          `${app.url}/`,
+          connections,
+          slugs.map((slug) => `/book/${slug}`),
+        );
+        report({ route: '`/book/{slug}`', connections, app: book.run, appCpu: book.cpu, bare: bare.run });
+      }
+      if (only.has('go')) {
+        // wrk counts 3xx as success: a redirect is what both answer.
+        const bare302 = await measure(bareRedirect, `${bareRedirect.url}/`, connections, undefined);
+        const go = await measure(
+          app,
+          `${app.url}/`,
+          connections,
+          slugs.map((slug) => `/go/${slug}/amazon`),
+        );
+        report({ route: '`/go/{slug}/amazon`', connections, app: go.run, appCpu: go.cpu, bare: bare302.run });
+      }
+      if (only.has('search')) {
+        const cached = await measure(
+          app,
+          `${app.url}${queries[0] ?? '/api/v1/search?q=pride'}`,
+          connections,
+          undefined,
+        );
+        report({
+          route: '`/api/v1/search`, one query (cached)',
+          connections,
+          app: cached.run,
+          appCpu: cached.cpu,
+          bare: null,
+        });
+        const distinct = await measure(uncached, `${uncached.url}/`, connections, queries);
+        report({
+          route: `\`/api/v1/search\`, ${queries.length} distinct queries, no answer cache`,
+          connections,
+          app: distinct.run,
+          appCpu: distinct.cpu,
+          bare: null,
+        });
+      }
+      if (only.has('resolve') && known?.isbn10) {
         const url = `https://www.amazon.com/dp/${known.isbn10}`;
         const resolve = await measure(
           app,
@@ -217,4 +263,4 @@ await withTempDir(async (dir) => {
     const codes = [await app.stop(), await uncached.stop()];
     if (codes.some((code) => code !== 0)) console.error(`booklink exited with ${codes.join(', ')}`);
   }
-});
+}

@@ -6,14 +6,14 @@ import { LocalCatalogProvider } from '../catalog/local.js';
 import type { ProviderBudget } from '../catalog/provider-budget.js';
 import { createProviderChain } from '../catalog/providers/index.js';
 import type { Config } from '../config.js';
-import { ApiKeyDirectory } from '../store/api-keys.js';
-import { UsageRecorder } from '../store/api-usage.js';
 import type { Store } from '../store/db.js';
 import { invalidateDestinationCache } from '../store/destinations.js';
 import { checkDatabaseWrites, pingDatabase } from '../store/health.js';
 import { AccessCodes } from './access-codes.js';
 import { type AdminServices, createAdminServices } from './admin/admin.js';
 import { OperatorTags } from './affiliate-tags.js';
+import { ApiKeyDirectory } from './api-keys.js';
+import { UsageRecorder } from './api-usage.js';
 import { BookCreator, type IsbnLookup } from './book-creator.js';
 import { BookLinksService } from './book-links.js';
 import { BookPages } from './book-pages.js';
@@ -45,9 +45,10 @@ import { VisitCounter } from './visit-counter.js';
 import { CreationAllowance, type MayCreate, WriteLimits, type Writer } from './write-limits.js';
 
 // What the HTTP layer's plugins need from the store, handed on here: http/ never imports store/.
-export type { ApiKeyDirectory, ApiKeyIdentity } from '../store/api-keys.js';
-export { type UsageRecorder, type UsageRecorderStats, usageSource } from '../store/api-usage.js';
+export type { ApiKeyIdentity } from '../store/api-keys.js';
 export { isDatabaseUnavailable } from '../store/errors.js';
+export type { ApiKeyDirectory } from './api-keys.js';
+export { type UsageRecorder, type UsageRecorderStats, usageSource } from './api-usage.js';
 export { ChangeEvents } from './change-events.js';
 export type { MayCreate, WriteLimitStats, Writer } from './write-limits.js';
 

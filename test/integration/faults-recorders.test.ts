@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, beforeEach, it } from 'node:test';
 import { sql } from 'kysely';
+import { UsageRecorder, usageSource } from '../../src/services/api-usage.js';
 import { type Click, ClickRecorder, replayClickJournals } from '../../src/services/click-recorder.js';
-import { listUsage, UsageRecorder, usageSource } from '../../src/store/api-usage.js';
+import { listUsage } from '../../src/store/api-usage.js';
 import { startTestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
 
