@@ -1,9 +1,4 @@
-import {
-  API_KEY_PATTERN,
-  type ApiKeyIdentity,
-  findActiveApiKey,
-  hashApiKey,
-} from '../store/api-keys.js';
+import { API_KEY_PATTERN, type ApiKeyIdentity, findActiveApiKey, hashApiKey } from '../store/api-keys.js';
 import type { Db } from '../store/schema.js';
 
 export interface ApiKeyDirectoryOptions {
