@@ -213,6 +213,8 @@ export function createServices(
     timeoutMs: config.providerTimeoutMs,
     shortLinkHosts: overrides.shortLinkHosts,
   });
+  events.on('book-changed', () => resolver.forget());
+  events.on('catalog-changed', () => resolver.forget());
   // Tests and tools that build services directly get a secret for this process only.
   const access = new AccessCodes(store.db, config.cookieSecret || randomBytes(32).toString('base64url'));
   events.on('access-codes-changed', () => access.invalidate());

@@ -51,6 +51,11 @@ export interface ResolverDeps {
 }
 
 const MAX_SEARCH_TEXT = 500;
+/** How many store URLs' books are remembered (the most recently found stay), and the longest URL kept. */
+const KNOWN_URLS = 5000;
+const MAX_KNOWN_URL_LENGTH = 2048;
+
+type Found = Extract<ResolveOutcome, { status: 'found' }>;
 
 const notFound = (text: string | null, reason: NotFoundReason = 'no_match'): ResolveOutcome => ({
   status: 'not_found',
@@ -89,6 +94,13 @@ function slugTitle(store: string, titleWords: string): string {
  */
 export class Resolver {
   private readonly identifiers: IdentifierResolver;
+  /**
+   * Store URLs already tied to a book by an ISBN or an identifier: the same URL names the same book
+   * until a book or the catalog changes (`forget`), so a link shared widely is one Map lookup rather
+   * than a parse and a query per reader. Answers found by title words are not kept: they follow the
+   * search, which learns.
+   */
+  private readonly known = new Map<string, Found>();
 
   constructor(private readonly deps: ResolverDeps) {
     this.identifiers = new IdentifierResolver({
@@ -103,6 +115,11 @@ export class Resolver {
     await this.deps.close?.();
   }
 
+  /** Drops the remembered URLs: a book changed (its slug, its editions) or the catalog did. */
+  forget(): void {
+    this.known.clear();
+  }
+
   /**
    * A retailer URL; text that is not a URL at all is only offered back as search text. `requester`:
    * the client address the providers are asked for (its share of their budgets).
@@ -114,8 +131,12 @@ export class Resolver {
   ): Promise<ResolveOutcome> {
     const text = input.trim();
     if (!text) return notFound(null);
+    const known = this.known.get(text);
+    if (known) return known;
     let parsed = parseRetailerUrl(text);
-    if (parsed?.needsExpansion || isShortLink(text, this.deps.shortLinkHosts)) {
+    // A short link may be pointed elsewhere tomorrow: only the store URLs themselves are remembered.
+    const shortened = parsed?.needsExpansion === true || isShortLink(text, this.deps.shortLinkHosts);
+    if (shortened) {
       const expanded = this.deps.shortLinks
         ? await expandShortLink(text, { follower: this.deps.shortLinks, timeoutMs: this.deps.timeoutMs })
         : null;
@@ -123,7 +144,21 @@ export class Resolver {
       if (!parsed || parsed.needsExpansion) return notFound(null, 'unknown_shop');
     }
     if (!parsed) return notFound(/^[a-z][a-z0-9+.-]*:/i.test(text) ? null : text, 'not_book');
-    return this.resolveParsed(parsed, mayCreate, requester);
+    const outcome = await this.resolveParsed(parsed, mayCreate, requester);
+    if (!shortened && outcome.status === 'found' && (outcome.via === 'isbn' || outcome.via === 'identifier'))
+      this.remember(text, outcome);
+    return outcome;
+  }
+
+  private remember(url: string, found: Found): void {
+    if (url.length > MAX_KNOWN_URL_LENGTH) return;
+    this.known.delete(url);
+    this.known.set(url, found);
+    if (this.known.size > KNOWN_URLS) {
+      // Maps iterate in insertion order: the first is the least recently found.
+      const oldest = this.known.keys().next().value;
+      if (oldest !== undefined) this.known.delete(oldest);
+    }
   }
 
   /** `POST /api/v1/clients/resolve`: a URL, an ISBN or free text. */

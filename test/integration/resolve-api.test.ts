@@ -95,6 +95,19 @@ describeEachDialect('GET /api/v1/resolve', (context) => {
     assert.equal(await bookCount('9780547928227'), 1);
   });
 
+  it('answers a store URL it tied to a book from memory until a book or the catalog changes', async () => {
+    const url = 'https://www.amazon.com/dp/054792822X/ref=remembered';
+    assert.equal((await resolve(url)).title, 'The Hobbit');
+    const books = () => context.store().db.updateTable('books').where('isbn13', '=', '9780547928227');
+    await books().set({ title: 'The Hobbit, or There and Back Again' }).execute();
+    assert.equal((await resolve(url)).title, 'The Hobbit', 'remembered: no query for a known URL');
+    t.services.events.emit('book-changed', 'the-hobbit-j-r-r-tolkien');
+    assert.equal((await resolve(url)).title, 'The Hobbit, or There and Back Again');
+    await books().set({ title: 'The Hobbit' }).execute();
+    t.services.events.emit('catalog-changed');
+    assert.equal((await resolve(url)).title, 'The Hobbit');
+  });
+
   it('never lets a bot or a script create a book, but lets it read an existing one', async () => {
     const url = 'https://www.waterstones.com/book/the-alchemist/paulo-coelho/9780062315007';
     for (const ua of [BOT_UA, 'curl/8.5.0', 'MyLittleScraper/1.0']) {
