@@ -47,6 +47,15 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
+/** One call as the client sends it: for which provider, what, and what answer it accepts. */
+interface OutboundCall {
+  provider: string;
+  method: 'GET' | 'HEAD';
+  url: string;
+  options: CallOptions;
+  accept: string;
+}
+
 type Attempt =
   | { kind: 'ok'; response: Dispatcher.ResponseData }
   | { kind: 'retry'; error: OutboundError; retryAfterMs: number | null };
@@ -74,7 +83,7 @@ export class HttpClient {
 
   /** GETs a JSON document; throws OutboundError on refusal, timeout, non-2xx or bad JSON. */
   async getJson(provider: string, url: string, options: CallOptions = {}): Promise<unknown> {
-    const response = await this.call(provider, 'GET', url, options, 'application/json');
+    const response = await this.call({ provider, method: 'GET', url, options, accept: 'application/json' });
     const bytes = await readLimited(response.body, this.options.maxBodyBytes ?? 4 * 1024 * 1024);
     let body: unknown;
     try {
@@ -103,7 +112,7 @@ export class HttpClient {
     options: CallOptions & { minBytes?: number } = {},
   ): Promise<boolean> {
     try {
-      const response = await this.call(provider, 'HEAD', url, options, 'image/*');
+      const response = await this.call({ provider, method: 'HEAD', url, options, accept: 'image/*' });
       await response.body.dump();
       this.health.settle(provider, 'ok');
       const length = Number(response.headers['content-length'] ?? Number.NaN);
@@ -149,13 +158,8 @@ export class HttpClient {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  private async call(
-    provider: string,
-    method: 'GET' | 'HEAD',
-    url: string,
-    options: CallOptions,
-    accept: string,
-  ): Promise<Dispatcher.ResponseData> {
+  private async call(outbound: OutboundCall): Promise<Dispatcher.ResponseData> {
+    const { provider, url, options } = outbound;
     if (!this.isAllowed(url)) {
       throw new OutboundError(`${provider}: host not allowed: ${url}`, provider, 'host_not_allowed');
     }
@@ -177,7 +181,7 @@ export class HttpClient {
     }
     counters.calls += 1;
     try {
-      const response = await this.withRetries(provider, method, url, options, accept);
+      const response = await this.withRetries(outbound);
       breaker.success();
       return response;
     } catch (error) {
@@ -227,16 +231,11 @@ export class HttpClient {
     );
   }
 
-  private async withRetries(
-    provider: string,
-    method: 'GET' | 'HEAD',
-    url: string,
-    options: CallOptions,
-    accept: string,
-  ): Promise<Dispatcher.ResponseData> {
+  private async withRetries(outbound: OutboundCall): Promise<Dispatcher.ResponseData> {
+    const { provider, options } = outbound;
     const retries = this.options.retries ?? 2;
     for (let attempt = 0; ; attempt++) {
-      const result = await this.attempt(provider, method, url, options, accept);
+      const result = await this.attempt(outbound);
       if (result.kind === 'ok') return result.response;
       if (attempt >= retries) throw result.error;
       await sleep(this.backoff(attempt, result.retryAfterMs), undefined, { signal: options.signal });
@@ -246,13 +245,8 @@ export class HttpClient {
     }
   }
 
-  private async attempt(
-    provider: string,
-    method: 'GET' | 'HEAD',
-    url: string,
-    options: CallOptions,
-    accept: string,
-  ): Promise<Attempt> {
+  private async attempt(outbound: OutboundCall): Promise<Attempt> {
+    const { provider, method, url, options, accept } = outbound;
     const timeout = AbortSignal.timeout(options.timeoutMs ?? this.options.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     let response: Dispatcher.ResponseData;

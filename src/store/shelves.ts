@@ -44,25 +44,42 @@ function allLike(text: Expression<string | null>, words: readonly string[]): Exp
   return likes.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`${sql.join(likes, sql` and `)}`;
 }
 
-/** Catalog entries whose series note holds every word. */
-export async function catalogEntriesInSeries(store: Store, words: readonly string[]): Promise<ShelfEntry[]> {
-  const series = seriesText(store);
-  const rows = await store.db
-    .selectFrom('catalog_entries')
-    .select(['title', 'authors', 'isbn13', 'cover_url', 'popularity'])
-    .select(sql<string | null>`${series}`.as('series'))
-    .where(allLike(series, words))
-    .orderBy('popularity', 'desc')
-    .limit(CANDIDATE_LIMIT)
-    .execute();
-  return rows.map((row) => ({
+/** The catalog columns a shelf shows. */
+const SHELF_ENTRY_COLUMNS = ['title', 'authors', 'isbn13', 'cover_url', 'popularity'] as const;
+
+interface ShelfEntryRow {
+  title: string;
+  authors: string;
+  isbn13: string | null;
+  cover_url: string | null;
+  popularity: number | string;
+  series?: string | null;
+}
+
+/** The one mapping of a catalog row to a shelf entry (`series` only where the query selected it). */
+function shelfEntryOf(row: ShelfEntryRow): ShelfEntry {
+  return {
     title: row.title,
     authors: parseJsonArray(row.authors),
     isbn13: row.isbn13,
     coverUrl: row.cover_url,
     popularity: Number(row.popularity),
-    series: row.series,
-  }));
+    series: row.series ?? null,
+  };
+}
+
+/** Catalog entries whose series note holds every word. */
+export async function catalogEntriesInSeries(store: Store, words: readonly string[]): Promise<ShelfEntry[]> {
+  const series = seriesText(store);
+  const rows = await store.db
+    .selectFrom('catalog_entries')
+    .select(SHELF_ENTRY_COLUMNS)
+    .select(sql<string | null>`${series}`.as('series'))
+    .where(allLike(series, words))
+    .orderBy('popularity', 'desc')
+    .limit(CANDIDATE_LIMIT)
+    .execute();
+  return rows.map(shelfEntryOf);
 }
 
 /** Books whose stored series identifier holds every word. */
@@ -108,19 +125,12 @@ export async function catalogEntriesByAuthorWords(
 ): Promise<ShelfEntry[]> {
   const rows = await store.db
     .selectFrom('catalog_entries')
-    .select(['title', 'authors', 'isbn13', 'cover_url', 'popularity'])
+    .select(SHELF_ENTRY_COLUMNS)
     .where(allLike(sql.ref('authors'), words))
     .orderBy('popularity', 'desc')
     .limit(CANDIDATE_LIMIT)
     .execute();
-  return rows.map((row) => ({
-    title: row.title,
-    authors: parseJsonArray(row.authors),
-    isbn13: row.isbn13,
-    coverUrl: row.cover_url,
-    popularity: Number(row.popularity),
-    series: null,
-  }));
+  return rows.map(shelfEntryOf);
 }
 
 /** All-time reader clicks per book (bots are never recorded). */
@@ -160,19 +170,12 @@ export async function shelfNamesOfBooks(
 export async function popularCatalogEntries(db: Db, limit: number): Promise<ShelfEntry[]> {
   const rows = await db
     .selectFrom('catalog_entries')
-    .select(['title', 'authors', 'isbn13', 'cover_url', 'popularity'])
+    .select(SHELF_ENTRY_COLUMNS)
     .where('isbn13', 'is not', null)
     .where('popularity', '>', 0)
     .orderBy('popularity', 'desc')
     .orderBy('id')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({
-    title: row.title,
-    authors: parseJsonArray(row.authors),
-    isbn13: row.isbn13,
-    coverUrl: row.cover_url,
-    popularity: Number(row.popularity),
-    series: null,
-  }));
+  return rows.map(shelfEntryOf);
 }

@@ -254,14 +254,7 @@ export class OpenLibraryProvider implements MetadataProvider {
   constructor(private readonly options: OpenLibraryOptions) {}
 
   async lookupIsbn(isbn: Isbn, signal: AbortSignal): Promise<BookRecord | null> {
-    const bibkey = `ISBN:${isbn.isbn13}`;
-    const url = endpoint(this.options.baseUrl, '/api/books', {
-      bibkeys: bibkey,
-      jscmd: 'data',
-      format: 'json',
-    });
-    const body = obj(await this.options.client.getJson(NAME, url, { signal }));
-    const entry = obj(body?.[bibkey]);
+    const entry = await this.booksApiEntry(`ISBN:${isbn.isbn13}`, signal);
     return entry ? openLibraryDataToRecord(entry, isbn) : null;
   }
 
@@ -313,14 +306,19 @@ export class OpenLibraryProvider implements MetadataProvider {
   }
 
   private async lookupBibkey(bibkey: string, signal: AbortSignal): Promise<BookRecord | null> {
+    const entry = await this.booksApiEntry(bibkey, signal);
+    return entry ? openLibraryDataToRecord(entry) : null;
+  }
+
+  /** The Books API's `jscmd=data` entry for one bibkey (`ISBN:…`, `OCLC:…`), or null. */
+  private async booksApiEntry(bibkey: string, signal: AbortSignal) {
     const url = endpoint(this.options.baseUrl, '/api/books', {
       bibkeys: bibkey,
       jscmd: 'data',
       format: 'json',
     });
     const body = obj(await this.options.client.getJson(NAME, url, { signal }));
-    const entry = obj(body?.[bibkey]);
-    return entry ? openLibraryDataToRecord(entry) : null;
+    return obj(body?.[bibkey]);
   }
 
   async search(query: SearchQuery, signal: AbortSignal): Promise<BookRecord[]> {

@@ -4,6 +4,7 @@ import type { MessageKey } from '../i18n/catalogue.js';
 import { t, tHtml } from '../i18n/context.js';
 import { html, jsonForScript, type SafeHtml, safeUrl } from './html.js';
 import { DEFAULT_SITE_NAME, renderLayout, searchForm } from './layout.js';
+import { missReportForm } from './miss-form.js';
 
 export interface ErrorPageOptions {
   status: number;
@@ -74,19 +75,6 @@ export interface IsbnSearchLink {
   url: string;
 }
 
-/** The "can't find my book" report, for an ISBN: the same plain form as the search page's. */
-function isbnMissForm(isbn: string): SafeHtml {
-  return html`<form class="search-miss" action="/search/miss" method="post" data-search-miss>
-  <input type="hidden" name="query" value="${isbn}">
-  <input type="hidden" name="result_count" value="0">
-  <h2 class="search-miss__title">${t('search.miss.title')}</h2>
-  <label for="search-miss-details">${t('search.miss.details')}</label>
-  <textarea id="search-miss-details" name="details" maxlength="2000" rows="2"></textarea>
-  <button type="submit" class="button">${t('search.miss.button')}</button>
-  <p class="search-miss__thanks" role="status" hidden>${t('search.miss.thanks')}</p>
-</form>`;
-}
-
 /**
  * `/isbn/{isbn}` when no catalogue knows the ISBN (SPEC 7, issue 44): says so in the reader's
  * language, keeps the ISBN in the search box, and offers searches for it at a few stores and
@@ -111,7 +99,7 @@ export function renderUnknownIsbnPage(
   )}</ul>
 </section>`
   }
-${isbnMissForm(isbn)}`;
+${missReportForm({ query: isbn, resultCount: 0 })}`;
   return renderErrorPage({
     status: 404,
     title: t('isbn.unknown.title'),

@@ -1,22 +1,24 @@
 import type { DestinationGroup } from '../../domain/groups.js';
+import type { Book } from '../../services/book-pages.js';
 
-/** What a book page needs, already decided: the view only renders it. */
-export interface BookView {
-  id: number;
-  slug: string;
-  title: string;
-  subtitle: string | null;
-  authors: string[];
-  coverUrl: string | null;
-  isbn13: string | null;
-  isbn10: string | null;
-  publishedDate: string | null;
-  publisher: string | null;
-  format: string | null;
-  language: string | null;
-  pages: number | null;
-  description: string | null;
-}
+/** The book's own facts a book page shows (the stored book's, as they are). */
+export type BookView = Pick<
+  Book,
+  | 'id'
+  | 'slug'
+  | 'title'
+  | 'subtitle'
+  | 'authors'
+  | 'coverUrl'
+  | 'isbn13'
+  | 'isbn10'
+  | 'publishedDate'
+  | 'publisher'
+  | 'format'
+  | 'language'
+  | 'pages'
+  | 'description'
+>;
 
 export interface DestinationLinkView {
   destinationSlug: string;

@@ -3,6 +3,7 @@ import { t, tHtml } from '../i18n/context.js';
 import { paletteIndex } from './book-format.js';
 import { html, type SafeHtml, safeUrl } from './html.js';
 import { DEFAULT_SITE_NAME, renderLayout, searchForm } from './layout.js';
+import { missReportForm } from './miss-form.js';
 import { type ResolveReason, resolveNotice, resultCount } from './resolve-notice.js';
 
 /** One result as the page shows it; `href` is the pick link that creates the book for a reader. */
@@ -56,20 +57,6 @@ function resultItem(result: SearchResultView, position: number): SafeHtml {
 </li>`;
 }
 
-/** "Can't find my book": a plain POST form, so it works without JavaScript; web/search.js enhances it. */
-function missForm(model: SearchPageModel): SafeHtml {
-  return html`<form class="search-miss" action="/search/miss" method="post" data-search-miss>
-  <input type="hidden" name="query" value="${model.query}">
-  <input type="hidden" name="result_count" value="${model.results.length}">
-  ${model.sfid !== null && html`<input type="hidden" name="sfid" value="${model.sfid}">`}
-  <h2 class="search-miss__title">${t('search.miss.title')}</h2>
-  <label for="search-miss-details">${t('search.miss.details')}</label>
-  <textarea id="search-miss-details" name="details" maxlength="2000" rows="2"></textarea>
-  <button type="submit" class="button">${t('search.miss.button')}</button>
-  <p class="search-miss__thanks" role="status" hidden>${t('search.miss.thanks')}</p>
-</form>`;
-}
-
 export function renderSearchPage(model: SearchPageModel): string {
   const siteName = model.brand?.siteName ?? DEFAULT_SITE_NAME;
   const heading = model.query ? t('search.heading', { query: model.query }) : t('search.headingEmpty');
@@ -86,7 +73,7 @@ export function renderSearchPage(model: SearchPageModel): string {
   ${searchForm(model.query, 'search search--large', t('search.label'))}
   ${model.query && resultCount(model.results.length)}
   ${list}
-  ${model.query && missForm(model)}
+  ${model.query && missReportForm({ query: model.query, resultCount: model.results.length, sfid: model.sfid })}
 </main>`;
   return renderLayout({
     title: model.query

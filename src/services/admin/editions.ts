@@ -1,7 +1,7 @@
-import { parseIsbn } from '../../domain/isbn.js';
 import { createWork, setBookWork, setCanonical, slugsOfWork, workOf } from '../../store/admin-editions.js';
 import { writeAudit } from '../../store/audit.js';
-import { type Book, findBookById, findBookByIsbn13, findBookBySlug } from '../../store/books.js';
+import { type Book, findBookById } from '../../store/books.js';
+import { findNamedBook } from './book-ref.js';
 import {
   AdminArea,
   type AuditActor,
@@ -20,15 +20,8 @@ async function refreshWork(ctx: CommandContext, workId: number | null, extra: st
  * The book an operator names when linking an edition: an ISBN-10/13, its page address (`/book/{slug}`,
  * `/b/{slug}` or a full URL), its slug, or its numeric id.
  */
-export async function findEditionTarget(ctx: CommandContext, reference: string): Promise<Book | null> {
-  const db = ctx.db;
-  const text = reference.trim();
-  const path = /^(?:https?:\/\/[^/]+)?\/(?:book|b)\/([^/?#]+)/.exec(text);
-  if (path?.[1]) return findBookBySlug(db, decodeURIComponent(path[1]));
-  const isbn = parseIsbn(text);
-  if (isbn) return findBookByIsbn13(db, isbn.isbn13);
-  if (/^\d{1,9}$/.test(text)) return findBookById(db, Number(text));
-  return text ? findBookBySlug(db, text.toLowerCase()) : null;
+export function findEditionTarget(ctx: CommandContext, reference: string): Promise<Book | null> {
+  return findNamedBook(ctx.db, reference, { ids: true });
 }
 
 /** Puts `targetId` into the book's work (creating the work when the book has none). */

@@ -6,6 +6,7 @@ import { addListItem, removeListItem } from '../../store/list-items.js';
 import { insertList, type List } from '../../store/lists.js';
 import type { BookCreator } from '../book-creator.js';
 import type { Resolver } from '../resolve.js';
+import { ownPageSlug } from './book-ref.js';
 import { type CommandContext, type CommandResult, type FieldErrors, invalid, ok } from './commands.js';
 
 /** Must stay the key Ingest.run computes: source+name+date identify one list, whoever made it. */
@@ -46,8 +47,8 @@ export async function findBookForList(ctx: CommandContext, finder: BookFinder, r
   const text = ref.trim();
   if (!text) return null;
   const db = ctx.db;
-  const path = /^(?:https?:\/\/[^/]+)?\/(?:book|b)\/([^/?#\s]+)/i.exec(text)?.[1];
-  const own = path ? await findBookBySlug(db, safeDecode(path).toLowerCase()) : null;
+  const slug = ownPageSlug(text);
+  const own = slug ? await findBookBySlug(db, slug) : null;
   if (own) return own;
   const isbn = parseIsbn(text);
   if (isbn) {
@@ -58,14 +59,6 @@ export async function findBookForList(ctx: CommandContext, finder: BookFinder, r
   if (bySlug) return bySlug;
   const resolved = await finder.resolver.resolveUrl(text, true);
   return resolved.status === 'found' ? resolved.book : null;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 async function hasItem(ctx: CommandContext, listId: number, bookId: number): Promise<boolean> {

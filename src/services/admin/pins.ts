@@ -1,8 +1,8 @@
-import { parseIsbn } from '../../domain/isbn.js';
 import { foldText } from '../../domain/text.js';
 import { deletePin, findPin, insertPin, listPins, type PinRecord } from '../../store/admin-pins.js';
 import { writeAudit } from '../../store/audit.js';
-import { type Book, findBookByIsbn13, findBookBySlug } from '../../store/books.js';
+import type { Book } from '../../store/books.js';
+import { findNamedBook } from './book-ref.js';
 import {
   AdminArea,
   type AuditActor,
@@ -16,14 +16,8 @@ import {
 export type { PinRecord } from '../../store/admin-pins.js';
 
 /** A book from what an operator pastes: a slug, an ISBN, or a `/book/…` or `/b/…` URL of this site. */
-export async function resolveBookRef(ctx: CommandContext, ref: string): Promise<Book | null> {
-  const text = ref.trim();
-  if (!text) return null;
-  const path = /\/(?:book|b)\/([^/?#\s]+)/.exec(text);
-  if (path?.[1]) return findBookBySlug(ctx.db, decodeURIComponent(path[1]).toLowerCase());
-  const isbn = parseIsbn(text);
-  if (isbn) return findBookByIsbn13(ctx.db, isbn.isbn13);
-  return findBookBySlug(ctx.db, text.toLowerCase());
+export function resolveBookRef(ctx: CommandContext, ref: string): Promise<Book | null> {
+  return findNamedBook(ctx.db, ref);
 }
 
 /** Pins a book to the top of a search. The query is stored folded, as the search engine compares it. */

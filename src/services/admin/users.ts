@@ -11,13 +11,12 @@ import {
   type Role,
   updateUser,
 } from '../../store/users.js';
-import { AdminArea } from './commands.js';
+import { AdminArea, type CommandResult, type FieldErrors } from './commands.js';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
 
 export { type AdminUser, ROLES, type Role } from '../../store/users.js';
 
-export type FieldErrors = Record<string, string>;
-export type CommandResult<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
+export type { CommandResult, FieldErrors } from './commands.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
