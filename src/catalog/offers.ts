@@ -65,7 +65,8 @@ export function googleOffers(body: unknown, isbn13: string, country: string): Of
   if (!state) return [];
   const id = str(item.id);
   const buyLink = str(sale?.buyLink);
-  const fallback = id && /^[\w-]{4,40}$/.test(id) ? `https://play.google.com/store/books/details?id=${id}` : null;
+  const fallback =
+    id && /^[\w-]{4,40}$/.test(id) ? `https://play.google.com/store/books/details?id=${id}` : null;
   const url = offerLinkAllowed('googlebooks', buyLink) ? buyLink : state === 'not_for_sale' ? null : fallback;
   return [
     {
@@ -100,7 +101,9 @@ export function itunesOffers(body: unknown, country: string): OfferAnswer {
     const amount = num(kind === 'audiobook' ? (result.collectionPrice ?? result.price) : result.price);
     const currency = str(result.currency);
     if (amount === null || amount < 0 || !currency || !/^[A-Z]{3}$/.test(currency)) continue;
-    const link = str(kind === 'audiobook' ? (result.collectionViewUrl ?? result.trackViewUrl) : result.trackViewUrl);
+    const link = str(
+      kind === 'audiobook' ? (result.collectionViewUrl ?? result.trackViewUrl) : result.trackViewUrl,
+    );
     const free = amount === 0;
     offers.push({
       source: 'itunes',
@@ -125,13 +128,20 @@ const OL_STATES: Readonly<Record<string, OfferState>> = {
 /**
  * One Read API answer (`/api/volumes/brief/isbn/{isbn}.json`): `{records, items}` for a known ISBN,
  * `[]` for an unknown one. Each item's `status` is `full access`, `lendable`, `checked out` or
- * `restricted` (print-disabled readers only: no offer); the best item wins.
+ * `restricted` (print-disabled readers only: no offer); only `match: "exact"` items are this
+ * edition (`similar` ones are other editions of the work). The best item wins; its link is its
+ * edition's Open Library page, where the borrow button is.
  */
 export function openLibraryOffers(body: unknown): OfferAnswer {
   const states = arr(obj(body)?.items)
     .map(obj)
-    .filter((item): item is Json => item !== null)
-    .map((item) => ({ state: OL_STATES[str(item.status) ?? ''], url: str(item.itemURL) }))
+    .filter((item): item is Json => item !== null && item.match === 'exact')
+    .map((item) => {
+      const edition = str(item['ol-edition-id']);
+      const url =
+        edition && /^OL\d{1,12}M$/.test(edition) ? `https://openlibrary.org/books/${edition}` : null;
+      return { state: OL_STATES[str(item.status) ?? ''], url: url ?? str(item.itemURL) };
+    })
     .filter((item): item is { state: OfferState; url: string | null } => item.state !== undefined);
   const order: OfferState[] = ['read_free', 'borrow_now', 'waitlist'];
   states.sort((a, b) => order.indexOf(a.state) - order.indexOf(b.state));
@@ -173,7 +183,10 @@ export class OfferReader {
       return googleOffers(await client.getJson(name, url, { timeoutMs }), isbn13, country);
     }
     if (source === 'itunes') {
-      const url = endpoint(this.options.itunesUrl, '/lookup', { isbn: isbn13, country: country.toLowerCase() });
+      const url = endpoint(this.options.itunesUrl, '/lookup', {
+        isbn: isbn13,
+        country: country.toLowerCase(),
+      });
       return itunesOffers(await client.getJson(name, url, { timeoutMs }), country);
     }
     const url = endpoint(this.options.openLibraryUrl, `/api/volumes/brief/isbn/${isbn13}.json`, {});

@@ -128,7 +128,12 @@ export function offerLinkAllowed(source: OfferSource, url: string | null): url i
 }
 
 /** A price for people, in the page's language and the reader's country ("£7.99", "7,99 €"). */
-export function formatPrice(amount: number, currency: string, language: string, country: string | null): string {
+export function formatPrice(
+  amount: number,
+  currency: string,
+  language: string,
+  country: string | null,
+): string {
   const locale = country ? `${language}-${country}` : language;
   try {
     return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);

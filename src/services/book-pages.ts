@@ -75,6 +75,8 @@ export class BookPages {
     private readonly tags: OperatorTags,
     /** Fresh offers only: a stale price is never shown, nor its link used. */
     private readonly currentOffers: OfferFilter = () => [],
+    /** Queues a background read of the book's missing or stale offers for a country; never waits. */
+    private readonly wantOffers: (loaded: LoadedBook, country: string | null) => void = () => undefined,
   ) {
     this.loaded = new PageCache<Promise<LoadedBook | null>>(10_000, cacheMs);
   }
@@ -97,16 +99,16 @@ export class BookPages {
     if (!book) return null;
     const [stored, confirmed, bookLinks, overrides, editions, canonicalBookId, offers, offerReads] =
       await Promise.all([
-      bookIdentifiers(this.db, book.id),
-      // A public-domain catalog imported after the book was created still gives it its free copies.
-      book.matchKey ? publicDomainIdentifiersFor(this.db, book.matchKey) : Promise.resolve({}),
-      bookLinksForBook(this.db, book.id),
-      overridesForBook(this.db, book.id),
-      book.workId === null ? Promise.resolve([]) : editionsOfWork(this.db, book.workId),
-      book.workId === null ? Promise.resolve(null) : canonicalEditionOf(this.db, book.workId),
-      offersForBook(this.db, book.id),
-      offerReadsForBook(this.db, book.id),
-    ]);
+        bookIdentifiers(this.db, book.id),
+        // A public-domain catalog imported after the book was created still gives it its free copies.
+        book.matchKey ? publicDomainIdentifiersFor(this.db, book.matchKey) : Promise.resolve({}),
+        bookLinksForBook(this.db, book.id),
+        overridesForBook(this.db, book.id),
+        book.workId === null ? Promise.resolve([]) : editionsOfWork(this.db, book.workId),
+        book.workId === null ? Promise.resolve(null) : canonicalEditionOf(this.db, book.workId),
+        offersForBook(this.db, book.id),
+        offerReadsForBook(this.db, book.id),
+      ]);
     const identifiers = { ...confirmed, ...stored };
     // The work's page leads with its canonical edition (admin: "set canonical").
     const ordered = [...editions].sort(
@@ -167,15 +169,20 @@ export class BookPages {
     };
   }
 
-  /** The offers a reader in `country` is shown now, by destination slug. */
+  /**
+   * The offers a reader in `country` is shown now, by destination slug; missing or stale ones are
+   * queued for a background read (the page, the links API and the embed all ask here).
+   */
   offersFor(loaded: LoadedBook, country: string | null): Map<string, Offer> {
+    this.wantOffers(loaded, country);
     return offersByDestination(this.currentOffers(loaded.offers, country));
   }
 
   private offerUrls(loaded: LoadedBook, country: string | null): Record<string, string> | undefined {
     if (loaded.offers.length === 0) return undefined;
     const urls: Record<string, string> = {};
-    for (const [slug, offer] of this.offersFor(loaded, country)) if (offer.url) urls[slug] = offer.url;
+    const offers = offersByDestination(this.currentOffers(loaded.offers, country));
+    for (const [slug, offer] of offers) if (offer.url) urls[slug] = offer.url;
     return urls;
   }
 

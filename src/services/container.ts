@@ -25,8 +25,8 @@ import { type Click, type ClickRecorder, createClickRecorder, deadLetterPath } f
 import { CoverFallback } from './cover-fallback.js';
 import { Ingest } from './ingest.js';
 import { Lists } from './lists.js';
-import { PartnerDirectory } from './partners.js';
 import { OfferService } from './offers.js';
+import { PartnerDirectory } from './partners.js';
 import { createProviderBudget, SharedProviderBudget } from './provider-budget.js';
 import { reusedCheck } from './readiness.js';
 import { closeRedis, createRedis, createRedisBreaker, type Redis, throughBreaker } from './redis.js';
@@ -162,8 +162,12 @@ export function createServices(
   const operatorTags = new OperatorTags(store.db, config.affiliateTags);
   const events = new ChangeEvents();
   const { offers, offerClient } = createOffers(config, store, events, redis, redisBreaker);
-  const pages = new BookPages(store.db, config.pageCacheMs, operatorTags, (list, country) =>
-    offers.current(list, country),
+  const pages = new BookPages(
+    store.db,
+    config.pageCacheMs,
+    operatorTags,
+    (list, country) => offers.current(list, country),
+    (loaded, country) => offers.want(loaded.book, loaded.offerReads, country),
   );
   events.on('book-changed', (slug) => pages.invalidate(slug));
   events.on('offers-changed', (slug) => pages.invalidate(slug));
@@ -273,6 +277,7 @@ export function createServices(
     usage,
     readiness: redis && redisBreaker ? { redis: () => throughBreaker(redisBreaker, () => redis.ping()) } : {},
     close: async () => {
+      offers.close();
       await clicks.close();
       await searchLog.close();
       await visits.close();
@@ -303,7 +308,9 @@ function createOffers(
   // Offer reads are the server's own work: no client address, the whole window is theirs.
   const policy = { limits, addressShare: 1 };
   const budget =
-    redis && redisBreaker ? new SharedProviderBudget(redis, redisBreaker, policy) : new MemoryProviderBudget(policy);
+    redis && redisBreaker
+      ? new SharedProviderBudget(redis, redisBreaker, policy)
+      : new MemoryProviderBudget(policy);
   // No retries: a failed read is asked again later, and a retry would spend the budget twice.
   const offerClient = createHttpClient(config, { budget, retries: 0 });
   const reader = new OfferReader({

@@ -64,10 +64,17 @@ export class OfferService {
   private readonly owner = randomUUID();
   private readonly now: () => number;
   private disabled: { value: Promise<ReadonlySet<OfferSource>>; at: number } | null = null;
+  private closed = false;
 
   constructor(private readonly options: OfferServiceOptions) {
-    this.queue = new RefreshQueue(options.onError, 500);
+    // A read cut short by shutdown (its database closed under it) is no error worth a log line.
+    this.queue = new RefreshQueue((error) => this.closed || options.onError(error), 500);
     this.now = options.now ?? Date.now;
+  }
+
+  /** Queued reads are dropped and nothing new is queued (shutdown). */
+  close(): void {
+    this.closed = true;
   }
 
   get ttlMs(): number {
@@ -89,7 +96,7 @@ export class OfferService {
    * missing or stale. Never waits for anything.
    */
   want(book: OfferBook, reads: readonly OfferRead[], country: string | null): void {
-    if (!book.isbn13 || !country || this.options.sources.length === 0) return;
+    if (this.closed || !book.isbn13 || !country || this.options.sources.length === 0) return;
     const now = this.now();
     const stale = staleSources(reads, this.options.sources, country, now, this.options.ttlMs);
     if (stale.length === 0) return;
@@ -136,6 +143,7 @@ export class OfferService {
     const disabled = await this.disabledSources();
     let stored = false;
     for (const source of sources) {
+      if (this.closed) return;
       if (disabled.has(source)) continue;
       stored = (await this.readOne(book, source, country)) || stored;
     }
@@ -164,6 +172,7 @@ export class OfferService {
       const wait =
         error instanceof OutboundError && error.retryAfterMs !== null ? error.retryAfterMs : FAILURE_WAIT_MS;
       const reason = error instanceof OutboundError ? error.code : 'error';
+      if (this.closed) return false;
       await deferOfferRead(db, claim, this.now() + wait, reason);
       if (!(error instanceof OutboundError)) this.options.onError(error);
       return false;

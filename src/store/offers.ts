@@ -209,7 +209,11 @@ const SETTINGS_KEY = 'offer-sources';
 
 /** Sources an admin switched off. */
 export async function disabledOfferSources(db: Db): Promise<OfferSource[]> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', SETTINGS_KEY).executeTakeFirst();
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', SETTINGS_KEY)
+    .executeTakeFirst();
   if (!row) return [];
   try {
     const value = JSON.parse(row.value) as { disabled?: unknown };

@@ -73,7 +73,14 @@ export function offerView(offer: Offer | undefined, country: string | null): Off
     new Date(offer.readAt),
   );
   const asOf = t(price ? 'book.offer.priceAsOf' : 'book.offer.asOf', { date });
-  return { state: offer.state, text, asOf, amount: offer.amount, currency: offer.currency, readAt: offer.readAt };
+  return {
+    state: offer.state,
+    text,
+    asOf,
+    amount: offer.amount,
+    currency: offer.currency,
+    readAt: offer.readAt,
+  };
 }
 
 function groupViews(

@@ -8,6 +8,7 @@ import { readerCountry } from '../../../domain/storefronts.js';
 import { bookLinks } from '../../../services/book-links.js';
 import type { Services } from '../../../services/container.js';
 import { HttpError } from '../../errors.js';
+import { OfferSchema, offerJson } from '../../presenters/offers.js';
 
 const Group = Type.Union(
   [
@@ -37,6 +38,7 @@ const LinkEntry = Type.Object({
     description:
       "What the link opens: product, the book's own page at the store; search, a search there for the book's ISBN or title",
   }),
+  offer: OfferSchema,
 });
 
 const BookLinksBody = Type.Object(
@@ -139,6 +141,7 @@ export const apiBookLinksRoutes: FastifyPluginAsyncTypebox<{ services: Services 
             go_url: link.url,
             featured: link.featured,
             kind: link.kind,
+            offer: offerJson(link.offer, links.country),
           })),
         })),
       };

@@ -219,8 +219,6 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
       const loaded = await services.pages.load(slug);
       if (!loaded) return null;
       const groups = await services.pages.groups(loaded, { use: useSlug, top: topSlugs, access, country });
-      // Missing or stale offers are only queued for a background read: this page never waits for them.
-      services.offers.want(loaded.book, loaded.offerReads, country);
       const model = bookPageModel(loaded, groups, {
         baseUrl: services.config.baseUrl,
         template: chosen,
@@ -229,6 +227,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         partner: partnerId,
         src: placement,
         country,
+        // Stored offers only: missing or stale ones are queued for a background read, never awaited.
         offers: services.pages.offersFor(loaded, country),
       });
       // A page rendered while the brand changed is not kept: the change cleared the cache (the mark).
