@@ -238,6 +238,7 @@ export function createServices(
     },
     affiliateEnvironment: config.affiliateTags,
     brand,
+    offerSources: config.offerSources,
   });
   return {
     config,

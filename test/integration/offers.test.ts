@@ -5,6 +5,7 @@ import { describeEachDialect } from '../support/databases.js';
 import { eventually } from '../support/eventually.js';
 import { addCatalogEntry } from '../support/factories.js';
 import { type FakeBook, type FakeProviders, startFakeProviders } from '../support/fake-providers.js';
+import { AdminClient, addUser } from './admin-support.js';
 
 /**
  * Issue 47: prices and lending state on the book page's buttons, read in the background from the
@@ -268,5 +269,70 @@ describeEachDialect('offers on the book page', (context) => {
     );
     fake.setFailure('googlebooks', null);
     await other.close();
+  });
+
+  it('the admin sees when a book’s offers were read, and can switch a source off (audited, CSRF-checked)', async () => {
+    await addUser(context.store(), 'offers-admin@example.org', 'admin');
+    const admin = new AdminClient(t);
+    await admin.login('offers-admin@example.org');
+    const book = await context
+      .store()
+      .db.selectFrom('books')
+      .select('id')
+      .where('isbn13', '=', PRICED.isbn13)
+      .executeTakeFirstOrThrow();
+    const bookPage = await admin.get(`/admin/books/${book.id}`);
+    assert.match(bookPage.body, /Offers last read/);
+    assert.match(
+      bookPage.body,
+      /data-offer-source="googlebooks"><td>Google Books \(Google Play prices\)<\/td><td>GB<\/td><td><time datetime="\d{4}-/,
+    );
+    assert.match(
+      bookPage.body,
+      /data-offer-source="openlibrary"><td>Open Library \(borrowing\)<\/td><td>all<\/td>/,
+    );
+
+    await admin.get('/admin/offers');
+    const refused = await admin.post(
+      '/admin/offers',
+      { source_itunes: 'on', source_openlibrary: 'on' },
+      false,
+    );
+    assert.equal(refused.status, 403, 'no CSRF token, no change');
+    const saved = await admin.post('/admin/offers', { source_itunes: 'on', source_openlibrary: 'on' });
+    assert.equal(saved.status, 303);
+    const settings = await admin.get('/admin/offers');
+    assert.match(settings.body, /name="source_googlebooks" value="on">/);
+    assert.match(settings.body, /name="source_itunes" value="on" checked>/);
+    const audit = await context
+      .store()
+      .db.selectFrom('audit_log')
+      .select(['action', 'after_json'])
+      .where('action', '=', 'offers.sources')
+      .executeTakeFirstOrThrow();
+    assert.match(String(audit.after_json), /googlebooks/);
+
+    // A new book: iTunes is asked for its offers, Google no longer.
+    const fresh: FakeBook = { isbn13: '9780007525638', title: 'After The Switch', offers: {} };
+    fake.addBook(fresh);
+    const slug = await createBook(fresh);
+    await eventually(async () => {
+      await page(`/book/${slug}?country=GB`);
+      return fake
+        .requests('itunes')
+        .some((path) => path.includes(fresh.isbn13) && path.includes('country=gb'))
+        ? true
+        : undefined;
+    });
+    assert.equal(
+      fake.requests('googlebooks').filter((path) => path.includes(fresh.isbn13) && path.includes('country='))
+        .length,
+      0,
+    );
+    await admin.post('/admin/offers', {
+      source_googlebooks: 'on',
+      source_itunes: 'on',
+      source_openlibrary: 'on',
+    });
   });
 });
