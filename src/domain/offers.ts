@@ -127,6 +127,27 @@ export function offerLinkAllowed(source: OfferSource, url: string | null): url i
   return OFFER_LINK_HOSTS[source].some((allowed) => host === allowed || host.endsWith(`.${allowed}`));
 }
 
+/**
+ * Formatters by locale and currency: building an `Intl.NumberFormat` costs far more than formatting
+ * with it, and a page render formats a price per button. Few keys (languages × countries × currencies).
+ */
+const PRICE_FORMATS = new Map<string, Intl.NumberFormat | null>();
+
+function priceFormat(locale: string, currency: string): Intl.NumberFormat | null {
+  const key = `${locale} ${currency}`;
+  let format = PRICE_FORMATS.get(key);
+  if (format === undefined) {
+    try {
+      format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    } catch {
+      format = null;
+    }
+    if (PRICE_FORMATS.size > 2000) PRICE_FORMATS.clear();
+    PRICE_FORMATS.set(key, format);
+  }
+  return format;
+}
+
 /** A price for people, in the page's language and the reader's country ("£7.99", "7,99 €"). */
 export function formatPrice(
   amount: number,
@@ -134,14 +155,7 @@ export function formatPrice(
   language: string,
   country: string | null,
 ): string {
-  const locale = country ? `${language}-${country}` : language;
-  try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
-  } catch {
-    try {
-      return new Intl.NumberFormat(language, { style: 'currency', currency }).format(amount);
-    } catch {
-      return `${amount} ${currency}`;
-    }
-  }
+  const format =
+    (country ? priceFormat(`${language}-${country}`, currency) : null) ?? priceFormat(language, currency);
+  return format ? format.format(amount) : `${amount} ${currency}`;
 }

@@ -49,6 +49,18 @@ function editionFormat(group: string, kind: string, format: string | null): stri
   return kind === 'product' && format && (group === 'new' || group === 'used') ? format : null;
 }
 
+/** One date formatter per language: building one costs far more than using it. */
+const DATE_FORMATS = new Map<string, Intl.DateTimeFormat>();
+
+function dateFormat(language: string): Intl.DateTimeFormat {
+  let format = DATE_FORMATS.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' });
+    DATE_FORMATS.set(language, format);
+  }
+  return format;
+}
+
 /** An offer in the page's language, priced for the reader's country; null for "not for sale". */
 export function offerView(offer: Offer | undefined, country: string | null): OfferView | null {
   if (!offer || offer.state === 'not_for_sale') return null;
@@ -69,9 +81,7 @@ export function offerView(offer: Offer | undefined, country: string | null): Off
             ? 'book.offer.borrowNow'
             : 'book.offer.waitlist',
     );
-  const date = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
-    new Date(offer.readAt),
-  );
+  const date = dateFormat(language).format(new Date(offer.readAt));
   const asOf = t(price ? 'book.offer.priceAsOf' : 'book.offer.asOf', { date });
   return {
     state: offer.state,

@@ -102,6 +102,7 @@ function offersLd(model: BookPageModel): JsonObject[] {
 export function bookJsonLd(model: BookPageModel): JsonObject {
   const { book } = model;
   const others = model.editions.filter((edition) => !edition.current);
+  const offers = offersLd(model);
   return compact({
     '@context': 'https://schema.org',
     '@type': 'Book',
@@ -118,6 +119,6 @@ export function bookJsonLd(model: BookPageModel): JsonObject {
     numberOfPages: book.pages,
     description: book.description ? truncate(book.description, 500) : null,
     workExample: others.length > 0 ? others.map((edition) => editionLd(model, edition)) : null,
-    offers: offersLd(model).length > 0 ? offersLd(model) : null,
+    offers: offers.length > 0 ? offers : null,
   });
 }
