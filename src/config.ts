@@ -64,7 +64,27 @@ export interface Config {
   providerBudgets: Readonly<Record<BudgetedProvider, readonly BudgetWindow[]>>;
   /** `PROVIDER_BUDGET_ADDRESS_SHARE`: the fraction of each window one client address may use. */
   providerBudgetShare: number;
+  /**
+   * `OFFER_SOURCES`: where prices and lending state are read from (issue 47), each only when
+   * `PROVIDERS` names it too; `off`: none. The admin area can switch each one off as well.
+   */
+  offerSources: readonly OfferSourceName[];
+  /** `OFFER_TTL` (seconds): an offer older than this is not shown and is read again (default a day). */
+  offerTtlMs: number;
+  /** `OFFER_BUDGET_<SOURCE>`: the offer requests each source may be sent, shared by every instance. */
+  offerBudgets: Readonly<Record<OfferSourceName, readonly BudgetWindow[]>>;
 }
+
+/** The sources offers are read from (domain/offers.ts has the same list; config.ts imports nothing). */
+export const OFFER_SOURCE_NAMES = ['googlebooks', 'itunes', 'openlibrary'] as const;
+export type OfferSourceName = (typeof OFFER_SOURCE_NAMES)[number];
+
+/** Offers are background work: well below the lookups' own budgets, which they never spend. */
+const DEFAULT_OFFER_BUDGETS: Readonly<Record<OfferSourceName, string>> = {
+  googlebooks: '10/min,500/day',
+  itunes: '10/min',
+  openlibrary: '30/min',
+};
 
 /** At most `max` requests in each fixed window of `windowMs` (aligned to the epoch, so instances agree). */
 export interface BudgetWindow {
@@ -305,6 +325,33 @@ function providerBudgets(env: Env): Record<BudgetedProvider, readonly BudgetWind
   return Object.freeze(budgets);
 }
 
+function offerSources(env: Env, enabled: readonly ProviderName[]): OfferSourceName[] {
+  const raw = (env.OFFER_SOURCES ?? OFFER_SOURCE_NAMES.join(',')).trim().toLowerCase();
+  if (raw === 'off' || raw === '') return [];
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  for (const name of names) {
+    if (!(OFFER_SOURCE_NAMES as readonly string[]).includes(name)) {
+      throw new ConfigError(
+        `OFFER_SOURCES: unknown source "${name}" (known: ${OFFER_SOURCE_NAMES.join(', ')}, or off)`,
+      );
+    }
+  }
+  return (names as OfferSourceName[]).filter((name) => enabled.includes(name));
+}
+
+function offerBudgets(env: Env): Record<OfferSourceName, readonly BudgetWindow[]> {
+  const budgets = {} as Record<OfferSourceName, readonly BudgetWindow[]>;
+  for (const source of OFFER_SOURCE_NAMES) {
+    const key = `OFFER_BUDGET_${source.toUpperCase()}`;
+    const windows = budgetWindows(key, env[key] || DEFAULT_OFFER_BUDGETS[source]);
+    budgets[source] = Object.freeze(windows);
+  }
+  return Object.freeze(budgets);
+}
+
 function budgetShare(env: Env): number {
   const raw = env.PROVIDER_BUDGET_ADDRESS_SHARE?.trim() || '0.25';
   const share = Number(raw);
@@ -349,6 +396,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const email = (key: string) => env[key]?.trim() || null;
   const database = databaseUrl(env);
+  const enabledProviders = providers(env);
   const config: Config = {
     port,
     host: env.HOST || '0.0.0.0',
@@ -356,7 +404,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     databaseUrl: database,
     redisUrl: env.REDIS_URL || null,
     redisKeyPrefix: redisKeyPrefix(env),
-    providers: providers(env),
+    providers: enabledProviders,
     openLibraryUrl: url(env, 'OPENLIBRARY_URL', 'https://openlibrary.org'),
     openLibraryCoversUrl: url(env, 'OPENLIBRARY_COVERS_URL', 'https://covers.openlibrary.org'),
     googleBooksUrl: url(env, 'GOOGLE_BOOKS_URL', 'https://www.googleapis.com'),
@@ -385,6 +433,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 60_000),
     providerBudgets: providerBudgets(env),
     providerBudgetShare: budgetShare(env),
+    offerSources: Object.freeze(offerSources(env, enabledProviders)),
+    offerTtlMs: integer(env, 'OFFER_TTL', 86_400, 60, 30 * 86_400) * 1000,
+    offerBudgets: offerBudgets(env),
   };
   return Object.freeze(config);
 }

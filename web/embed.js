@@ -6,7 +6,8 @@
 // strict style-src does not block) and sets no cookie. It also sizes /embed/{slug} iframes of its origin.
 /**
  * The body of GET /embed/{book}.json (EmbedData in src/http/presenters/embed.ts).
- * @typedef {{ name: string, label: string | null, featured: boolean, url: string, kind?: 'product' | 'search' }} EmbedLink
+ * @typedef {{ text: string, as_of: string }} EmbedOffer
+ * @typedef {{ name: string, label: string | null, featured: boolean, url: string, kind?: 'product' | 'search', offer?: EmbedOffer | null }} EmbedLink
  * @typedef {{ title: string, links: EmbedLink[] }} EmbedGroup
  * @typedef {{ title: string, authors: string[], cover_url: string | null, url: string }} EmbedBook
  * @typedef {{ name: string, url: string, logo_url: string | null, disclosure: string, accent_light: string | null, accent_dark: string | null }} EmbedSite
@@ -70,6 +71,11 @@
     const a = link(item.url, classes, name);
     a.dataset.kind = kind;
     if (item.label) a.append(' ', el('span', 'bl-label', item.label));
+    if (item.offer) {
+      const offer = el('span', 'bl-offer', item.offer.text);
+      offer.title = item.offer.as_of;
+      a.append(' ', offer);
+    }
     a.append(el('span', 'bl-sr', ` ${text.new_tab}`));
     return a;
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { goPath } from '../domain/go-links.js';
 import type { DestinationGroup } from '../domain/groups.js';
+import type { Offer } from '../domain/offers.js';
 import { normalisePartnerId, normaliseSrc } from '../domain/partners.js';
 import type { Book } from '../store/books.js';
 import type { BookPages } from './book-pages.js';
@@ -30,6 +31,8 @@ export interface BookLinkEntry {
   featured: boolean;
   /** `product`: the book's own page at the store; `search`: a search there for it. */
   kind: 'product' | 'search';
+  /** The store's price or the library's lending state for this country, as last read (fresh only). */
+  offer: Offer | null;
 }
 
 export interface BookLinkGroup {
@@ -69,6 +72,7 @@ export class BookLinksService {
       country: request.country,
       partner,
     });
+    const offers = this.pages.offersFor(loaded, request.country);
     // The partner id travels as given (well-formed only), or the key's partner: /go/ checks it again on
     // every click.
     const go = {
@@ -86,11 +90,14 @@ export class BookLinksService {
         url:
           this.baseUrl +
           goPath(loaded.book.slug, link.destination.slug, {
-            country: link.destination.country ?? null,
+            // A store's own link from an offer is the reader's country's, like a storefront's.
+            country:
+              link.destination.country ?? (offers.get(link.destination.slug)?.url ? request.country : null),
             ...go,
           }),
         featured: link.featured,
         kind: link.kind,
+        offer: offers.get(link.destination.slug) ?? null,
       })),
     }));
     const etag = createHash('sha256')

@@ -11,6 +11,7 @@ import {
   type LinkOverride,
   resolveLink,
 } from '../domain/links.js';
+import { type Offer, type OfferRead, offersByDestination } from '../domain/offers.js';
 import { tagsWithPartner } from '../domain/partners.js';
 import { destinationsFor, forCountry } from '../domain/storefronts.js';
 import { type Book, bookIdentifiers, editionsOfWork, findBookBySlug } from '../store/books.js';
@@ -20,6 +21,7 @@ import {
   findDestination,
   overridesForBook,
 } from '../store/destinations.js';
+import { offerReadsForBook, offersForBook } from '../store/offers.js';
 import { publicDomainIdentifiersFor } from '../store/public-domain.js';
 import type { Db } from '../store/schema.js';
 import { canonicalEditionOf } from '../store/works.js';
@@ -40,7 +42,14 @@ export interface LoadedBook {
   canonicalBookId: number | null;
   /** `/go/` targets already resolved for this load, by destination slug and access (hot path). */
   targets: Map<string, GoTarget>;
+  /** Every stored offer of the book, all countries, fresh or not (issue 47). */
+  offers: Offer[];
+  /** When each offer source was last read for the book, per country. */
+  offerReads: OfferRead[];
 }
+
+/** Which stored offers a reader may be shown now (the offer service's time to live). */
+export type OfferFilter = (offers: readonly Offer[], country: string | null) => Offer[];
 
 export interface GoTarget {
   book: Book;
@@ -64,6 +73,10 @@ export class BookPages {
     cacheMs: number,
     /** The operator's tags (`AFFILIATE_TAGS` over the admin area's). */
     private readonly tags: OperatorTags,
+    /** Fresh offers only: a stale price is never shown, nor its link used. */
+    private readonly currentOffers: OfferFilter = () => [],
+    /** Queues a background read of the book's missing or stale offers for a country; never waits. */
+    private readonly wantOffers: (loaded: LoadedBook, country: string | null) => void = () => undefined,
   ) {
     this.loaded = new PageCache<Promise<LoadedBook | null>>(10_000, cacheMs);
   }
@@ -84,15 +97,18 @@ export class BookPages {
   private async loadFresh(slug: string): Promise<LoadedBook | null> {
     const book = await findBookBySlug(this.db, slug);
     if (!book) return null;
-    const [stored, confirmed, bookLinks, overrides, editions, canonicalBookId] = await Promise.all([
-      bookIdentifiers(this.db, book.id),
-      // A public-domain catalog imported after the book was created still gives it its free copies.
-      book.matchKey ? publicDomainIdentifiersFor(this.db, book.matchKey) : Promise.resolve({}),
-      bookLinksForBook(this.db, book.id),
-      overridesForBook(this.db, book.id),
-      book.workId === null ? Promise.resolve([]) : editionsOfWork(this.db, book.workId),
-      book.workId === null ? Promise.resolve(null) : canonicalEditionOf(this.db, book.workId),
-    ]);
+    const [stored, confirmed, bookLinks, overrides, editions, canonicalBookId, offers, offerReads] =
+      await Promise.all([
+        bookIdentifiers(this.db, book.id),
+        // A public-domain catalog imported after the book was created still gives it its free copies.
+        book.matchKey ? publicDomainIdentifiersFor(this.db, book.matchKey) : Promise.resolve({}),
+        bookLinksForBook(this.db, book.id),
+        overridesForBook(this.db, book.id),
+        book.workId === null ? Promise.resolve([]) : editionsOfWork(this.db, book.workId),
+        book.workId === null ? Promise.resolve(null) : canonicalEditionOf(this.db, book.workId),
+        offersForBook(this.db, book.id),
+        offerReadsForBook(this.db, book.id),
+      ]);
     const identifiers = { ...confirmed, ...stored };
     // The work's page leads with its canonical edition (admin: "set canonical").
     const ordered = [...editions].sort(
@@ -106,6 +122,8 @@ export class BookPages {
       editions: ordered,
       canonicalBookId,
       targets: new Map(),
+      offers,
+      offerReads,
     };
   }
 
@@ -140,14 +158,32 @@ export class BookPages {
     });
   }
 
-  linkInput(loaded: LoadedBook, now = new Date()): BookLinkInput {
+  linkInput(loaded: LoadedBook, now = new Date(), country: string | null = null): BookLinkInput {
     return {
       book: loaded.book,
       identifiers: loaded.identifiers,
       bookLinks: loaded.bookLinks,
       overrides: loaded.overrides,
       now,
+      offerUrls: this.offerUrls(loaded, country),
     };
+  }
+
+  /**
+   * The offers a reader in `country` is shown now, by destination slug; missing or stale ones are
+   * queued for a background read (the page, the links API and the embed all ask here).
+   */
+  offersFor(loaded: LoadedBook, country: string | null): Map<string, Offer> {
+    this.wantOffers(loaded, country);
+    return offersByDestination(this.currentOffers(loaded.offers, country));
+  }
+
+  private offerUrls(loaded: LoadedBook, country: string | null): Record<string, string> | undefined {
+    if (loaded.offers.length === 0) return undefined;
+    const urls: Record<string, string> = {};
+    const offers = offersByDestination(this.currentOffers(loaded.offers, country));
+    for (const [slug, offer] of offers) if (offer.url) urls[slug] = offer.url;
+    return urls;
   }
 
   async groups(
@@ -164,7 +200,7 @@ export class BookPages {
     const destinations = destinationsFor(await this.destinations(), country);
     const operator = await this.tags.get();
     return buildLinkGroups(
-      { ...this.linkInput(loaded), destinations },
+      { ...this.linkInput(loaded, new Date(), country), destinations },
       {
         affiliateTags: tagsWithPartner(operator, options.partner?.tags ?? null),
         use: options.use ?? null,
@@ -213,7 +249,7 @@ export class BookPages {
     // whose own country says otherwise, and the host check below still holds.
     if (!found?.isActive) return null;
     const destination = forCountry(found, country);
-    const input = this.linkInput(loaded);
+    const input = this.linkInput(loaded, new Date(), country);
     // A partner's tag changes only the tag: the host check below holds for its URL exactly as for ours.
     const operator = await this.tags.get();
     const affiliateTags = tagsWithPartner(operator, partner?.tags ?? null);

@@ -6,6 +6,8 @@
  */
 export interface ChangeMap {
   'book-changed': [slug: string];
+  /** Offers of the book at this slug arrived (issue 47): its pages change, its search answers do not. */
+  'offers-changed': [slug: string];
   /** Books or catalog entries were added (a book created, an import finished): search answers change. */
   'catalog-changed': [];
   'destinations-changed': [];
@@ -22,6 +24,7 @@ export type Change = { [K in ChangeName]: { name: K; args: ChangeMap[K] } }[Chan
 
 const CHANGE_NAMES: ReadonlySet<string> = new Set<ChangeName>([
   'book-changed',
+  'offers-changed',
   'catalog-changed',
   'destinations-changed',
   'api-keys-changed',
@@ -77,7 +80,7 @@ export function parseChange(value: unknown): Change | null {
   const { name, args } = value as { name?: unknown; args?: unknown };
   if (typeof name !== 'string' || !CHANGE_NAMES.has(name)) return null;
   if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) return null;
-  if (name === 'book-changed') {
+  if (name === 'book-changed' || name === 'offers-changed') {
     const [slug] = args;
     return args.length === 1 && typeof slug === 'string' ? { name, args: [slug] } : null;
   }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { ProviderChain } from '../catalog/chain.js';
 import type { CircuitBreaker } from '../catalog/circuit-breaker.js';
-import type { HttpClient } from '../catalog/http-client.js';
+import { createHttpClient, type HttpClient } from '../catalog/http-client.js';
 import { LocalCatalogProvider } from '../catalog/local.js';
-import type { ProviderBudget } from '../catalog/provider-budget.js';
+import { OFFER_CLIENT_NAMES, OfferReader } from '../catalog/offers.js';
+import { MemoryProviderBudget, type ProviderBudget } from '../catalog/provider-budget.js';
 import { createProviderChain } from '../catalog/providers/index.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/db.js';
@@ -27,8 +28,9 @@ import { Embeds } from './embeds.js';
 import { Ingest } from './ingest.js';
 import { Lists } from './lists.js';
 import { OEmbedSubjects } from './oembed.js';
+import { OfferService } from './offers.js';
 import { PartnerDirectory } from './partners.js';
-import { createProviderBudget } from './provider-budget.js';
+import { createProviderBudget, SharedProviderBudget } from './provider-budget.js';
 import { reusedCheck } from './readiness.js';
 import { closeRedis, createRedis, createRedisBreaker, type Redis, throughBreaker } from './redis.js';
 import { createResolver } from './resolve/wiring.js';
@@ -80,6 +82,10 @@ export interface Services {
   embeds: Embeds;
   /** The book or list an oEmbed URL names. */
   oembeds: OEmbedSubjects;
+  /** Prices and lending state on the book page's buttons, read in the background (issue 47). */
+  offers: OfferService;
+  /** The offer reads' own outbound client (their budgets and breakers apart from the lookups'). */
+  offerClient: HttpClient;
   /** Access-code cookies → the non-public destinations a visitor may see. */
   access: AccessCodes;
   covers: CoverFallback;
@@ -163,13 +169,22 @@ export function createServices(
   });
   const remote = overrides.remote === undefined ? providers.chain : overrides.remote;
   const operatorTags = new OperatorTags(store.db, config.affiliateTags);
-  const pages = new BookPages(store.db, config.pageCacheMs, operatorTags);
   const events = new ChangeEvents();
+  const { offers, offerClient } = createOffers(config, store, events, redis, redisBreaker);
+  const pages = new BookPages(
+    store.db,
+    config.pageCacheMs,
+    operatorTags,
+    (list, country) => offers.current(list, country),
+    (loaded, country) => offers.want(loaded.book, loaded.offerReads, country),
+  );
   events.on('book-changed', (slug) => pages.invalidate(slug));
+  events.on('offers-changed', (slug) => pages.invalidate(slug));
   // Affiliate tag edits emit this too: the resolved /go/ targets and rendered pages carry tags.
   events.on('destinations-changed', () => {
     invalidateDestinationCache(store.db);
     operatorTags.invalidate();
+    offers.settingsChanged();
     pages.invalidateAll();
   });
   // A new book stands for its catalog entry in search answers: every instance drops its cached answers.
@@ -235,6 +250,7 @@ export function createServices(
     },
     affiliateEnvironment: config.affiliateTags,
     brand,
+    offerSources: config.offerSources,
   });
   return {
     config,
@@ -261,6 +277,8 @@ export function createServices(
     bookLinks: new BookLinksService(pages, partners, config.baseUrl),
     embeds: new Embeds(pages, creator),
     oembeds: new OEmbedSubjects(pages, lists),
+    offers,
+    offerClient,
     access,
     covers: new CoverFallback(store.db, providers.chain, (slug) => events.emit('book-changed', slug)),
     clicks,
@@ -274,6 +292,7 @@ export function createServices(
     usage,
     readiness: redis && redisBreaker ? { redis: () => throughBreaker(redisBreaker, () => redis.ping()) } : {},
     close: async () => {
+      offers.close();
       await clicks.close();
       await searchLog.close();
       await visits.close();
@@ -281,7 +300,48 @@ export function createServices(
       await changeRelay?.close();
       if (redis && ownsRedis) await closeRedis(redis);
       await providers.client.close();
+      await offerClient.close();
       await resolver.close();
     },
   };
+}
+
+/**
+ * The offer reads: their own outbound client, whose requests count against the offer budgets
+ * (`OFFER_BUDGET_*`, in Redis when there is one, so every instance shares them) under names of
+ * their own, so they never spend the lookups' budget nor open the lookups' circuit.
+ */
+function createOffers(
+  config: Readonly<Config>,
+  store: Store,
+  events: ChangeEvents,
+  redis: Redis | null,
+  redisBreaker: CircuitBreaker | null,
+): { offers: OfferService; offerClient: HttpClient } {
+  const limits: Record<string, readonly { max: number; windowMs: number }[]> = {};
+  for (const source of config.offerSources) limits[OFFER_CLIENT_NAMES[source]] = config.offerBudgets[source];
+  // Offer reads are the server's own work: no client address, the whole window is theirs.
+  const policy = { limits, addressShare: 1 };
+  const budget =
+    redis && redisBreaker
+      ? new SharedProviderBudget(redis, redisBreaker, policy)
+      : new MemoryProviderBudget(policy);
+  // No retries: a failed read is asked again later, and a retry would spend the budget twice.
+  const offerClient = createHttpClient(config, { budget, retries: 0 });
+  const reader = new OfferReader({
+    client: offerClient,
+    googleBooksUrl: config.googleBooksUrl,
+    itunesUrl: config.itunesUrl,
+    openLibraryUrl: config.openLibraryUrl,
+    timeoutMs: config.providerTimeoutMs,
+  });
+  const offers = new OfferService({
+    db: store.db,
+    reader,
+    sources: config.offerSources,
+    ttlMs: config.offerTtlMs,
+    changed: (slug) => events.emit('offers-changed', slug),
+    onError: (error) => console.error('offer read failed', error),
+  });
+  return { offers, offerClient };
 }

@@ -1,6 +1,7 @@
 import type { Requester } from '../catalog/requester.js';
 import { parseIsbn } from '../domain/isbn.js';
 import type { LinkGroup } from '../domain/links.js';
+import type { Offer } from '../domain/offers.js';
 import type { BookCreator } from './book-creator.js';
 import type { BookPages, LoadedBook } from './book-pages.js';
 import type { MayCreate } from './write-limits.js';
@@ -9,6 +10,8 @@ import type { MayCreate } from './write-limits.js';
 export interface EmbedContent {
   loaded: LoadedBook;
   groups: LinkGroup[];
+  /** Fresh offers for the storefront country, by destination slug. */
+  offers: ReadonlyMap<string, Offer>;
 }
 
 /** A partner id as `/go/` takes it; anything else is dropped (an unknown partner is never an error). */
@@ -37,7 +40,7 @@ export class Embeds {
     const loaded = await this.loadBySlugOrIsbn(book, options.mayCreate, options.requester ?? null);
     if (!loaded) return null;
     const groups = await this.pages.groups(loaded, { country: options.country, access: new Set() });
-    return { loaded, groups };
+    return { loaded, groups, offers: this.pages.offersFor(loaded, options.country) };
   }
 
   private async loadBySlugOrIsbn(

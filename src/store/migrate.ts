@@ -26,6 +26,7 @@ import { destinationCountriesMigration } from './migrations/0026-destination-cou
 import { affiliateTagsMigration } from './migrations/0029-affiliate-tags.js';
 import { bookVisitsMigration } from './migrations/0030-book-visits.js';
 import { brandLogosMigration } from './migrations/0031-brand-logos.js';
+import { offersMigration } from './migrations/0032-offers.js';
 import { storefrontTemplatesMigration } from './migrations/0033-storefront-templates.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
@@ -58,6 +59,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0029-affiliate-tags', affiliateTagsMigration],
   ['0030-book-visits', bookVisitsMigration],
   ['0031-brand-logos', brandLogosMigration],
+  ['0032-offers', offersMigration],
   ['0033-storefront-templates', storefrontTemplatesMigration],
 ];
 

@@ -87,6 +87,30 @@ export interface FakeBook {
   googleSeries?: GoogleSeries;
   /** Services that know the book; all of them by default. */
   only?: FakeService[];
+  /** What the stores ask and the library lends (issue 47); without it the older default answers. */
+  offers?: FakeOffers;
+}
+
+/**
+ * Offers as the real APIs answer them. Google: `saleInfo` for the `country=` asked (a country not
+ * listed answers NOT_FOR_SALE, as Google does), `missing` drops the prices and link of a FOR_SALE
+ * answer (seen on pre-orders). iTunes: the storefront's `price`/`currency`/`formattedPrice`; a
+ * storefront not listed answers no result at all. Open Library: the Read API item's `status`.
+ */
+export interface FakeOffers {
+  google?: Record<string, FakeGoogleSale>;
+  itunes?: Record<string, { price: number; currency: string; formattedPrice: string } | { missing: true }>;
+  openlibrary?: 'full access' | 'lendable' | 'checked out' | 'restricted';
+}
+
+export interface FakeGoogleSale {
+  saleability: 'FOR_SALE' | 'FREE' | 'NOT_FOR_SALE';
+  /** [amount, currency] */
+  list?: [number, string];
+  retail?: [number, string];
+  /** Prices and buy link left out (a FOR_SALE answer without them). */
+  missing?: boolean;
+  publicDomain?: boolean;
 }
 
 /** A volume's place in a Google series (`seriesInfo`): the series id, its name, this volume's number. */
@@ -346,7 +370,62 @@ export async function startFakeProviders(): Promise<FakeProviders> {
    * A volume as Google sends it: `pageCount: 0` when it counts no pages, `saleInfo` with prices where
    * the volume is for sale, links on the store of the answer's country.
    */
-  function googleVolume(book: FakeBook): Record<string, unknown> {
+  /** `saleInfo` and `accessInfo` for the `country=` asked, from `offers.google` (Google's field set). */
+  function googleSale(book: FakeBook, id: string, country: string): Record<string, unknown> {
+    const sale = book.offers?.google?.[country] ?? { saleability: 'NOT_FOR_SALE' };
+    const buyLink = `https://play.google.com/store/books/details?id=${id}&rdid=book-${id}&rdot=1&source=gbs_api`;
+    const price = (value: [number, string] | undefined) =>
+      value ? { amount: value[0], currencyCode: value[1] } : undefined;
+    const micros = (value: [number, string] | undefined) =>
+      value ? { amountInMicros: Math.round(value[0] * 1e6), currencyCode: value[1] } : undefined;
+    const saleInfo =
+      sale.saleability === 'FOR_SALE' && !sale.missing
+        ? {
+            country,
+            saleability: 'FOR_SALE',
+            isEbook: true,
+            ...(sale.list ? { listPrice: price(sale.list) } : {}),
+            ...(sale.retail ? { retailPrice: price(sale.retail) } : {}),
+            buyLink,
+            offers: [
+              {
+                finskyOfferType: 1,
+                ...(sale.list ? { listPrice: micros(sale.list) } : {}),
+                ...(sale.retail ? { retailPrice: micros(sale.retail) } : {}),
+                giftable: true,
+              },
+            ],
+          }
+        : sale.saleability === 'FOR_SALE'
+          ? { country, saleability: 'FOR_SALE', isEbook: true }
+          : sale.saleability === 'FREE'
+            ? { country, saleability: 'FREE', isEbook: true, buyLink }
+            : { country, saleability: 'NOT_FOR_SALE', isEbook: false };
+    const free = sale.saleability === 'FREE' || sale.publicDomain === true;
+    const accessInfo = {
+      country,
+      viewability: free ? 'ALL_PAGES' : 'PARTIAL',
+      embeddable: true,
+      publicDomain: sale.publicDomain === true,
+      textToSpeechPermission: 'ALLOWED',
+      epub: free
+        ? {
+            isAvailable: true,
+            downloadLink: `http://books.google.com/books/download/x.epub?id=${id}&output=epub`,
+          }
+        : {
+            isAvailable: true,
+            acsTokenLink: `http://books.google.com/books/download/x-sample-epub.acsm?id=${id}`,
+          },
+      pdf: { isAvailable: false },
+      webReaderLink: `http://play.google.com/books/reader?id=${id}&hl=&source=gbs_api`,
+      accessViewStatus: free ? 'FULL_PUBLIC_DOMAIN' : 'SAMPLE',
+      quoteSharingAllowed: false,
+    };
+    return { saleInfo, accessInfo };
+  }
+
+  function googleVolume(book: FakeBook, country: string | null = null): Record<string, unknown> {
     const id = book.googleId ?? `gb${book.isbn13}`;
     const image = `http://books.google.com/books/content?id=${id}&printsec=frontcover&img=1&edge=curl&source=gbs_api`;
     const identifiers = book.withoutIsbn
@@ -391,10 +470,20 @@ export async function startFakeProviders(): Promise<FakeProviders> {
             }
           : { country: 'GB', saleability: 'NOT_FOR_SALE', isEbook: false },
       accessInfo: { country: 'GB', viewability: 'NO_PAGES', embeddable: false, publicDomain: false },
+      ...(book.offers && country ? googleSale(book, id, country) : {}),
     };
   }
 
-  function itunesResult(book: FakeBook): Record<string, unknown> {
+  /** The storefront's price of a book (`offers.itunes`), or null when that storefront does not sell it. */
+  function itunesStorefront(book: FakeBook, country: string | null): Record<string, unknown> | null {
+    if (!book.offers?.itunes) return {};
+    const front = book.offers.itunes[(country ?? 'us').toUpperCase()];
+    if (!front) return null;
+    if ('missing' in front) return { price: undefined, currency: undefined, formattedPrice: undefined };
+    return { price: front.price, currency: front.currency, formattedPrice: front.formattedPrice };
+  }
+
+  function itunesResult(book: FakeBook, country: string | null = null): Record<string, unknown> {
     const id = book.appleId ?? Number(book.isbn13.slice(-9));
     const art = `https://is1-ssl.mzstatic.com/image/thumb/Publication/v4/${book.isbn13}/source/100x100bb.jpg`;
     const date = book.publishedDate ? `${`${book.publishedDate}-01-01`.slice(0, 10)}T07:00:00Z` : undefined;
@@ -413,10 +502,29 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       ...(date ? { releaseDate: date } : {}),
       ...(book.description ? { description: `<p>${book.description}</p>` } : {}),
     };
+    const front = (country ?? 'us').toLowerCase();
+    const slug = words(book.title).join('-');
+    const priced = itunesStorefront(book, country) ?? {};
     if (book.format === 'audiobook') {
-      return { wrapperType: 'audiobook', collectionId: id, collectionName: book.title, ...common };
+      const { price, ...rest } = { ...common, ...priced };
+      return {
+        wrapperType: 'audiobook',
+        collectionId: id,
+        collectionName: book.title,
+        collectionViewUrl: `https://books.apple.com/${front}/audiobook/${slug}/id${id}?uo=4`,
+        ...(price === undefined ? {} : { collectionPrice: price }),
+        ...rest,
+      };
     }
-    return { kind: 'ebook', wrapperType: 'track', trackId: id, trackName: book.title, ...common };
+    return {
+      kind: 'ebook',
+      wrapperType: 'track',
+      trackId: id,
+      trackName: book.title,
+      trackViewUrl: `https://books.apple.com/${front}/book/${slug}/id${id}?uo=4`,
+      ...common,
+      ...priced,
+    };
   }
 
   function openLibrary(url: URL, res: ServerResponse): void {
@@ -436,6 +544,50 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         if (book && knows(book, 'openlibrary')) body[key] = olData(book);
       }
       json(res, 200, body);
+      return;
+    }
+    const readIsbn = /^\/ol\/api\/volumes\/brief\/isbn\/([\dX]{10,13})\.json$/.exec(url.pathname)?.[1];
+    if (readIsbn) {
+      // The Read API: `[]` for an ISBN it does not know; the record and its scanned items otherwise.
+      const book = byIsbn(readIsbn);
+      if (!book || !knows(book, 'openlibrary')) {
+        json(res, 200, []);
+        return;
+      }
+      const edition = editionKey(book);
+      const work = book.olWork ?? `OL${coverId(book)}W`;
+      const status = book.offers?.openlibrary;
+      const ia = `${words(book.title).join('')}00${coverId(book)}`;
+      json(res, 200, {
+        records: {
+          [`/books/${edition}`]: {
+            isbns: [book.isbn13],
+            issns: [],
+            lccns: [],
+            oclcs: book.oclc ? [book.oclc] : [],
+            olids: [edition],
+            publishDates: book.publishedDate ? [olDate(book.publishedDate)] : [],
+            recordURL: `https://openlibrary.org/books/${edition}/${words(book.title).join('_')}`,
+            data: olData(book),
+          },
+        },
+        items: status
+          ? [
+              {
+                enumcron: false,
+                match: 'exact',
+                status,
+                fromRecord: `/books/${edition}`,
+                'ol-edition-id': edition,
+                'ol-work-id': work,
+                publishDate: olDate(book.publishedDate) ?? '',
+                contributor: 'Internet Archive',
+                itemURL: `https://archive.org/details/${ia}`,
+                cover: { small: `https://covers.openlibrary.org/b/id/${coverId(book)}-S.jpg` },
+              },
+            ]
+          : [],
+      });
       return;
     }
     if (url.pathname === '/ol/search.json') {
@@ -501,7 +653,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     const items = known('googlebooks')
       .filter((book) => googleMatches(book, q))
       .slice(0, max)
-      .map(googleVolume);
+      .map((book) => googleVolume(book, url.searchParams.get('country')?.toUpperCase() ?? null));
     // Like Google: no `items` key at all when nothing matched.
     json(res, 200, { kind: 'books#volumes', totalItems: items.length, ...(items.length ? { items } : {}) });
   }
@@ -514,13 +666,16 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       const book = id
         ? [...books.values()].find((b) => String(b.appleId ?? Number(b.isbn13.slice(-9))) === id)
         : books.get(q.get('isbn') ?? '');
-      results = book && knows(book, 'itunes') ? [itunesResult(book)] : [];
+      const country = q.get('country');
+      // A storefront that does not sell the book answers no result at all.
+      const sold = book && (!country || itunesStorefront(book, country) !== null);
+      results = book && sold && knows(book, 'itunes') ? [itunesResult(book, country)] : [];
     } else if (url.pathname === '/itunes/search') {
       const media = q.get('media') === 'audiobook' ? 'audiobook' : 'ebook';
       results = known('itunes')
         .filter((book) => (book.format ?? 'ebook') === media && matches(book, q.get('term') ?? ''))
         .slice(0, Number(q.get('limit') ?? 50))
-        .map(itunesResult);
+        .map((book) => itunesResult(book, q.get('country')));
     } else {
       json(res, 404, { errorMessage: 'Invalid request' });
       return;
@@ -593,6 +748,8 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       GOOGLE_BOOKS_URL: urls.googleBooksUrl,
       ITUNES_URL: urls.itunesUrl,
       ...NO_BUDGETS,
+      // Offers read in the background would add requests the older tests do not expect.
+      OFFER_SOURCES: 'off',
     },
     origin,
     addBook: (book) => void books.set(book.isbn13, book),

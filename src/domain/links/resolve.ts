@@ -1,4 +1,4 @@
-import { affiliateTagFor, tagIfOwnHost, withAffiliateParam } from './hosts.js';
+import { affiliateTagFor, isAllowedRedirect, tagIfOwnHost, withAffiliateParam } from './hosts.js';
 import { fillTemplateLink, parseWebUrl, placeholderValues } from './templates.js';
 import type {
   BookIdentifiers,
@@ -67,6 +67,11 @@ export interface BookLinkInput {
   bookLinks: readonly BookLink[];
   overrides: readonly LinkOverride[];
   now: Date;
+  /**
+   * The book's own page at a store, by destination slug, as the store's API gave it with an offer
+   * (issue 47): used instead of a search, and only on the destination's own hosts.
+   */
+  offerUrls?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -81,9 +86,12 @@ export function resolveLink(
   const curated = activeBookLink(destination.id, input.bookLinks, input.now);
   const override = input.overrides.find((item) => item.retailerKey === destination.slug);
   const explicit = [curated?.url, override?.overrideUrl].find((url) => url && parseWebUrl(url));
-  // A curated or override URL is the operator's chosen page for this book.
-  const built = explicit
-    ? { url: tagIfOwnHost(explicit, destination, options), kind: 'product' as const }
+  const offered = input.offerUrls?.[destination.slug];
+  const direct = offered && isAllowedRedirect(offered, destination) ? offered : null;
+  // A curated or override URL is the operator's chosen page for this book; a store's own link next.
+  const chosen = explicit || direct;
+  const built = chosen
+    ? { url: tagIfOwnHost(chosen, destination, options), kind: 'product' as const }
     : buildDestinationLink(destination, { ...input.book, identifiers: input.identifiers }, options);
   if (!built) return null;
   return {

@@ -1,15 +1,17 @@
 import { goPath as goLink } from '../../domain/go-links.js';
 import type { LinkGroup } from '../../domain/links.js';
+import { formatPrice, type Offer } from '../../domain/offers.js';
 import { seriesPosition } from '../../domain/series.js';
 import { countryName, SWITCHER_COUNTRIES } from '../../domain/storefronts.js';
 import type { Book, LoadedBook } from '../../services/book-pages.js';
-import { currentLanguage } from '../i18n/context.js';
+import { currentLanguage, t } from '../i18n/context.js';
 import type {
   BookPageModel,
   BookView,
   CountryView,
   EditionView,
   LinkGroupView,
+  OfferView,
   PageTemplate,
 } from '../views/models.js';
 
@@ -47,12 +49,58 @@ function editionFormat(group: string, kind: string, format: string | null): stri
   return kind === 'product' && format && (group === 'new' || group === 'used') ? format : null;
 }
 
+/** One date formatter per language: building one costs far more than using it. */
+const DATE_FORMATS = new Map<string, Intl.DateTimeFormat>();
+
+function dateFormat(language: string): Intl.DateTimeFormat {
+  let format = DATE_FORMATS.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' });
+    DATE_FORMATS.set(language, format);
+  }
+  return format;
+}
+
+/** An offer in the page's language, priced for the reader's country; null for "not for sale". */
+export function offerView(offer: Offer | undefined, country: string | null): OfferView | null {
+  if (!offer || offer.state === 'not_for_sale') return null;
+  const language = currentLanguage();
+  const price =
+    offer.state === 'for_sale' && offer.amount !== null && offer.currency
+      ? formatPrice(offer.amount, offer.currency, language, country)
+      : null;
+  if (offer.state === 'for_sale' && !price) return null;
+  const text =
+    price ??
+    t(
+      offer.state === 'free'
+        ? 'book.offer.free'
+        : offer.state === 'read_free'
+          ? 'book.offer.readFree'
+          : offer.state === 'borrow_now'
+            ? 'book.offer.borrowNow'
+            : 'book.offer.waitlist',
+    );
+  const date = dateFormat(language).format(new Date(offer.readAt));
+  const asOf = t(price ? 'book.offer.priceAsOf' : 'book.offer.asOf', { date });
+  return {
+    state: offer.state,
+    text,
+    asOf,
+    amount: offer.amount,
+    currency: offer.currency,
+    readAt: offer.readAt,
+  };
+}
+
 function groupViews(
   slug: string,
   groups: readonly LinkGroup[],
   sfid: number | null,
   carry: { partner?: string | null; src?: string | null },
   format: string | null = null,
+  offers: ReadonlyMap<string, Offer> = new Map(),
+  country: string | null = null,
 ): LinkGroupView[] {
   return groups.map((group) => ({
     group: group.group,
@@ -61,8 +109,15 @@ function groupViews(
       destinationSlug: link.destination.slug,
       name: link.destination.displayName,
       group: link.destination.group,
-      // A country storefront's link names its country, so /go/ sends the reader to the store shown.
-      href: goPath(slug, link.destination.slug, sfid, link.destination.country ?? null, carry),
+      // A country storefront's link names its country, so /go/ sends the reader to the store shown;
+      // so does a store's own link from an offer, which is the reader's country's.
+      href: goPath(
+        slug,
+        link.destination.slug,
+        sfid,
+        link.destination.country ?? (offers.get(link.destination.slug)?.url ? country : null),
+        carry,
+      ),
       label: link.label,
       tagline: link.tagline,
       featured: link.featured,
@@ -70,6 +125,7 @@ function groupViews(
       iconUrl: link.destination.iconUrl || null,
       kind: link.kind,
       format: editionFormat(link.destination.group, link.kind, format),
+      offer: offerView(offers.get(link.destination.slug), country),
     })),
   }));
 }
@@ -110,6 +166,8 @@ export interface BookPageParams {
   src?: string | null;
   /** The reader's country the links are for (`readerCountry`), or null. */
   country?: string | null;
+  /** The fresh offers for that country, by destination slug (`BookPages.offersFor`). */
+  offers?: ReadonlyMap<string, Offer>;
 }
 
 export function bookPageModel(
@@ -132,6 +190,8 @@ export function bookPageModel(
       params.sfid,
       { partner: params.partner, src: params.src },
       loaded.book.format,
+      params.offers,
+      params.country ?? null,
     ),
     editions: editionViews(loaded),
     template: params.template,

@@ -5,6 +5,7 @@ import type { EmbedContent } from '../../services/embeds.js';
 import { currentLanguage, t } from '../i18n/context.js';
 import { groupTitle, joinNames } from '../views/book-format.js';
 import { goPath } from './book-page.js';
+import { type OfferJson, offerJson } from './offers.js';
 
 /** One button of an embed. `url` is an absolute `/go/` URL on this service, so every click is counted. */
 export interface EmbedLink {
@@ -15,6 +16,8 @@ export interface EmbedLink {
   url: string;
   /** `product`: the book's own page at the store; `search`: a search there for it. */
   kind: 'product' | 'search';
+  /** The price or lending state for the country, as last read; null when none is known. */
+  offer: OfferJson | null;
 }
 
 export interface EmbedGroup {
@@ -129,12 +132,15 @@ export function embedData(
           label: link.label,
           featured: link.featured,
           kind: link.kind,
-          // The storefront's own country, so /go/ sends the reader to the store the button named.
+          offer: offerJson(content.offers.get(link.destination.slug), params.country),
+          // The storefront's own country, so /go/ sends the reader to the store the button named; so
+          // does a store's own link from an offer.
           url: embedGoUrl(
             params.baseUrl,
             book.slug,
             link.destination.slug,
-            link.destination.country ?? null,
+            link.destination.country ??
+              (content.offers.get(link.destination.slug)?.url ? params.country : null),
             params.partner,
           ),
         })),

@@ -60,15 +60,24 @@ function linkKindNote(link: DestinationLinkView): SafeHtml {
   return html`<span class="dest__kind">${link.format ? t('book.link.productFormat', { format: displayFormat(link.format) }) : t('book.link.product')}</span>`;
 }
 
+/** The offer on a button ("£7.99", "Borrow now"), and when it was read, as the button's description. */
+function offerNote(link: DestinationLinkView): SafeHtml {
+  const { offer } = link;
+  if (!offer) return html``;
+  return html`<span class="dest__offer" data-offer="${offer.state}">${offer.text}</span><span class="dest__asof" id="asof-${link.destinationSlug}">${offer.asOf}</span>`;
+}
+
 export function destinationLink(link: DestinationLinkView, extraClass = ''): SafeHtml {
   const classes = ['dest', `dest--${link.kind}`, link.featured ? 'dest--featured' : '', extraClass]
     .filter(Boolean)
     .join(' ');
-  return html`<a class="${classes}" href="${safeUrl(link.href) ?? '#'}" rel="nofollow sponsored noopener" data-destination="${link.destinationSlug}" data-group="${link.group}" data-kind="${link.kind}"${brandAttr(link)}>
+  const describedBy = link.offer ? html` aria-describedby="asof-${link.destinationSlug}"` : html``;
+  return html`<a class="${classes}" href="${safeUrl(link.href) ?? '#'}" rel="nofollow sponsored noopener" data-destination="${link.destinationSlug}" data-group="${link.group}" data-kind="${link.kind}"${brandAttr(link)}${describedBy}>
   ${badge(link)}
   <span class="dest__text">
     <span class="dest__name">${linkName(link)}${link.label && html` <span class="dest__label">${link.label}</span>`}</span>
     ${link.tagline ? html`<span class="dest__tagline">${link.tagline}</span>` : linkKindNote(link)}
+    ${offerNote(link)}
   </span>
   <svg class="dest__go" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">${link.kind === 'search' ? SEARCH_ICON : GO_ICON}</svg>
 </a>`;

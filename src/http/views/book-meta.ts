@@ -76,10 +76,33 @@ function editionLd(model: BookPageModel, edition: EditionView): JsonObject {
   });
 }
 
+/** schema.org `Offer`s of the stores whose price (or gift) is known, as last read. */
+function offersLd(model: BookPageModel): JsonObject[] {
+  return model.groups.flatMap((group) =>
+    group.links.flatMap((link) => {
+      const offer = link.offer;
+      if (!offer || (offer.state !== 'for_sale' && offer.state !== 'free')) return [];
+      return [
+        compact({
+          '@type': 'Offer',
+          url: `${model.baseUrl}${link.href}`,
+          price: offer.state === 'free' ? 0 : offer.amount,
+          priceCurrency: offer.currency,
+          availability: 'https://schema.org/InStock',
+          seller: { '@type': 'Organization', name: link.name },
+          priceValidUntil: null,
+          validFrom: offer.readAt,
+        }),
+      ];
+    }),
+  );
+}
+
 /** schema.org Book. `workExample` lists the other editions of the same work. */
 export function bookJsonLd(model: BookPageModel): JsonObject {
   const { book } = model;
   const others = model.editions.filter((edition) => !edition.current);
+  const offers = offersLd(model);
   return compact({
     '@context': 'https://schema.org',
     '@type': 'Book',
@@ -96,5 +119,6 @@ export function bookJsonLd(model: BookPageModel): JsonObject {
     numberOfPages: book.pages,
     description: book.description ? truncate(book.description, 500) : null,
     workExample: others.length > 0 ? others.map((edition) => editionLd(model, edition)) : null,
+    offers: offers.length > 0 ? offers : null,
   });
 }

@@ -23,7 +23,7 @@ function foot(site: EmbedSite): SafeHtml {
 
 function button(link: EmbedLink): SafeHtml {
   const classes = `bl-btn bl-btn--${link.kind}${link.featured ? ' bl-btn--featured' : ''}`;
-  return html`<li><a class="${classes}" href="${safeUrl(link.url) ?? '#'}" target="_blank" rel="noopener nofollow sponsored" data-kind="${link.kind}">${link.kind === 'search' ? t('embed.search', { name: link.name }) : link.name}${link.label && html` <span class="bl-label">${link.label}</span>`}<span class="bl-sr"> ${t('embed.newTab')}</span></a></li>`;
+  return html`<li><a class="${classes}" href="${safeUrl(link.url) ?? '#'}" target="_blank" rel="noopener nofollow sponsored" data-kind="${link.kind}">${link.kind === 'search' ? t('embed.search', { name: link.name }) : link.name}${link.label && html` <span class="bl-label">${link.label}</span>`}${link.offer && html` <span class="bl-offer" title="${link.offer.as_of}">${link.offer.text}</span>`}<span class="bl-sr"> ${t('embed.newTab')}</span></a></li>`;
 }
 
 function cover(data: EmbedData): SafeHtml {

@@ -35,6 +35,21 @@ export interface DestinationLinkView {
   kind: 'product' | 'search';
   /** The edition's format the product page is for ("Paperback"), when Booklink knows it. */
   format?: string | null;
+  /** What the store asks or the library offers, as last read (fresh offers only). */
+  offer?: OfferView | null;
+}
+
+/** An offer on a button, already worded for the page's language and the reader's country. */
+export interface OfferView {
+  state: 'for_sale' | 'free' | 'not_for_sale' | 'borrow_now' | 'waitlist' | 'read_free';
+  /** "£7.99", "Free", "Borrow now"… */
+  text: string;
+  /** "Price as of 2 Dec 2026": when it was read. */
+  asOf: string;
+  amount: number | null;
+  currency: string | null;
+  /** When it was read (ISO 8601), for the JSON-LD. */
+  readAt: string;
 }
 
 export interface LinkGroupView {

@@ -1,3 +1,4 @@
+import type { OfferSource } from '../../domain/offers.js';
 import type { Db } from '../../store/schema.js';
 import type { BrandSettings } from '../brand.js';
 import type { ChangeEvents } from '../change-events.js';
@@ -14,6 +15,7 @@ import { AdminEditions } from './editions.js';
 import { AdminKeys } from './keys.js';
 import type { BookFinder } from './lists.js';
 import { AdminLists } from './lists-edit.js';
+import { AdminOffers } from './offers.js';
 import { AdminPartners } from './partners.js';
 import { AdminPins } from './pins.js';
 import { AdminUsers } from './users.js';
@@ -37,6 +39,8 @@ export interface AdminServices {
   users: AdminUsers;
   audit: AdminAudit;
   brand: AdminBrand;
+  /** The offer sources' switches (issue 47). */
+  offers: AdminOffers;
 }
 
 export interface AdminDependencies {
@@ -51,6 +55,8 @@ export interface AdminDependencies {
   affiliateEnvironment: Readonly<Record<string, string>>;
   /** The brand every page reads (cached; the brand commands drop it through `brand-changed`). */
   brand: BrandSettings;
+  /** The offer sources the configuration allows (`OFFER_SOURCES` within `PROVIDERS`). */
+  offerSources?: readonly OfferSource[];
 }
 
 /** Built once, in `createServices`. */
@@ -61,6 +67,7 @@ export function createAdminServices({
   partnersChanged,
   affiliateEnvironment,
   brand,
+  offerSources = [],
 }: AdminDependencies): AdminServices {
   return {
     auth: new AdminAuth(db),
@@ -78,5 +85,6 @@ export function createAdminServices({
     users: new AdminUsers(db, events),
     audit: new AdminAudit(db),
     brand: new AdminBrand(db, events, brand),
+    offers: new AdminOffers(db, events, offerSources),
   };
 }

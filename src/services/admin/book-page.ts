@@ -5,6 +5,7 @@ import { type LinkRecord, linksOfBook } from '../../store/admin-links.js';
 import { listPins, type PinRecord } from '../../store/admin-pins.js';
 import { type Book, editionsOfWork } from '../../store/books.js';
 import { listAllDestinations } from '../../store/destinations.js';
+import { type OfferReadRow, offerReadsForBook } from '../../store/offers.js';
 import type { Db } from '../../store/schema.js';
 import { type OneBookFigures, oneBookFigures } from './earnings.js';
 import type { BookListRow } from './lists-read.js';
@@ -22,12 +23,14 @@ export interface BookAdminData {
   lists?: readonly BookListRow[];
   /** Its readers' visits, clicks and click-through over the last 30 days. */
   figures?: OneBookFigures;
+  /** When each offer source was last read for it, per country (issue 47). */
+  offerReads?: readonly OfferReadRow[];
 }
 
 /** Everything the book's admin page shows, read fresh (never from the public page caches). */
 export async function bookPageModel(db: Db, book: Book): Promise<BookAdminData> {
   const base = db;
-  const [links, destinations, overrides, pins, editions, work, figures] = await Promise.all([
+  const [links, destinations, overrides, pins, editions, work, figures, offerReads] = await Promise.all([
     linksOfBook(db, book.id),
     listAllDestinations(base),
     overridesOf(db, book.id),
@@ -35,6 +38,7 @@ export async function bookPageModel(db: Db, book: Book): Promise<BookAdminData> 
     book.workId === null ? Promise.resolve([]) : editionsOfWork(base, book.workId),
     book.workId === null ? Promise.resolve(null) : workOf(db, book.workId),
     oneBookFigures(db, book.id, 30),
+    offerReadsForBook(db, book.id),
   ]);
   return {
     book,
@@ -45,5 +49,6 @@ export async function bookPageModel(db: Db, book: Book): Promise<BookAdminData> 
     editions,
     canonicalId: work?.canonicalBookId ?? null,
     figures,
+    offerReads,
   };
 }

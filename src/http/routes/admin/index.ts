@@ -16,6 +16,7 @@ import { editionRoutes } from './editions.js';
 import { keyRoutes } from './keys.js';
 import { listItemRoutes } from './list-items.js';
 import { listRoutes } from './lists.js';
+import { offerRoutes } from './offers.js';
 import { partnerRoutes } from './partners.js';
 import { pinRoutes } from './pins.js';
 import { userRoutes } from './users.js';
@@ -91,6 +92,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     partnerRoutes,
     affiliateRoutes,
     brandRoutes,
+    offerRoutes,
     userRoutes,
     auditRoutes,
   ]) {

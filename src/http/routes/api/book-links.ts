@@ -7,6 +7,7 @@ import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
 import { readerCountry } from '../../../domain/storefronts.js';
 import type { Services } from '../../../services/container.js';
 import { HttpError } from '../../errors.js';
+import { OfferSchema, offerJson } from '../../presenters/offers.js';
 
 const Group = Type.Union(
   [
@@ -36,6 +37,7 @@ const LinkEntry = Type.Object({
     description:
       "What the link opens: product, the book's own page at the store; search, a search there for the book's ISBN or title",
   }),
+  offer: OfferSchema,
 });
 
 const BookLinksBody = Type.Object(
@@ -137,6 +139,7 @@ export const apiBookLinksRoutes: FastifyPluginAsyncTypebox<{ services: Services 
             go_url: link.url,
             featured: link.featured,
             kind: link.kind,
+            offer: offerJson(link.offer, links.country),
           })),
         })),
       };

@@ -149,6 +149,8 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
   const rendered = replay.rendered;
   const refreshes = new RefreshQueue((error) => app.log.error({ err: error }, 'book page refresh failed'));
   services.events.on('book-changed', (slug: string) => rendered.invalidate(slug));
+  // Offers read in the background arrived (on any instance): the book's pages show them next visit.
+  services.events.on('offers-changed', (slug: string) => rendered.invalidate(slug));
   services.events.on('destinations-changed', () => rendered.clear());
   services.events.on('brand-changed', () => rendered.clear());
   /** Plain visits being answered through Fastify, and their page: what they are sent is kept. */
@@ -225,6 +227,8 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         partner: partnerId,
         src: placement,
         country,
+        // Stored offers only: missing or stale ones are queued for a background read, never awaited.
+        offers: services.pages.offersFor(loaded, country),
       });
       // A page rendered while the brand changed is not kept: the change cleared the cache (the mark).
       const brand = await services.brand.current();

@@ -7,6 +7,7 @@ import type { Services } from '../../../services/container.js';
 import { cleanPartnerId } from '../../../services/embeds.js';
 import { HttpError } from '../../errors.js';
 import { type EmbedData, embedData } from '../../presenters/embed.js';
+import { OfferSchema } from '../../presenters/offers.js';
 import { requesterOf } from '../../requester.js';
 import { findStaticAsset } from '../../views/assets.js';
 import { renderEmbedPage } from '../../views/embed-page.js';
@@ -65,6 +66,7 @@ const EmbedLinkSchema = Type.Object({
   kind: Type.Union([Type.Literal('product'), Type.Literal('search')], {
     description: "product: opens the book's own page at the store; search: runs a search there for it",
   }),
+  offer: OfferSchema,
 });
 const EmbedDataSchema = Type.Object({
   book: Type.Object({

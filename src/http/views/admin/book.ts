@@ -5,6 +5,7 @@ import { bookFiguresSection } from './earnings.js';
 import { field, formError, textarea } from './form.js';
 import { type AdminViewer, csrfField, renderAdminPage } from './layout.js';
 import { listsSection } from './lists-book.js';
+import { offerReadsSection } from './offers.js';
 
 function editForm(viewer: AdminViewer, model: BookPageModel): SafeHtml {
   const { book } = model;
@@ -58,6 +59,7 @@ export function renderBookAdmin(viewer: AdminViewer, model: BookPageModel): stri
     ${pinsSection(viewer, model)}
     ${editionsSection(viewer, model)}
     ${listsSection(viewer, model)}
+    ${offerReadsSection(model.offerReads)}
   </div>
 </div>`;
   return renderAdminPage({ title: book.title, viewer, section: 'books', notice: model.notice ?? null, body });

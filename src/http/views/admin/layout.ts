@@ -28,6 +28,7 @@ const NAV: ReadonlyArray<{ key: string; href: string; label: string; adminOnly?:
   { key: 'affiliate', href: '/admin/affiliate', label: 'Affiliate tags', adminOnly: true },
   { key: 'partners', href: '/admin/partners', label: 'Partners', adminOnly: true },
   { key: 'brand', href: '/admin/brand', label: 'Brand', adminOnly: true },
+  { key: 'offers', href: '/admin/offers', label: 'Offers', adminOnly: true },
   { key: 'keys', href: '/admin/keys', label: 'API keys', adminOnly: true },
   { key: 'users', href: '/admin/users', label: 'Users', adminOnly: true },
   { key: 'audit', href: '/admin/audit', label: 'Audit log' },

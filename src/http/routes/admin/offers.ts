@@ -1,0 +1,54 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { FormErrors } from '../../views/admin/form.js';
+import { renderOfferSettings } from '../../views/admin/offers.js';
+import { type AdminRouteOptions, noticeOf, sendPage, viewerOf } from './context.js';
+import { nothing, submitForm } from './submit-form.js';
+
+/** One checkbox per source: a ticked box posts `on`, an unticked one nothing. */
+const OffersBody = Type.Object({
+  _csrf: Type.Optional(Type.String()),
+  source_googlebooks: Type.Optional(Type.Literal('on')),
+  source_itunes: Type.Optional(Type.Literal('on')),
+  source_openlibrary: Type.Optional(Type.Literal('on')),
+});
+
+/** The offer sources' switches (admins only); each change is audited and reaches every instance. */
+export const offerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+  const offers = services.admin.offers;
+  const config = { adminRole: 'admin' as const };
+  const page = async (request: FastifyRequest, reply: FastifyReply, errors?: FormErrors, status = 200) =>
+    sendPage(
+      reply,
+      renderOfferSettings(viewerOf(request), {
+        sources: await offers.settings(),
+        errors,
+        notice: noticeOf(request),
+        ttlHours: Math.round(services.config.offerTtlMs / 3_600_000),
+      }),
+      status,
+    );
+
+  app.get('/admin/offers', { config, schema: { hide: true } }, async (request, reply) =>
+    page(request, reply),
+  );
+
+  app.post(
+    '/admin/offers',
+    { config, attachValidation: true, schema: { hide: true, body: OffersBody } },
+    async (request, reply) =>
+      submitForm(request, reply, {
+        load: nothing,
+        values: () => ({}),
+        run: (actor, _none, body) =>
+          offers.save(actor, [
+            ...(body.source_googlebooks ? ['googlebooks'] : []),
+            ...(body.source_itunes ? ['itunes'] : []),
+            ...(body.source_openlibrary ? ['openlibrary'] : []),
+          ]),
+        show: (_none, failed) => page(request, reply, failed.errors, 422),
+        done: () => '/admin/offers?notice=saved',
+      }),
+  );
+};
