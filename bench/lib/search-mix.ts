@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { importCatalogFile } from '../../src/catalog/import/index.js';
 import { openStore } from '../../src/store/db.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
-import { refreshSearchStatistics } from '../../src/store/search.js';
+import { refreshSearchStatistics } from '../../src/store/search/vocabulary.js';
 import { addCatalogEntry } from '../../test/support/factories.js';
 
 const ADJECTIVES = [

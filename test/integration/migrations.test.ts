@@ -7,7 +7,7 @@ import { stagingWithoutRowidMigration } from '../../src/store/migrations/0020-st
 import { foldKeepsMarksMigration } from '../../src/store/migrations/0023-fold-keeps-marks.js';
 import { markRanges } from '../../src/store/migrations/0024-fold-marks-postgres.js';
 import { listPublicIdsMigration } from '../../src/store/migrations/0025-list-public-ids.js';
-import { refreshSearchStatistics } from '../../src/store/search.js';
+import { refreshSearchStatistics } from '../../src/store/search/vocabulary.js';
 import { startTestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
 import { addCatalogEntry } from '../support/factories.js';

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { isDatabaseUnavailable } from '../../store/errors.js';
 import type { Db } from '../../store/schema.js';
-import { insertSearches, type LoggedSearch, type NewSearch } from '../../store/search.js';
+import { insertSearches, type LoggedSearch, type NewSearch } from '../../store/search/log.js';
 
 export interface SearchLogLogger {
   error(details: object, message: string): void;
