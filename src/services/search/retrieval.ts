@@ -57,12 +57,27 @@ async function fuzzy(db: Db, tokens: readonly string[], limit: number): Promise<
   return postgresFuzzy(db, words, limit);
 }
 
+/** What retrieval found, and the spelling it found it by when the words as typed matched nothing. */
+export interface Retrieval extends Retrieved {
+  /**
+   * Set when the words as typed matched nothing and their corrections did: each typed word the index
+   * lacks, with the correction retrieval read it as (null: dropped, no correction found).
+   */
+  respelt?: ReadonlyMap<string, string | null>;
+}
+
 /**
- * Candidates for a text query from saved books and the catalog: all words first; then any
- * significant word; then spelling corrections (the index's words; PostgreSQL's trigrams before any import).
+ * Candidates for a text query from saved books and the catalog: all words first; then spelling
+ * corrections (the index's words; PostgreSQL's trigrams before any import); then any significant
+ * word. `asTyped`: the words alone, neither corrected nor dropped ("Search instead for …").
  * Duplicates are left for the caller, which merges by ISBN anyway.
  */
-export async function retrieveCandidates(store: Store, tokens: string[], limit = 40): Promise<Retrieved> {
+export async function retrieveCandidates(
+  store: Store,
+  tokens: string[],
+  limit = 40,
+  asTyped = false,
+): Promise<Retrieval> {
   // Small words need not be indexed as typed ("Angels & Demons" holds no "and").
   const meaningful = tokens.filter((word) => !STOP.has(word));
   const words = (meaningful.length > 0 ? meaningful : tokens).slice(0, 12);
@@ -72,7 +87,8 @@ export async function retrieveCandidates(store: Store, tokens: string[], limit =
     'and',
     limit,
   );
-  if (size(found) >= 8) return found;
+  if (size(found) >= 8 || asTyped) return found;
+  let respelt: Map<string, string | null> | undefined;
   const significant = words.filter((word) => !STOP.has(word) && word.length > 1);
   const terms =
     store.dialect === 'sqlite'
@@ -91,7 +107,14 @@ export async function retrieveCandidates(store: Store, tokens: string[], limit =
       usable.length > 0 &&
       corrected.some((alternatives, i) => alternatives.length !== 1 || alternatives[0] !== words[i])
     ) {
+      const typedFound = size(found) > 0;
       found = merge(found, await match(store, usable, 'and', limit));
+      if (!typedFound && size(found) > 0) {
+        respelt = new Map();
+        words.forEach((word, i) => {
+          if ((counts.get(word) ?? 0) === 0) respelt?.set(word, corrected[i]?.[0] ?? null);
+        });
+      }
     }
   } else if (size(found) === 0) {
     found = merge(found, await fuzzy(store.db, words, limit));
@@ -108,5 +131,5 @@ export async function retrieveCandidates(store: Store, tokens: string[], limit =
       ),
     );
   }
-  return found;
+  return respelt ? { ...found, respelt } : found;
 }

@@ -4,7 +4,7 @@ import type { BookRecord } from '../../catalog/types.js';
 import { editionIdentifiers } from '../../domain/identifiers.js';
 import { type ParsedQuery, parseQuery, type TextQuery } from '../../domain/query.js';
 import { queryScores, rankCandidates } from '../../domain/ranking.js';
-import { matchKey } from '../../domain/text.js';
+import { foldText, matchKey } from '../../domain/text.js';
 import { type Book, findBookByAnyIdentifier, findBookByIsbn13 } from '../../store/books.js';
 import { readTogether, type Store } from '../../store/db.js';
 import { logSearch, type NewSearch } from '../../store/search/log.js';
@@ -85,6 +85,17 @@ function frozen(outcome: SearchOutcome): SearchOutcome {
   for (const result of outcome.results) Object.freeze(result);
   Object.freeze(outcome.results);
   return Object.freeze(outcome);
+}
+
+/** The typed text with each word retrieval respelt replaced by its correction, or left out (null). */
+function respeltText(raw: string, respelt: ReadonlyMap<string, string | null>): string {
+  return raw
+    .replace(/[\p{L}\p{M}\p{N}]+/gu, (word) => {
+      const folded = foldText(word);
+      return respelt.has(folded) ? (respelt.get(folded) ?? '') : word;
+    })
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The search log's row for an outcome. */
@@ -185,9 +196,10 @@ export class SearchService {
     if (query.kind !== 'text') return { query, results: [], confident: null, incomplete: false };
     // Retrieval ranks what it found to fetch the leading works' families; the scores are kept.
     const scoreOf = queryScores(query);
-    const local = await this.localCandidates(query, scoreOf);
+    const { candidates: local, readAs } = await this.localCandidates(query, scoreOf, asTyped);
     let groups = rankCandidates(query, local, scoreOf);
-    const reading: { readAs: string | null } = { readAs: null };
+    // A local correction names its reading; a provider reading that explains the answer better replaces it.
+    const reading: { readAs: string | null } = { readAs };
     if (
       this.providers &&
       this.remote?.searches !== false &&
@@ -227,10 +239,15 @@ export class SearchService {
     return { query, results: [found], confident: found, incomplete };
   }
 
-  private localCandidates(query: TextQuery, scoreOf: (candidate: Candidate) => number): Promise<Candidate[]> {
+  /** The local candidates, and the reading retrieval respelt the query as when the words as typed found nothing. */
+  private localCandidates(
+    query: TextQuery,
+    scoreOf: (candidate: Candidate) => number,
+    asTyped: boolean,
+  ): Promise<{ candidates: Candidate[]; readAs: string | null }> {
     return readTogether(this.store, async (store) => {
       const [retrieved, pins] = await Promise.all([
-        retrieveCandidates(store, query.tokens),
+        retrieveCandidates(store, query.tokens, 40, asTyped),
         pinnedBooks(store.db, query.key),
       ]);
       const pinned = pins.map((row) => ({ ...fromBookRow(row), pinned: true }));
@@ -251,7 +268,8 @@ export class SearchService {
       const ids = all.flatMap((c) => (c.book ? [c.book.id] : []));
       const clicks = await clickCounts(store.db, ids);
       for (const c of all) if (c.book) c.clicks = clicks.get(c.book.id) ?? 0;
-      return apartVolumes(all);
+      const readAs = retrieved.respelt ? respeltText(query.raw, retrieved.respelt) : null;
+      return { candidates: apartVolumes(all), readAs: readAs && readAs !== query.raw ? readAs : null };
     });
   }
 
