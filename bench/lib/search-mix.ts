@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { importCatalogFile } from '../../src/catalog/import/index.js';
 import { openStore } from '../../src/store/db.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
-import { refreshSearchStatistics } from '../../src/store/search.js';
+import { refreshSearchStatistics } from '../../src/store/search/vocabulary.js';
 import { addCatalogEntry } from '../../test/support/factories.js';
 
 const ADJECTIVES = [
@@ -84,9 +84,15 @@ export interface Book {
   author: string;
 }
 
-/** A fresh SQLite database under `dir` holding `entries` invented catalog entries, its word list refreshed as an import leaves it. */
-export async function catalog(dir: string, entries: number): Promise<{ url: string; books: Book[] }> {
-  const url = `sqlite:${join(dir, 'search.db')}`;
+/**
+ * A fresh SQLite database under `dir` (or the empty database `url`) holding `entries` invented catalog
+ * entries, its word list refreshed as an import leaves it.
+ */
+export async function catalog(
+  dir: string,
+  entries: number,
+  url = `sqlite:${join(dir, 'search.db')}`,
+): Promise<{ url: string; books: Book[] }> {
   const store = openStore(url);
   const next = random(42);
   const books: Book[] = [];
@@ -136,9 +142,14 @@ const SHARED = resolve(import.meta.dirname, '../../../shared/data');
 const GOODBOOKS = join(SHARED, 'goodbooks-10k/books.csv');
 const SEARCH_DEV = join(SHARED, 'search-dev/queries.tsv');
 
-/** A fresh SQLite database under `dir` holding the goodbooks-10k catalog, imported as an operator would. */
-export async function goodbooksCatalog(dir: string): Promise<{ url: string }> {
-  const url = `sqlite:${join(dir, 'search.db')}`;
+/**
+ * A fresh SQLite database under `dir` (or the empty database `url`, PostgreSQL too) holding the
+ * goodbooks-10k catalog, imported as an operator would.
+ */
+export async function goodbooksCatalog(
+  dir: string,
+  url = `sqlite:${join(dir, 'search.db')}`,
+): Promise<{ url: string }> {
   const store = openStore(url);
   try {
     await migrateToLatest(store);
@@ -168,9 +179,12 @@ export async function searchMix(
   mix: string,
   dir: string,
   entries: number,
+  /** An empty database to fill instead of a SQLite file under `dir` (PostgreSQL: `--database-url`). */
+  databaseUrl?: string,
 ): Promise<{ url: string; paths: string[] }> {
-  if (mix === 'search-dev') return { url: (await goodbooksCatalog(dir)).url, paths: searchDevMix() };
+  if (mix === 'search-dev')
+    return { url: (await goodbooksCatalog(dir, databaseUrl)).url, paths: searchDevMix() };
   if (mix !== 'invented') throw new Error(`--mix ${mix}: expected invented or search-dev`);
-  const { url, books } = await catalog(dir, entries);
+  const { url, books } = await catalog(dir, entries, databaseUrl);
   return { url, paths: queryMix(books, 500) };
 }

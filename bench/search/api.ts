@@ -2,7 +2,8 @@
  * `/api/v1/search` over HTTP on a local-catalog query mix, loaded by wrk from its own process, beside a
  * bare node:http server answering a search response of the same size, measured in the same run:
  * `npx tsx bench/search/api.ts [--mix invented|search-dev] [--entries 5000] [--duration 10] [--connections 20]
- * [--rounds 2]`. The catalog is invented (word lists, deterministic), or with `--mix search-dev` the real
+ * [--rounds 2] [--database-url postgres://…/empty_db]`. `--database-url` fills that empty database (PostgreSQL too)
+ * instead of a SQLite file: create it first and drop it after. The catalog is invented (word lists, deterministic), or with `--mix search-dev` the real
  * goodbooks-10k catalog and search-dev queries (bench/lib/search-mix.ts); PROVIDERS=local, so no provider is asked and
  * every request is the server's own work: validation, rate limit, search, the search log, JSON.
  * The server runs with its defaults, the search result cache included (`SEARCH_CACHE_MS`, 30 s): the mix
@@ -35,7 +36,8 @@ const rounds = option('rounds', 2);
 
 await withTempDir(async (dir) => {
   const mix = textOption('mix', 'invented');
-  const { url: databaseUrl, paths } = await searchMix(mix, dir, entries);
+  const target = textOption('database-url', '');
+  const { url: databaseUrl, paths } = await searchMix(mix, dir, entries, target || undefined);
   // Without a limit the anonymous rate limit would answer most of the load with 429s.
   const app = await startApp(databaseUrl, {
     RATE_LIMIT_ANON: '1000000',

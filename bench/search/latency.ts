@@ -16,7 +16,7 @@ import { importCatalogFile } from '../../src/catalog/import/index.js';
 import { LocalCatalogProvider } from '../../src/catalog/local.js';
 import { matchKey } from '../../src/domain/text.js';
 import { BookCreator } from '../../src/services/book-creator.js';
-import { SearchService } from '../../src/services/search.js';
+import { SearchService } from '../../src/services/search/service.js';
 import type { Dialect, Store } from '../../src/store/db.js';
 
 const CSV = resolve(import.meta.dirname, '../../../shared/data/goodbooks-10k/books_isbn_derived.csv');

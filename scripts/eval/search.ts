@@ -1,6 +1,6 @@
 import { LocalCatalogProvider } from '../../src/catalog/local.js';
 import { BookCreator } from '../../src/services/book-creator.js';
-import { SearchService } from '../../src/services/search.js';
+import { SearchService } from '../../src/services/search/service.js';
 import type { Store } from '../../src/store/db.js';
 import type { EvalEntry, EvalQuery } from './fixtures.js';
 

@@ -17,7 +17,7 @@ import { VOLUME_WORDS } from '../../src/domain/series.js';
 import { BookCreator } from '../../src/services/book-creator.js';
 import { createResolver } from '../../src/services/resolve/wiring.js';
 import type { Resolver, ResolveVia } from '../../src/services/resolve.js';
-import { SearchService } from '../../src/services/search.js';
+import { SearchService } from '../../src/services/search/service.js';
 import { bookIdentifiers } from '../../src/store/books.js';
 import type { Dialect, Store } from '../../src/store/db.js';
 import { type FakeProviders, startFakeProviders } from '../../test/support/fake-providers.js';

@@ -7,7 +7,7 @@ import {
   type NewFeedback,
   type NewMiss,
   searchExists,
-} from '../store/search.js';
+} from '../store/search/log.js';
 import { type Admission, type WriteLimits, type Writer, writeFingerprint } from './write-limits.js';
 
 /** Text compared for duplicates: case, accents and spacing aside, the same words are the same report. */

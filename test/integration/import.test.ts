@@ -11,8 +11,8 @@ import {
   type ImportOptions,
   importCatalogFile,
 } from '../../src/catalog/import/index.js';
+import { retrieveCandidates } from '../../src/services/search/retrieval.js';
 import type { Store } from '../../src/store/db.js';
-import { retrieveCandidates } from '../../src/store/search.js';
 import { describeEachDialect } from '../support/databases.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/import/', import.meta.url));

@@ -8,7 +8,7 @@ import { foldKeepsMarksMigration } from '../../src/store/migrations/0023-fold-ke
 import { markRanges } from '../../src/store/migrations/0024-fold-marks-postgres.js';
 import { listPublicIdsMigration } from '../../src/store/migrations/0025-list-public-ids.js';
 import { storefrontTemplatesMigration } from '../../src/store/migrations/0033-storefront-templates.js';
-import { refreshSearchStatistics } from '../../src/store/search.js';
+import { refreshSearchStatistics } from '../../src/store/search/vocabulary.js';
 import { startTestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
 import { addCatalogEntry } from '../support/factories.js';

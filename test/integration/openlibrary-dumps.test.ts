@@ -15,6 +15,7 @@ import {
 } from '../../src/catalog/import/index.js';
 import { workerStagedLines } from '../../src/catalog/import/worker-rows.js';
 import { findCatalogEntryByIdentifier } from '../../src/services/resolve/catalog-identifiers.js';
+import { retrieveCandidates } from '../../src/services/search/retrieval.js';
 import { catalogChecksum } from '../../src/store/catalog-checksum.js';
 import { PROVIDER_SOURCE, saveProviderEntry } from '../../src/store/catalog-identifiers.js';
 import { openStore, type Store } from '../../src/store/db.js';
@@ -26,7 +27,6 @@ import {
 } from '../../src/store/deferred-indexes.js';
 import { backfillCatalogIdentifiers } from '../../src/store/migrations/0014-identifier-index.js';
 import { olAuthorNames, olWorks, stageOlAuthors, stageOlWorks } from '../../src/store/openlibrary-staging.js';
-import { retrieveCandidates } from '../../src/store/search.js';
 import { createTestDatabase, describeEachDialect } from '../support/databases.js';
 import { indexedIdentifiers } from '../support/factories.js';
 

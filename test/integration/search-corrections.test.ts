@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { importCatalogFile } from '../../src/catalog/import/index.js';
+import { forgetListedWords } from '../../src/services/search/listed-words.js';
+import { retrieveCandidates } from '../../src/services/search/retrieval.js';
 import { openStore } from '../../src/store/db.js';
-import { forgetListedWords, retrieveCandidates } from '../../src/store/search.js';
 import { describeEachDialect } from '../support/databases.js';
 import { inventedIsbn } from '../support/factories.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { insertSearches, type LoggedSearch } from '../../src/store/search.js';
+import { insertSearches, type LoggedSearch } from '../../src/store/search/log.js';
 import { describeEachDialect } from '../support/databases.js';
 
 function logged(n: number): LoggedSearch {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
+import { refreshSearchStatistics } from '../../src/store/search/vocabulary.js';
 import { BOT_UA, startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
 import { addCatalogEntry } from '../support/factories.js';
@@ -163,5 +164,23 @@ describeEachDialect('GET /search', (context) => {
     assert.deepEqual(body.detail[0]?.loc, ['query', 'q']);
     assert.equal((await t.get('/search?q=dune&pick=0')).status, 422);
     assert.equal((await t.get('/search?q=dune&pick=abc')).status, 422);
+  });
+
+  it('says which reading it shows when the local catalog answered a respelt or shortened query (issue 44)', async () => {
+    // As every import leaves it: the catalog's word list, which corrections read on either database.
+    await refreshSearchStatistics(context.store());
+    // "tolkein" is in no title or author: retrieval corrects it to "tolkien" and drops "zzyzx".
+    const respelt = await t.get('/search?q=Tolkein%20towers%20zzyzx');
+    assert.equal(respelt.status, 200);
+    const page = await respelt.text();
+    assert.match(page, /The Two Towers/);
+    assert.match(page, /data-read-as="tolkien towers"/);
+    assert.match(page, /href="\/search\?q=Tolkein\+towers\+zzyzx&amp;exact=1"/);
+    // The words as typed: no correction, no dropped word, so nothing matches and no reading is named.
+    const typed = await (await t.get('/search?q=Tolkein%20towers%20zzyzx&exact=1')).text();
+    assert.doesNotMatch(typed, /data-read-as/);
+    assert.doesNotMatch(typed, /The Two Towers/);
+    // Words that match as typed name no reading.
+    assert.doesNotMatch(await (await t.get('/search?q=tolkien')).text(), /data-read-as/);
   });
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
 import { importCatalogFile } from '../../src/catalog/import/index.js';
-import { retrieveCandidates } from '../../src/store/search.js';
+import { retrieveCandidates } from '../../src/services/search/retrieval.js';
 import { describeEachDialect } from '../support/databases.js';
 import { addCatalogEntry, inventedIsbn } from '../support/factories.js';
 

@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { startCheckpoints } from '../../src/store/checkpoints.js';
 import { openStore } from '../../src/store/db.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
-import { insertSearches, type LoggedSearch } from '../../src/store/search.js';
+import { insertSearches, type LoggedSearch } from '../../src/store/search/log.js';
 import { eventually } from '../support/eventually.js';
 import { type ServerProcess, startServerProcess } from '../support/server-process.js';
 

@@ -7,7 +7,8 @@ import {
   openLibrarySearchDocToRecord,
 } from '../../src/catalog/providers/openlibrary.js';
 import { parseQuery, type TextQuery } from '../../src/domain/query.js';
-import { namingSubtitle, type RankInput, rankCandidates, workGroupKey } from '../../src/domain/ranking.js';
+import { type RankInput, rankCandidates, workGroupKey } from '../../src/domain/ranking.js';
+import { namingSubtitle } from '../../src/domain/subtitles.js';
 import { planProviderSearch } from '../../src/services/search/plans.js';
 
 /**

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { editDistance } from '../../src/domain/edit-distance.js';
 import { parseQuery, type TextQuery } from '../../src/domain/query.js';
 import {
   candidateScore,
-  editDistance,
   editionPenalty,
   isConfident,
   queryScores,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cheapestPlan } from '../../src/store/search.js';
+import { cheapestPlan } from '../../src/store/search/postgres-plans.js';
 
 /** PostgreSQL's retrieval plan, chosen from the word list's counts and the catalog's shape. */
 describe('search plan on PostgreSQL', () => {

@@ -1,6 +1,6 @@
 import type { Store } from '../../store/db.js';
 import { type RestoreProgress, restoreCatalogIndexes } from '../../store/deferred-indexes.js';
-import { refreshSearchStatistics } from '../../store/search.js';
+import { refreshSearchStatistics } from '../../store/search/vocabulary.js';
 import type { FinishingEvent } from './summary.js';
 
 type Report = ((event: FinishingEvent) => void) | undefined;

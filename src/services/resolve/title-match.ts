@@ -3,7 +3,7 @@ import { NUMBER_WORDS, VOLUME_WORDS } from '../../domain/series.js';
 import { authorSurname, coreTitle, foldText } from '../../domain/text.js';
 import { type SeriesNote, titleParts } from '../../domain/title-parts.js';
 import type { Book } from '../../store/books.js';
-import type { Candidate, SearchOutcome } from '../search.js';
+import type { Candidate, SearchOutcome } from '../search/service.js';
 import type { MayCreate } from '../write-limits.js';
 
 /** What the resolver needs from the search service: its confident match, and the book behind it. */

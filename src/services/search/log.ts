@@ -1,5 +1,5 @@
 import type { Db } from '../../store/schema.js';
-import { insertSearches, type LoggedSearch, type NewSearch } from '../../store/search.js';
+import { insertSearches, type LoggedSearch, type NewSearch } from '../../store/search/log.js';
 import { BufferedWriter, type WriterLogger } from '../buffered-writer.js';
 
 export type SearchLogLogger = WriterLogger;

@@ -1,6 +1,7 @@
 import type { SearchQuery } from '../../catalog/types.js';
 import { parseQuery, type TextQuery } from '../../domain/query.js';
 import type { Vocabulary } from '../../domain/spelling.js';
+import { PLANNING_STOP_WORDS as STOP } from '../../domain/stop-words.js';
 import { foldText } from '../../domain/text.js';
 
 /** What the providers are asked for one text query, and the readings its answers are ranked by. */
@@ -15,22 +16,6 @@ export interface ProviderPlan {
   relaxed: SearchQuery[];
 }
 
-const STOP = new Set([
-  'the',
-  'a',
-  'an',
-  'of',
-  'and',
-  'in',
-  'on',
-  'to',
-  'for',
-  'by',
-  'with',
-  'at',
-  'or',
-  'is',
-]);
 const MAX_READINGS = 3;
 const MAX_RELAXED = 6;
 const MAX_CORRECTED_WORDS = 12;

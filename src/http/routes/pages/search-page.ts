@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { MayCreate, Services } from '../../../services/container.js';
-import type { Candidate, SearchOutcome } from '../../../services/search.js';
+import type { Candidate, SearchOutcome } from '../../../services/search/service.js';
 import { HttpError } from '../../errors.js';
 import { writerOf } from '../../plugins/rate-limit.js';
 import { type ResolveNote, readResolveReason, resolveReasonCookie } from '../../presenters/resolve.js';

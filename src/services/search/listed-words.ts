@@ -1,0 +1,197 @@
+import type { Store } from '../../store/db.js';
+import type { Db } from '../../store/schema.js';
+import { readHasTrigrams } from '../../store/search/postgres.js';
+import {
+  type CatalogShape,
+  listedWordsStarting,
+  readCatalogShape,
+  SPELLED_PREFIX,
+} from '../../store/search/postgres-plans.js';
+import type { Alternatives } from '../../store/search/query-text.js';
+import {
+  anyWordListed,
+  listedPrefixWords,
+  listedRange,
+  type TermRow,
+  wordListRefreshes,
+} from '../../store/search/vocabulary.js';
+
+/**
+ * What this process remembers of the catalog's word list and of PostgreSQL's statistics between
+ * searches, per connection: whether any word is listed, each prefix's words, the catalog's shape and
+ * whether pg_trgm is there. The queries are store/search's; only the memory is here. A refresh of the
+ * word list in this process (an import's end) drops it all; another process's is seen within
+ * LISTING_KNOWN_MS.
+ */
+
+/** What names a connection for what is remembered of it: a SQLite read transaction's `db` is new each search. */
+export const connectionOf = (store: Store): object => store.sqlite ?? store.db;
+
+/** A listed word with its length in characters, as SQL's `length` counts them. */
+interface ListedWord extends TermRow {
+  length: number;
+}
+
+/** A prefix starting more words than this is read by length each time (a large catalog's common prefixes). */
+const PREFIX_WORDS_KEPT = 5_000;
+/** Words kept per connection, over every prefix; the least recently read prefixes go first. */
+const LISTED_WORDS_KEPT = 100_000;
+/** How long a connection trusts what it read: a server learns of another process's import within it. */
+const LISTING_KNOWN_MS = 60_000;
+
+/**
+ * The listed words (`catalog_terms`) each prefix starts, kept per connection. Corrections read the
+ * same few hundred prefixes for every misspelt word, each a range of hundreds of words, where one
+ * search asks for up to a dozen. The list changes only when an import ends: `refreshSearchStatistics`
+ * drops what this process kept, and another process's import is seen within LISTING_KNOWN_MS, as
+ * `wordListed` sees it. Words come in the order SQL gives them, each prefix's read whole, then
+ * filtered by length here.
+ */
+class ListedPrefixes {
+  private readonly kept = new Map<string, { words: ListedWord[] | null; at: number }>();
+  private count = 0;
+
+  async range(db: Db, lower: string, upper: string, lengths: readonly [number, number]): Promise<TermRow[]> {
+    const key = `${lower}\u0000${upper}`;
+    let known = this.kept.get(key);
+    if (known && Date.now() - known.at >= LISTING_KNOWN_MS) {
+      this.forget(key);
+      known = undefined;
+    }
+    if (!known) {
+      known = { words: await this.read(db, lower, upper), at: Date.now() };
+      this.remember(key, known);
+    } else {
+      // Re-inserted so the Map's order is least recently read first.
+      this.kept.delete(key);
+      this.kept.set(key, known);
+    }
+    if (!known.words) return listedRange(db, lower, upper, lengths);
+    const [shortest, longest] = lengths;
+    return known.words.filter((word) => word.length >= shortest && word.length <= longest);
+  }
+
+  /** A prefix's every listed word, or null when it starts more than PREFIX_WORDS_KEPT. */
+  private async read(db: Db, lower: string, upper: string): Promise<ListedWord[] | null> {
+    const rows = await listedPrefixWords(db, lower, upper, PREFIX_WORDS_KEPT);
+    if (rows.length > PREFIX_WORDS_KEPT) return null;
+    return rows.map(({ term, doc }) => ({ term, doc, length: characters(term) }));
+  }
+
+  private remember(key: string, known: { words: ListedWord[] | null; at: number }): void {
+    // Two searches may have read the same prefix at once: the words are counted once.
+    this.forget(key);
+    this.kept.set(key, known);
+    this.count += known.words?.length ?? 0;
+    for (const oldest of this.kept.keys()) {
+      if (this.count <= LISTED_WORDS_KEPT) break;
+      this.forget(oldest);
+    }
+  }
+
+  private forget(key: string): void {
+    this.count -= this.kept.get(key)?.words?.length ?? 0;
+    this.kept.delete(key);
+  }
+}
+
+/** Characters (code points) in a word, as SQLite's and PostgreSQL's `length` count them. */
+function characters(word: string): number {
+  let count = 0;
+  for (let i = 0; i < word.length; i++) {
+    const unit = word.charCodeAt(i);
+    // A high surrogate and the low one after it are one character.
+    if (unit < 0xd800 || unit > 0xdbff) count++;
+  }
+  return count;
+}
+
+let prefixesKept = new WeakMap<object, ListedPrefixes>();
+let listings = new WeakMap<object, { listed: boolean; at: number }>();
+const shapes = new WeakMap<object, CatalogShape & { at: number }>();
+const trigrams = new WeakMap<object, Promise<boolean>>();
+/** The word-list refreshes of this process that what is remembered has seen. */
+let refreshesSeen = 0;
+
+/** Drops everything remembered when this process refreshed the word list since. */
+function current(): void {
+  const refreshes = wordListRefreshes();
+  if (refreshes === refreshesSeen) return;
+  refreshesSeen = refreshes;
+  prefixesKept = new WeakMap();
+  listings = new WeakMap();
+}
+
+/** The listed words of a prefix range, remembered per connection (see ListedPrefixes). */
+export function listedWords(
+  connection: object,
+  db: Db,
+  lower: string,
+  upper: string,
+  lengths: readonly [number, number],
+): Promise<TermRow[]> {
+  current();
+  let prefixes = prefixesKept.get(connection);
+  if (!prefixes) {
+    prefixes = new ListedPrefixes();
+    prefixesKept.set(connection, prefixes);
+  }
+  return prefixes.range(db, lower, upper, lengths);
+}
+
+/**
+ * Whether an import has listed the catalog's words (`catalog_terms` holds any); read once a minute per
+ * connection. `connection` names it where `db` is not the same object from one search to the next (a
+ * SQLite read transaction's handle is new each time).
+ */
+export async function wordListed(db: Db, connection: object = db): Promise<boolean> {
+  current();
+  const known = listings.get(connection);
+  if (known && Date.now() - known.at < LISTING_KNOWN_MS) return known.listed;
+  const listed = await anyWordListed(db);
+  listings.set(connection, { listed, at: Date.now() });
+  return listed;
+}
+
+/**
+ * Drops what this process remembers of the listed words (whether there are any, each prefix's): the
+ * next search reads them again. For a change another process announced (an import that ended).
+ */
+export function forgetListedWords(store: Store): void {
+  listings.delete(connectionOf(store));
+  prefixesKept.delete(connectionOf(store));
+}
+
+/** The catalog's row count and rated share as PostgreSQL's statistics have them (read once a minute per handle). */
+export async function catalogShape(db: Db): Promise<CatalogShape> {
+  const known = shapes.get(db);
+  if (known && Date.now() - known.at < 60_000) return known;
+  const shape = { ...(await readCatalogShape(db)), at: Date.now() };
+  shapes.set(db, shape);
+  return shape;
+}
+
+/** Whether pg_trgm was installed; asked once per database handle. */
+export function hasTrigrams(db: Db): Promise<boolean> {
+  let known = trigrams.get(db);
+  if (!known) {
+    known = readHasTrigrams(db);
+    trigrams.set(db, known);
+  }
+  return known;
+}
+
+/**
+ * The last group with its prefix spelled out as the listed words it starts ("secret" → secret,
+ * secrets, secretary), or null to keep the prefix. The GIN index reads a prefix by collecting every
+ * entry of every word it starts before intersecting ("husbands & secret:*": 48 ms at 10M, against 2 ms
+ * for the words), where it skips through a common word's entries using the rare word's. Words filed
+ * since the last import are not listed: a prefix reaches them only once the next import lists them.
+ */
+export async function spelledPrefix(db: Db, alternatives: Alternatives): Promise<Alternatives | null> {
+  const [prefix = '', ...rest] = alternatives;
+  if (prefix.length < 3 || !(await wordListed(db))) return null;
+  const words = await listedWordsStarting(db, prefix);
+  if (words.length === 0 || words.length > SPELLED_PREFIX) return null;
+  return [...new Set([prefix, ...words, ...rest])];
+}

@@ -1,0 +1,97 @@
+import { type Kysely, sql } from 'kysely';
+import type { BookRow, CatalogEntryRow, Database } from '../schema.js';
+import { BOOK_COLUMNS, ENTRY_COLUMNS, POPULAR_SHARE, RANKED_POOL, type Retrieved } from './rows.js';
+import type { TermRow } from './vocabulary.js';
+
+/**
+ * SQLite's retrieval: FTS5 over the saved books (books_fts) and the catalog (catalog_fts), and the
+ * index's own word lists (the fts5vocab tables) for spelling corrections.
+ */
+
+/** The entry id in a catalog full-text row key (migration 0016: popularity first, id in the low 32 bits). */
+const ENTRY_ID = sql.raw('(f.rowid & 4294967295)');
+
+export async function sqliteMatch(db: Kysely<Database>, match: string, limit: number): Promise<Retrieved> {
+  const [ids, books] = await Promise.all([
+    sqliteMatchingIds(db, match, limit),
+    // Ranked by id and score alone, then the best `limit` books read: sorting whole rows read every
+    // matching book's columns, the matches past the limit included.
+    sql<BookRow>`select ${BOOK_COLUMNS} from (select rowid as id, bm25(books_fts, 4.0, 1.0) as score
+        from books_fts where books_fts match ${match} order by score limit ${limit}) m
+      join books b on b.id = m.id order by m.score`.execute(db),
+  ]);
+  return { books: books.rows, entries: await entriesById(db, ids) };
+}
+
+/**
+ * The catalog entries a full-text query retrieves: every match when there are `limit` or fewer (most
+ * popular first), else the best `limit` by text rank among the most popular RANKED_POOL, then the most
+ * popular share. Full-text rows are read in key order, most popular first, and the reading stops at
+ * its limit.
+ */
+async function sqliteMatchingIds(db: Kysely<Database>, match: string, limit: number): Promise<number[]> {
+  const first = await sql<{ id: number }>`select ${ENTRY_ID} as id from catalog_fts f
+    where catalog_fts match ${match} order by f.rowid limit ${limit + 1}`.execute(db);
+  if (first.rows.length <= limit) return first.rows.map((row) => Number(row.id));
+  const keyed = await sql<{ id: number; score: number }>`select ${ENTRY_ID} as id,
+      bm25(catalog_fts, 4.0, 1.0, 2.0) as score from catalog_fts f
+    where catalog_fts match ${match} order by f.rowid limit ${RANKED_POOL}`.execute(db);
+  const byPopularity = keyed.rows.slice(0, Math.ceil(limit * POPULAR_SHARE));
+  // A stable sort: equal ranks stay most popular first.
+  const byText = [...keyed.rows].sort((a, b) => a.score - b.score).slice(0, limit);
+  return [...new Set([...byText, ...byPopularity].map((row) => Number(row.id)))];
+}
+
+/** Catalog entries in the order of `ids`. */
+async function entriesById(db: Kysely<Database>, ids: readonly number[]): Promise<CatalogEntryRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
+    where c.id in (${sql.join(ids)})`.execute(db);
+  const byId = new Map(rows.rows.map((row) => [Number(row.id), row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** Saved books' words from `lower` (inclusive) to `upper` (exclusive) whose length is within `lengths`. */
+export async function savedTermRange(
+  db: Kysely<Database>,
+  lower: string,
+  upper: string,
+  [shortest, longest]: readonly [number, number],
+): Promise<TermRow[]> {
+  return (await savedRange(lower, upper, shortest, longest).execute(db)).rows;
+}
+
+const savedRange = (lower: string, upper: string, shortest: number, longest: number) =>
+  sql<TermRow>`select term, doc from books_fts_vocab where term >= ${lower} and term < ${upper}
+          and length(term) between ${shortest} and ${longest}`;
+
+/** The same over the catalog's full-text index and the saved books' (before any import listed the words). */
+export async function indexTermRange(
+  db: Kysely<Database>,
+  lower: string,
+  upper: string,
+  [shortest, longest]: readonly [number, number],
+): Promise<TermRow[]> {
+  return (
+    await sql<TermRow>`select term, doc from catalog_fts_vocab where term >= ${lower} and term < ${upper}
+          and length(term) between ${shortest} and ${longest}
+        union all ${savedRange(lower, upper, shortest, longest)}`.execute(db)
+  ).rows;
+}
+
+/**
+ * How many saved books hold each word, and how many catalog entries each `unseen` word (one the last
+ * import did not list), counted in the index itself.
+ */
+export async function indexTermCounts(
+  db: Kysely<Database>,
+  words: readonly string[],
+  unseen: readonly string[],
+): Promise<TermRow[]> {
+  const rows = await sql<TermRow>`
+        select term, doc from books_fts_vocab where term in (${sql.join(words)})
+        ${unseen.length > 0 ? sql`union all select term, doc from catalog_fts_vocab where term in (${sql.join(unseen)})` : sql``}`.execute(
+    db,
+  );
+  return rows.rows;
+}

@@ -1,0 +1,90 @@
+import { type Kysely, sql } from 'kysely';
+import type { Store } from '../db.js';
+import type { Database } from '../schema.js';
+
+/**
+ * The catalog's word list (`catalog_terms`, every import refreshes it) that spelling corrections and
+ * PostgreSQL's plans read, and its refresh.
+ */
+
+/** A word and how many rows hold it. */
+export interface TermRow {
+  term: string;
+  doc: number;
+}
+
+// Per search, so written as SQL rather than built: Kysely's builder cost more than the query.
+export async function listedCounts(db: Kysely<Database>, words: readonly string[]): Promise<TermRow[]> {
+  if (words.length === 0) return [];
+  return (
+    await sql<TermRow>`select term, doc from catalog_terms where term in (${sql.join(words)})`.execute(db)
+  ).rows;
+}
+
+/** The listed words from `lower` (inclusive) to `upper` (exclusive) whose length is within `lengths`. */
+export async function listedRange(
+  db: Kysely<Database>,
+  lower: string,
+  upper: string,
+  [shortest, longest]: readonly [number, number],
+): Promise<TermRow[]> {
+  return (
+    await sql<TermRow>`select term, doc from catalog_terms where term >= ${lower} and term < ${upper}
+      and length(term) between ${shortest} and ${longest}`.execute(db)
+  ).rows;
+}
+
+/** A prefix's listed words, up to `max` + 1 (the caller tells "more than `max`" by the count). */
+export async function listedPrefixWords(
+  db: Kysely<Database>,
+  lower: string,
+  upper: string,
+  max: number,
+): Promise<TermRow[]> {
+  return (
+    await sql<TermRow>`select term, doc from catalog_terms where term >= ${lower} and term < ${upper}
+      limit ${max + 1}`.execute(db)
+  ).rows;
+}
+
+/** Whether an import has listed the catalog's words (`catalog_terms` holds any). */
+export async function anyWordListed(db: Kysely<Database>): Promise<boolean> {
+  const row = await db.selectFrom('catalog_terms').select('term').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+let refreshes = 0;
+
+/**
+ * How many times this process refreshed the word list: what a process remembers of the list (services/
+ * search/listed-words.ts) is dropped when the count moves, as it was when the refresh dropped it itself.
+ */
+export const wordListRefreshes = (): number => refreshes;
+
+/**
+ * What search plans with, refreshed at the end of an import: the catalog's words and their counts
+ * (one pass over the full-text index), and on PostgreSQL the planner's statistics of the catalog,
+ * which a bulk load leaves stale until autovacuum comes by (or for good, where it is off), and its
+ * GIN indexes' pending entries, merged.
+ */
+export async function refreshSearchStatistics(store: Store): Promise<void> {
+  await store.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('catalog_terms').execute();
+    await sql
+      .raw(
+        store.dialect === 'sqlite'
+          ? 'insert into catalog_terms (term, doc) select term, doc from catalog_fts_vocab'
+          : `insert into catalog_terms (term, doc) select word, ndoc from ts_stat('select search_tsv from catalog_entries')`,
+      )
+      .execute(trx);
+  });
+  if (store.dialect === 'postgres') {
+    await sql`analyze catalog_entries, catalog_identifiers, catalog_terms`.execute(store.db);
+    // An import that wrote through live full-text and trigram indexes (a re-import) leaves up to 4 MB
+    // of each one's GIN pending list, which every search scans until a vacuum merges it.
+    await sql`select gin_clean_pending_list(i.indexrelid::regclass) from pg_index i
+      join pg_class c on c.oid = i.indexrelid join pg_am am on am.oid = c.relam
+      where i.indrelid = 'catalog_entries'::regclass and am.amname = 'gin'`.execute(store.db);
+  }
+  refreshes += 1;
+}
