@@ -1,4 +1,23 @@
 import { isIP } from 'node:net';
+import { ConfigError, type Env, PROVIDER_NAMES, type ProviderName } from './config/base.js';
+import {
+  type BudgetedProvider,
+  type BudgetWindow,
+  budgetShare,
+  type OfferSourceName,
+  offerBudgets,
+  offerSources,
+  providerBudgets,
+} from './config/budgets.js';
+
+export { ConfigError, PROVIDER_NAMES, type ProviderName } from './config/base.js';
+export {
+  BUDGETED_PROVIDERS,
+  type BudgetedProvider,
+  type BudgetWindow,
+  OFFER_SOURCE_NAMES,
+  type OfferSourceName,
+} from './config/budgets.js';
 
 /**
  * Runtime configuration, read once from the environment, validated, typed and frozen.
@@ -75,40 +94,6 @@ export interface Config {
   offerBudgets: Readonly<Record<OfferSourceName, readonly BudgetWindow[]>>;
 }
 
-/** The sources offers are read from (domain/offers.ts has the same list; config.ts imports nothing). */
-export const OFFER_SOURCE_NAMES = ['googlebooks', 'itunes', 'openlibrary'] as const;
-export type OfferSourceName = (typeof OFFER_SOURCE_NAMES)[number];
-
-/** Offers are background work: well below the lookups' own budgets, which they never spend. */
-const DEFAULT_OFFER_BUDGETS: Readonly<Record<OfferSourceName, string>> = {
-  googlebooks: '10/min,500/day',
-  itunes: '10/min',
-  openlibrary: '30/min',
-};
-
-/** At most `max` requests in each fixed window of `windowMs` (aligned to the epoch, so instances agree). */
-export interface BudgetWindow {
-  max: number;
-  windowMs: number;
-}
-
-/** The names the HTTP client counts requests under: the remote providers and Open Library's covers. */
-export const BUDGETED_PROVIDERS = ['openlibrary', 'openlibrary-covers', 'googlebooks', 'itunes'] as const;
-export type BudgetedProvider = (typeof BUDGETED_PROVIDERS)[number];
-
-/**
- * Defaults below each public API's own limits: Open Library asks for a few requests a second at
- * most (3 with an identifying User-Agent), its covers service allows 100 ISBN lookups per 5 minutes
- * per address, Google Books gives a project 1,000 requests a day unless raised, and the iTunes
- * Search API about 20 a minute per address.
- */
-const DEFAULT_BUDGETS: Readonly<Record<BudgetedProvider, string>> = {
-  openlibrary: '120/min',
-  'openlibrary-covers': '100/5min',
-  googlebooks: '30/min,1000/day',
-  itunes: '20/min',
-};
-
 /** Keys match the write kinds of `services/write-limits.ts`. */
 export interface WriteLimitCaps {
   miss: number;
@@ -123,15 +108,6 @@ export interface WriteLimitCaps {
 }
 
 export type TrustProxy = false | number | readonly string[];
-
-export const PROVIDER_NAMES = ['local', 'openlibrary', 'googlebooks', 'itunes'] as const;
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-type Env = Record<string, string | undefined>;
 
 function integer(env: Env, key: string, fallback: number, min: number, max: number): number {
   const raw = env[key];
@@ -284,83 +260,6 @@ function clickWalFsync(env: Env): 'always' | 'interval' {
     throw new ConfigError(`CLICK_WAL_FSYNC must be always or interval, got "${raw}"`);
   }
   return raw;
-}
-
-const WINDOW_UNITS: Readonly<Record<string, number>> = {
-  s: 1000,
-  sec: 1000,
-  second: 1000,
-  min: 60_000,
-  minute: 60_000,
-  h: 3_600_000,
-  hour: 3_600_000,
-  d: 86_400_000,
-  day: 86_400_000,
-};
-
-/** `120/min`, `100/5min`, `30/min,1000/day`: requests per window; `off`: none. */
-function budgetWindows(key: string, raw: string): BudgetWindow[] {
-  const text = raw.replace(/\s+/g, '').toLowerCase();
-  if (text === 'off') return [];
-  return text.split(',').map((part) => {
-    const match = /^(\d+)\/(\d*)([a-z]+?)s?$/.exec(part);
-    const unit = match ? WINDOW_UNITS[match[3] ?? ''] : undefined;
-    const max = Number(match?.[1]);
-    const windowMs = (unit ?? Number.NaN) * Number(match?.[2] || 1);
-    if (!(max >= 1 && max <= 10_000_000 && windowMs >= 1000 && windowMs <= 7 * 86_400_000)) {
-      throw new ConfigError(
-        `${key} must be "off" or requests per window such as 120/min, 100/5min or 30/min,1000/day (windows from 1 s to 7 days), got "${raw}"`,
-      );
-    }
-    return { max, windowMs };
-  });
-}
-
-function providerBudgets(env: Env): Record<BudgetedProvider, readonly BudgetWindow[]> {
-  const budgets = {} as Record<BudgetedProvider, readonly BudgetWindow[]>;
-  for (const provider of BUDGETED_PROVIDERS) {
-    const key = `PROVIDER_BUDGET_${provider.toUpperCase().replace('-', '_')}`;
-    budgets[provider] = Object.freeze(budgetWindows(key, env[key] || DEFAULT_BUDGETS[provider]));
-  }
-  return Object.freeze(budgets);
-}
-
-function offerSources(env: Env, enabled: readonly ProviderName[]): OfferSourceName[] {
-  const raw = (env.OFFER_SOURCES ?? OFFER_SOURCE_NAMES.join(',')).trim().toLowerCase();
-  if (raw === 'off' || raw === '') return [];
-  const names = raw
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  for (const name of names) {
-    if (!(OFFER_SOURCE_NAMES as readonly string[]).includes(name)) {
-      throw new ConfigError(
-        `OFFER_SOURCES: unknown source "${name}" (known: ${OFFER_SOURCE_NAMES.join(', ')}, or off)`,
-      );
-    }
-  }
-  return (names as OfferSourceName[]).filter((name) => enabled.includes(name));
-}
-
-function offerBudgets(env: Env): Record<OfferSourceName, readonly BudgetWindow[]> {
-  const budgets = {} as Record<OfferSourceName, readonly BudgetWindow[]>;
-  for (const source of OFFER_SOURCE_NAMES) {
-    const key = `OFFER_BUDGET_${source.toUpperCase()}`;
-    const windows = budgetWindows(key, env[key] || DEFAULT_OFFER_BUDGETS[source]);
-    budgets[source] = Object.freeze(windows);
-  }
-  return Object.freeze(budgets);
-}
-
-function budgetShare(env: Env): number {
-  const raw = env.PROVIDER_BUDGET_ADDRESS_SHARE?.trim() || '0.25';
-  const share = Number(raw);
-  if (!(share > 0 && share <= 1)) {
-    throw new ConfigError(
-      `PROVIDER_BUDGET_ADDRESS_SHARE must be a fraction above 0 and at most 1, got "${raw}"`,
-    );
-  }
-  return share;
 }
 
 /** The reader pages' languages (domain/reader-languages.ts has the same list; config.ts imports nothing). */
