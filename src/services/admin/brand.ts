@@ -11,12 +11,19 @@ import {
   themeContrast,
 } from '../../domain/brand.js';
 import { isValidCountry } from '../../domain/partners.js';
-import { writeAudit } from '../../store/audit.js';
 import { pruneBrandLogos, readBrandSettings, saveBrandLogo, writeBrandSettings } from '../../store/brand.js';
 import type { Db } from '../../store/schema.js';
 import type { BrandSettings } from '../brand.js';
 import type { ChangeEvents } from '../change-events.js';
-import { AdminArea, type AuditActor, type CommandResult, type FieldErrors, invalid, ok } from './commands.js';
+import {
+  AdminArea,
+  type AuditActor,
+  audited,
+  type CommandResult,
+  type FieldErrors,
+  invalid,
+  ok,
+} from './commands.js';
 
 /** The brand form as typed ('' leaves a field at its default). */
 export interface BrandInput {
@@ -167,13 +174,17 @@ export class AdminBrand extends AdminArea {
     next: (before: StoredBrand) => StoredBrand,
     alsoDo?: (trx: Db) => Promise<void>,
   ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const before = storedOf(await readBrandSettings(trx));
-      const after = next(before);
-      await alsoDo?.(trx);
-      await writeBrandSettings(trx, after);
-      await writeAudit(trx, actor, { action, entityType: 'brand', entityId: 'brand', before, after });
-    });
+    await audited(
+      { db: this.db, actor },
+      async (trx) => {
+        const before = storedOf(await readBrandSettings(trx));
+        const after = next(before);
+        await alsoDo?.(trx);
+        await writeBrandSettings(trx, after);
+        return { before, after };
+      },
+      ({ before, after }) => ({ action, entityType: 'brand', entityId: 'brand', before, after }),
+    );
     this.events.emit('brand-changed');
   }
 }

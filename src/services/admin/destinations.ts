@@ -14,12 +14,12 @@ import {
   updateDestinationColumns,
 } from '../../store/admin-destinations.js';
 import { type LinkRecord, linksOfDestination } from '../../store/admin-links.js';
-import { writeAudit } from '../../store/audit.js';
 import { destinationRowToDestination, listAllDestinations } from '../../store/destinations.js';
 import { removeBookLink } from './books.js';
 import {
   AdminArea,
   type AuditActor,
+  audited,
   type CommandContext,
   type CommandResult,
   type FieldErrors,
@@ -170,17 +170,20 @@ export async function createDestination(
 ): Promise<CommandResult<number>> {
   const checked = await check(ctx, input, null);
   if (!checked.ok) return checked;
-  const id = await ctx.db.transaction().execute(async (trx) => {
-    const newId = await insertDestination(trx, checked.value.columns);
-    await replaceStorefronts(trx, newId, checked.value.storefronts);
-    await writeAudit(trx, ctx.actor, {
+  const id = await audited(
+    ctx,
+    async (trx) => {
+      const newId = await insertDestination(trx, checked.value.columns);
+      await replaceStorefronts(trx, newId, checked.value.storefronts);
+      return newId;
+    },
+    (newId) => ({
       action: 'destination.create',
       entityType: 'destination',
       entityId: newId,
       after: checked.value,
-    });
-    return newId;
-  });
+    }),
+  );
   ctx.events.emit('destinations-changed');
   return ok(id);
 }
@@ -193,33 +196,33 @@ export async function updateDestination(
 ): Promise<CommandResult> {
   const checked = await check(ctx, input, before.id);
   if (!checked.ok) return checked;
-  await ctx.db.transaction().execute(async (trx) => {
-    const { columns } = checked.value;
-    await updateDestinationColumns(trx, before.id, columns);
-    await replaceStorefronts(trx, before.id, checked.value.storefronts);
-    if (columns.slug !== before.slug) await renameSlug(trx, before.id, before.slug, columns.slug);
-    await writeAudit(trx, ctx.actor, {
+  await audited(
+    ctx,
+    async (trx) => {
+      const { columns } = checked.value;
+      await updateDestinationColumns(trx, before.id, columns);
+      await replaceStorefronts(trx, before.id, checked.value.storefronts);
+      if (columns.slug !== before.slug) await renameSlug(trx, before.id, before.slug, columns.slug);
+    },
+    {
       action: 'destination.update',
       entityType: 'destination',
       entityId: before.id,
       before,
       after: checked.value,
-    });
-  });
+    },
+  );
   ctx.events.emit('destinations-changed');
   return ok(undefined);
 }
 
 export async function deactivateDestination(ctx: CommandContext, before: Destination): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    await deactivateDestinationRow(trx, before.id);
-    await writeAudit(trx, ctx.actor, {
-      action: 'destination.deactivate',
-      entityType: 'destination',
-      entityId: before.id,
-      before: { isActive: before.isActive },
-      after: { isActive: false },
-    });
+  await audited(ctx, (trx) => deactivateDestinationRow(trx, before.id), {
+    action: 'destination.deactivate',
+    entityType: 'destination',
+    entityId: before.id,
+    before: { isActive: before.isActive },
+    after: { isActive: false },
   });
   ctx.events.emit('destinations-changed');
 }

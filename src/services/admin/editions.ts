@@ -1,10 +1,10 @@
 import { createWork, setBookWork, setCanonical, slugsOfWork, workOf } from '../../store/admin-editions.js';
-import { writeAudit } from '../../store/audit.js';
 import { type Book, findBookById } from '../../store/books.js';
 import { findNamedBook } from './book-ref.js';
 import {
   AdminArea,
   type AuditActor,
+  audited,
   type CommandContext,
   type CommandResult,
   invalid,
@@ -29,19 +29,22 @@ export async function linkEdition(ctx: CommandContext, book: Book, targetId: num
   const target = await findBookById(ctx.db, targetId);
   if (!target) return invalid({ target_book_id: 'No book has this id.' });
   if (target.id === book.id) return invalid({ target_book_id: 'A book cannot be its own edition.' });
-  const workId = await ctx.db.transaction().execute(async (trx) => {
-    const id = book.workId ?? (await createWork(trx, book.title));
-    if (book.workId === null) await setBookWork(trx, book.id, id);
-    await setBookWork(trx, target.id, id);
-    await writeAudit(trx, ctx.actor, {
+  const workId = await audited(
+    ctx,
+    async (trx) => {
+      const id = book.workId ?? (await createWork(trx, book.title));
+      if (book.workId === null) await setBookWork(trx, book.id, id);
+      await setBookWork(trx, target.id, id);
+      return id;
+    },
+    (id) => ({
       action: 'book.edition.link',
       entityType: 'book',
       entityId: book.id,
       before: { targetWorkId: target.workId },
       after: { workId: id, targetBookId: target.id },
-    });
-    return id;
-  });
+    }),
+  );
   await refreshWork(ctx, workId, [target.slug]);
   if (target.workId !== null) await refreshWork(ctx, target.workId);
   return ok(undefined);
@@ -57,17 +60,15 @@ export async function unlinkEdition(
   if (!target || target.workId === null || target.workId !== book.workId)
     return invalid({ target_book_id: 'That book is not an edition of this one.' });
   const oldWork = target.workId;
-  await ctx.db.transaction().execute(async (trx) => {
-    const work = await workOf(trx, oldWork);
-    if (work?.canonicalBookId === target.id) await setCanonical(trx, oldWork, null);
-    await setBookWork(trx, target.id, await createWork(trx, target.title));
-    await writeAudit(trx, ctx.actor, {
-      action: 'book.edition.unlink',
-      entityType: 'book',
-      entityId: target.id,
-      before: { workId: oldWork },
-    });
-  });
+  await audited(
+    ctx,
+    async (trx) => {
+      const work = await workOf(trx, oldWork);
+      if (work?.canonicalBookId === target.id) await setCanonical(trx, oldWork, null);
+      await setBookWork(trx, target.id, await createWork(trx, target.title));
+    },
+    { action: 'book.edition.unlink', entityType: 'book', entityId: target.id, before: { workId: oldWork } },
+  );
   await refreshWork(ctx, oldWork, [target.slug]);
   return ok(undefined);
 }
@@ -86,17 +87,21 @@ export async function setCanonicalEdition(
     if (!chosen || chosen.workId !== workId)
       return invalid({ new_canonical_id: 'Choose an edition of this work.' });
   }
-  await ctx.db.transaction().execute(async (trx) => {
-    const before = await workOf(trx, workId);
-    await setCanonical(trx, workId, canonicalId);
-    await writeAudit(trx, ctx.actor, {
+  await audited(
+    ctx,
+    async (trx) => {
+      const before = await workOf(trx, workId);
+      await setCanonical(trx, workId, canonicalId);
+      return before;
+    },
+    (before) => ({
       action: 'work.canonical.set',
       entityType: 'work',
       entityId: workId,
       before: { canonicalBookId: before?.canonicalBookId ?? null },
       after: { canonicalBookId: canonicalId },
-    });
-  });
+    }),
+  );
   await refreshWork(ctx, workId);
   return ok(undefined);
 }

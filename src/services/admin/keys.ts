@@ -8,10 +8,10 @@ import {
   revokeApiKey,
 } from '../../store/api-keys.js';
 import { listUsage } from '../../store/api-usage.js';
-import { writeAudit } from '../../store/audit.js';
 import {
   AdminArea,
   type AuditActor,
+  audited,
   type CommandContext,
   type CommandResult,
   invalid,
@@ -58,29 +58,36 @@ export async function createKey(
   const unknown = scopes.find((scope) => !(API_KEY_SCOPES as readonly string[]).includes(scope));
   if (unknown !== undefined)
     return invalid({ scope: `Unknown scope "${unknown}" (known: ${API_KEY_SCOPES.join(', ')}).` });
-  const created = await createApiKey(ctx.db, { name: trimmed, scopes });
-  const { apiKey } = created;
-  await writeAudit(ctx.db, ctx.actor, {
-    action: 'apikey.create',
-    entityType: 'api_key',
-    entityId: apiKey.id,
-    after: { name: apiKey.name, prefix: apiKey.prefix, scopes: apiKey.scopes },
-  });
+  const created = await audited(
+    ctx,
+    (trx) => createApiKey(trx, { name: trimmed, scopes }),
+    ({ apiKey }) => ({
+      action: 'apikey.create',
+      entityType: 'api_key',
+      entityId: apiKey.id,
+      after: { name: apiKey.name, prefix: apiKey.prefix, scopes: apiKey.scopes },
+    }),
+  );
   return ok(created);
 }
 
 /** Revokes the key with this id or prefix; only a revoke that happened is audited and announced. */
 export async function revokeKey(ctx: CommandContext, ref: string): Promise<RevokeOutcome> {
-  const outcome = await revokeApiKey(ctx.db, ref);
-  if (outcome.kind !== 'revoked') return outcome;
-  ctx.events.emit('api-keys-changed');
-  await writeAudit(ctx.db, ctx.actor, {
-    action: 'apikey.revoke',
-    entityType: 'api_key',
-    entityId: outcome.apiKey.id,
-    before: { revokedAt: null },
-    after: { revokedAt: outcome.apiKey.revokedAt },
-  });
+  const outcome = await audited(
+    ctx,
+    (trx) => revokeApiKey(trx, ref),
+    (done) =>
+      done.kind === 'revoked'
+        ? {
+            action: 'apikey.revoke',
+            entityType: 'api_key',
+            entityId: done.apiKey.id,
+            before: { revokedAt: null },
+            after: { revokedAt: done.apiKey.revokedAt },
+          }
+        : null,
+  );
+  if (outcome.kind === 'revoked') ctx.events.emit('api-keys-changed');
   return outcome;
 }
 

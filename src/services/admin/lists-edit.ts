@@ -5,7 +5,6 @@ import {
   setItemRank,
   updateList,
 } from '../../store/admin-lists.js';
-import { writeAudit } from '../../store/audit.js';
 import type { Book } from '../../store/books.js';
 import { type ListItem, listItems } from '../../store/list-items.js';
 import type { List } from '../../store/lists.js';
@@ -14,6 +13,7 @@ import type { ChangeEvents } from '../change-events.js';
 import {
   AdminArea,
   type AuditActor,
+  audited,
   type CommandContext,
   type CommandResult,
   type FieldErrors,
@@ -60,61 +60,59 @@ export async function updateListDetails(ctx: CommandContext, list: List, input: 
     listDate: date,
     featured: input.is_featured,
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateList(trx, list.id, {
-      name,
-      description: after.description,
-      list_date: date,
-      is_featured: input.is_featured ? 1 : 0,
-      ...(key === null ? {} : { ingest_key: key }),
-    });
-    const before = {
-      name: list.name,
-      description: list.description,
-      listDate: list.listDate,
-      featured: list.featured,
-    };
-    await writeAudit(trx, ctx.actor, {
-      action: 'list.update',
-      entityType: 'list',
-      entityId: list.id,
-      before,
-      after,
-    });
+  const before = {
+    name: list.name,
+    description: list.description,
+    listDate: list.listDate,
+    featured: list.featured,
+  };
+  const columns = {
+    name,
+    description: after.description,
+    list_date: date,
+    is_featured: input.is_featured ? 1 : 0,
+    ...(key === null ? {} : { ingest_key: key }),
+  };
+  await audited(ctx, (trx) => updateList(trx, list.id, columns), {
+    action: 'list.update',
+    entityType: 'list',
+    entityId: list.id,
+    before,
+    after,
   });
   return ok(undefined);
 }
 
 export async function setListFeatured(ctx: CommandContext, list: List, featured: boolean): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateList(trx, list.id, { is_featured: featured ? 1 : 0 });
-    await writeAudit(trx, ctx.actor, {
-      action: featured ? 'list.feature' : 'list.unfeature',
-      entityType: 'list',
-      entityId: list.id,
-      before: { featured: list.featured },
-      after: { featured },
-    });
+  await audited(ctx, (trx) => updateList(trx, list.id, { is_featured: featured ? 1 : 0 }), {
+    action: featured ? 'list.feature' : 'list.unfeature',
+    entityType: 'list',
+    entityId: list.id,
+    before: { featured: list.featured },
+    after: { featured },
   });
 }
 
 /** Deletes a list and its items; the audit keeps what it held, so it could be rebuilt by hand. */
 export async function deleteAdminList(ctx: CommandContext, list: List): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    const items = await itemRanksOfList(trx, list.id);
-    await deleteListAndItems(trx, list.id);
-    const before = {
-      ...list,
-      editTokenHash: undefined,
-      items: items.map((i) => ({ bookId: Number(i.book_id), rank: i.rank })),
-    };
-    await writeAudit(trx, ctx.actor, {
+  await audited(
+    ctx,
+    async (trx) => {
+      const items = await itemRanksOfList(trx, list.id);
+      await deleteListAndItems(trx, list.id);
+      return items;
+    },
+    (items) => ({
       action: 'list.delete',
       entityType: 'list',
       entityId: list.id,
-      before,
-    });
-  });
+      before: {
+        ...list,
+        editTokenHash: undefined,
+        items: items.map((i) => ({ bookId: Number(i.book_id), rank: i.rank })),
+      },
+    }),
+  );
 }
 
 /**
@@ -137,19 +135,22 @@ export function parseRanks(
 }
 
 export async function setRanks(ctx: CommandContext, list: List, ranks: ReadonlyMap<number, number | null>) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const before = await itemRanksOfList(trx, list.id);
-    for (const [bookId, rank] of ranks) await setItemRank(trx, list.id, bookId, rank);
-    await updateList(trx, list.id, {});
-    const after = Object.fromEntries(ranks);
-    await writeAudit(trx, ctx.actor, {
+  await audited(
+    ctx,
+    async (trx) => {
+      const before = await itemRanksOfList(trx, list.id);
+      for (const [bookId, rank] of ranks) await setItemRank(trx, list.id, bookId, rank);
+      await updateList(trx, list.id, {});
+      return before;
+    },
+    (before) => ({
       action: 'list.reorder',
       entityType: 'list',
       entityId: list.id,
       before,
-      after,
-    });
-  });
+      after: Object.fromEntries(ranks),
+    }),
+  );
 }
 
 /** The Lists area and the lists section of a book's admin page: both ends of the same items. */

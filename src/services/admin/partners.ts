@@ -1,7 +1,6 @@
 import { isValidCountry, isValidTag, normalisePartnerId, type PartnerTag } from '../../domain/partners.js';
 import { addDays, dayOf } from '../../store/analytics.js';
 import { listApiKeys } from '../../store/api-keys.js';
-import { writeAudit } from '../../store/audit.js';
 import { listAllDestinations } from '../../store/destinations.js';
 import { partnerClickCounts } from '../../store/partner-analytics.js';
 import {
@@ -19,6 +18,7 @@ import type { ChangeEvents } from '../change-events.js';
 import {
   AdminArea,
   type AuditActor,
+  audited,
   type CommandContext,
   type CommandResult,
   type FieldErrors,
@@ -87,14 +87,11 @@ export async function createPartner(
   else if (await findPartner(ctx.db, id)) errors.id = 'A partner with this id exists.';
   if (!id || Object.keys(errors).length > 0) return invalid(errors);
   const fields = fieldsOf(input);
-  await ctx.db.transaction().execute(async (trx) => {
-    await insertPartner(trx, id, fields);
-    await writeAudit(trx, ctx.actor, {
-      action: 'partner.create',
-      entityType: 'partner',
-      entityId: id,
-      after: fields,
-    });
+  await audited(ctx, (trx) => insertPartner(trx, id, fields), {
+    action: 'partner.create',
+    entityType: 'partner',
+    entityId: id,
+    after: fields,
   });
   return ok(id);
 }
@@ -109,20 +106,17 @@ export async function editPartner(
   const errors = await checkFields(ctx, input);
   if (Object.keys(errors).length > 0) return invalid(errors);
   const fields = fieldsOf(input);
-  await ctx.db.transaction().execute(async (trx) => {
-    await updatePartner(trx, id, fields);
-    await writeAudit(trx, ctx.actor, {
-      action: 'partner.update',
-      entityType: 'partner',
-      entityId: id,
-      before: {
-        name: before.name,
-        contact: before.contact,
-        isActive: before.isActive,
-        apiKeyId: before.apiKeyId,
-      },
-      after: fields,
-    });
+  await audited(ctx, (trx) => updatePartner(trx, id, fields), {
+    action: 'partner.update',
+    entityType: 'partner',
+    entityId: id,
+    before: {
+      name: before.name,
+      contact: before.contact,
+      isActive: before.isActive,
+      apiKeyId: before.apiKeyId,
+    },
+    after: fields,
   });
   return ok(undefined);
 }
@@ -154,15 +148,12 @@ export async function setPartnerTag(
   if (Object.keys(errors).length > 0) return invalid(errors);
   const value: PartnerTag = { destinationSlug: slug, country: country || null, tag };
   const before = partner.tags.find((t) => t.destinationSlug === slug && t.country === value.country) ?? null;
-  await ctx.db.transaction().execute(async (trx) => {
-    await upsertPartnerTag(trx, id, value);
-    await writeAudit(trx, ctx.actor, {
-      action: 'partner.tag.set',
-      entityType: 'partner',
-      entityId: id,
-      before,
-      after: value,
-    });
+  await audited(ctx, (trx) => upsertPartnerTag(trx, id, value), {
+    action: 'partner.tag.set',
+    entityType: 'partner',
+    entityId: id,
+    before,
+    after: value,
   });
   return ok(undefined);
 }
@@ -174,18 +165,19 @@ export async function removePartnerTag(
   country: string,
 ): Promise<boolean> {
   const storefront = country.trim().toUpperCase() || null;
-  return ctx.db.transaction().execute(async (trx) => {
-    const removed = await deletePartnerTag(trx, id, destinationSlug, storefront);
-    if (removed) {
-      await writeAudit(trx, ctx.actor, {
-        action: 'partner.tag.remove',
-        entityType: 'partner',
-        entityId: id,
-        before: { destinationSlug, country: storefront },
-      });
-    }
-    return removed;
-  });
+  return audited(
+    ctx,
+    (trx) => deletePartnerTag(trx, id, destinationSlug, storefront),
+    (removed) =>
+      removed
+        ? {
+            action: 'partner.tag.remove',
+            entityType: 'partner',
+            entityId: id,
+            before: { destinationSlug, country: storefront },
+          }
+        : null,
+  );
 }
 
 export interface PartnerDetail {

@@ -1,11 +1,11 @@
 import { foldText } from '../../domain/text.js';
 import { deletePin, findPin, insertPin, listPins, type PinRecord } from '../../store/admin-pins.js';
-import { writeAudit } from '../../store/audit.js';
 import type { Book } from '../../store/books.js';
 import { findNamedBook } from './book-ref.js';
 import {
   AdminArea,
   type AuditActor,
+  audited,
   type CommandContext,
   type CommandResult,
   type FieldErrors,
@@ -32,18 +32,19 @@ export async function createPin(
   if (!queryKey) errors.query = 'Enter the search words to pin.';
   if (query.length > 500) errors.query = 'At most 500 characters.';
   if (Object.keys(errors).length > 0) return invalid(errors);
-  const id = await ctx.db.transaction().execute(async (trx) => {
-    const pinId = await insertPin(trx, queryKey, book.id, notes.trim());
-    if (pinId !== null) {
-      await writeAudit(trx, ctx.actor, {
-        action: 'pin.create',
-        entityType: 'pin',
-        entityId: pinId,
-        after: { queryKey, bookId: book.id, notes: notes.trim() },
-      });
-    }
-    return pinId;
-  });
+  const id = await audited(
+    ctx,
+    (trx) => insertPin(trx, queryKey, book.id, notes.trim()),
+    (pinId) =>
+      pinId === null
+        ? null
+        : {
+            action: 'pin.create',
+            entityType: 'pin',
+            entityId: pinId,
+            after: { queryKey, bookId: book.id, notes: notes.trim() },
+          },
+  );
   if (id === null) return invalid({ query: 'This search already pins this book.' });
   ctx.events.emit('book-changed', book.slug);
   return ok(id);
@@ -52,14 +53,12 @@ export async function createPin(
 export async function removePin(ctx: CommandContext, pinId: number): Promise<boolean> {
   const pin = await findPin(ctx.db, pinId);
   if (!pin) return false;
-  await ctx.db.transaction().execute(async (trx) => {
-    await deletePin(trx, pinId);
-    await writeAudit(trx, ctx.actor, {
-      action: 'pin.delete',
-      entityType: 'pin',
-      entityId: pinId,
-      before: { queryKey: pin.queryKey, bookId: pin.bookId, notes: pin.notes },
-    });
+  const before = { queryKey: pin.queryKey, bookId: pin.bookId, notes: pin.notes };
+  await audited(ctx, (trx) => deletePin(trx, pinId), {
+    action: 'pin.delete',
+    entityType: 'pin',
+    entityId: pinId,
+    before,
   });
   ctx.events.emit('book-changed', pin.bookSlug);
   return true;
