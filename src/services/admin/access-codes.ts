@@ -12,7 +12,7 @@ import {
 import type { AuditEntry } from '../../store/audit.js';
 import { listAllDestinations } from '../../store/destinations.js';
 import { isUniqueViolation } from '../../store/errors.js';
-import { AdminArea, type AuditActor, audited, type CommandResult, invalid, ok } from './commands.js';
+import { AdminArea, type AuditActor, type CommandResult, invalid, ok } from './commands.js';
 
 export type { AccessCode } from '../../store/access-codes.js';
 
@@ -35,8 +35,8 @@ export class AdminAccessCodes extends AdminArea {
     if (!input.slug) return invalid({ slug: 'A slug is required.' });
     let code: AccessCode;
     try {
-      code = await audited(
-        { db: this.db, actor },
+      code = await this.audited(
+        actor,
         (trx) => insertAccessCode(trx, input),
         (inserted) => this.entry('access_code.create', inserted.id, input),
       );
@@ -49,8 +49,8 @@ export class AdminAccessCodes extends AdminArea {
   }
 
   async update(actor: AuditActor, id: number, input: Omit<AccessCodeInput, 'slug'>): Promise<void> {
-    await audited(
-      { db: this.db, actor },
+    await this.audited(
+      actor,
       (trx) => updateAccessCode(trx, id, input),
       this.entry('access_code.update', id, input),
     );
@@ -64,8 +64,8 @@ export class AdminAccessCodes extends AdminArea {
     action: 'add' | 'remove',
     destinationId: number,
   ): Promise<void> {
-    await audited(
-      { db: this.db, actor },
+    await this.audited(
+      actor,
       (trx) =>
         action === 'add'
           ? linkDestination(trx, id, destinationId)

@@ -7,15 +7,7 @@ import type { Db } from '../../store/schema.js';
 import { type StorefrontList, storefrontList } from '../affiliate-tags.js';
 import type { ChangeEvents } from '../change-events.js';
 import { withSnapshot } from './analytics.js';
-import {
-  AdminArea,
-  type AuditActor,
-  audited,
-  type CommandResult,
-  type FieldErrors,
-  invalid,
-  ok,
-} from './commands.js';
+import { AdminArea, type AuditActor, type CommandResult, type FieldErrors, invalid, ok } from './commands.js';
 
 export type { TagSlot } from '../../domain/affiliate.js';
 
@@ -150,8 +142,8 @@ export class AdminAffiliate extends AdminArea {
     const before = slot.stored;
     if ((before ?? '') === tag) return ok(undefined);
     const entity = `${slot.destination.slug}${country ? `.${country}` : ''}`;
-    await audited(
-      { db: this.db, actor },
+    await this.audited(
+      actor,
       async (trx) => {
         if (tag) await upsertAffiliateTag(trx, slot.destination.id, country, tag);
         else await deleteAffiliateTag(trx, slot.destination.id, country);

@@ -15,15 +15,7 @@ import { pruneBrandLogos, readBrandSettings, saveBrandLogo, writeBrandSettings }
 import type { Db } from '../../store/schema.js';
 import type { BrandSettings } from '../brand.js';
 import type { ChangeEvents } from '../change-events.js';
-import {
-  AdminArea,
-  type AuditActor,
-  audited,
-  type CommandResult,
-  type FieldErrors,
-  invalid,
-  ok,
-} from './commands.js';
+import { AdminArea, type AuditActor, type CommandResult, type FieldErrors, invalid, ok } from './commands.js';
 
 /** The brand form as typed ('' leaves a field at its default). */
 export interface BrandInput {
@@ -174,8 +166,8 @@ export class AdminBrand extends AdminArea {
     next: (before: StoredBrand) => StoredBrand,
     alsoDo?: (trx: Db) => Promise<void>,
   ): Promise<void> {
-    await audited(
-      { db: this.db, actor },
+    await this.audited(
+      actor,
       async (trx) => {
         const before = storedOf(await readBrandSettings(trx));
         const after = next(before);

@@ -24,6 +24,15 @@ export abstract class AdminArea {
     protected readonly events: ChangeEvents,
   ) {}
 
+  /** `audited` for one operator's change in this area. */
+  protected audited<T>(
+    actor: AuditActor,
+    change: (trx: Db) => Promise<T>,
+    entry: AuditEntry | ((value: T) => AuditEntry | null),
+  ): Promise<T> {
+    return audited({ db: this.db, actor }, change, entry);
+  }
+
   /** The context the area's command functions take, for one operator's request. */
   protected as(actor: AuditActor): CommandContext {
     return { db: this.db, actor, events: this.events };
