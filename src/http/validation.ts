@@ -134,29 +134,24 @@ function toIssue(
       return { type, loc, msg: message(Number(params.limit)), input, ctx: { [ctxKey]: params.limit } };
     }
     case 'maxItems':
+    case 'minItems': {
+      const most = error.keyword === 'maxItems';
+      const length = Array.isArray(input) ? input.length : null;
+      const msg = most
+        ? `List should have at most ${params.limit} items after validation, not ${length ?? 'more'}`
+        : `List should have at least ${params.limit} item${params.limit === 1 ? '' : 's'} after validation, not ${length ?? 0}`;
       return {
-        type: 'too_long',
+        type: most ? 'too_long' : 'too_short',
         loc,
-        msg: `List should have at most ${params.limit} items after validation, not ${Array.isArray(input) ? input.length : 'more'}`,
+        msg,
         input,
         ctx: {
           field_type: 'List',
-          max_length: params.limit,
-          actual_length: Array.isArray(input) ? input.length : null,
+          [most ? 'max_length' : 'min_length']: params.limit,
+          actual_length: length,
         },
       };
-    case 'minItems':
-      return {
-        type: 'too_short',
-        loc,
-        msg: `List should have at least ${params.limit} item${params.limit === 1 ? '' : 's'} after validation, not ${Array.isArray(input) ? input.length : 0}`,
-        input,
-        ctx: {
-          field_type: 'List',
-          min_length: params.limit,
-          actual_length: Array.isArray(input) ? input.length : null,
-        },
-      };
+    }
     case 'pattern':
       return {
         type: 'string_pattern_mismatch',

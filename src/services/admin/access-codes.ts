@@ -9,7 +9,7 @@ import {
   unlinkDestination,
   updateAccessCode,
 } from '../../store/access-codes.js';
-import { writeAudit } from '../../store/audit.js';
+import type { AuditEntry } from '../../store/audit.js';
 import { listAllDestinations } from '../../store/destinations.js';
 import { isUniqueViolation } from '../../store/errors.js';
 import { AdminArea, type AuditActor, type CommandResult, invalid, ok } from './commands.js';
@@ -35,8 +35,11 @@ export class AdminAccessCodes extends AdminArea {
     if (!input.slug) return invalid({ slug: 'A slug is required.' });
     let code: AccessCode;
     try {
-      code = await insertAccessCode(this.db, input);
-      await this.audit(actor, 'access_code.create', code.id, input);
+      code = await this.audited(
+        actor,
+        (trx) => insertAccessCode(trx, input),
+        (inserted) => this.entry('access_code.create', inserted.id, input),
+      );
     } catch (error) {
       if (!isUniqueViolation(error, 'slug')) throw error;
       return invalid({ slug: 'Another access code has this slug.' });
@@ -46,8 +49,11 @@ export class AdminAccessCodes extends AdminArea {
   }
 
   async update(actor: AuditActor, id: number, input: Omit<AccessCodeInput, 'slug'>): Promise<void> {
-    await updateAccessCode(this.db, id, input);
-    await this.audit(actor, 'access_code.update', id, input);
+    await this.audited(
+      actor,
+      (trx) => updateAccessCode(trx, id, input),
+      this.entry('access_code.update', id, input),
+    );
     this.events.emit('access-codes-changed');
   }
 
@@ -58,13 +64,18 @@ export class AdminAccessCodes extends AdminArea {
     action: 'add' | 'remove',
     destinationId: number,
   ): Promise<void> {
-    if (action === 'add') await linkDestination(this.db, id, destinationId);
-    else await unlinkDestination(this.db, id, destinationId);
-    await this.audit(actor, `access_code.${action}_destination`, id, { destination_id: destinationId });
+    await this.audited(
+      actor,
+      (trx) =>
+        action === 'add'
+          ? linkDestination(trx, id, destinationId)
+          : unlinkDestination(trx, id, destinationId),
+      this.entry(`access_code.${action}_destination`, id, { destination_id: destinationId }),
+    );
     this.events.emit('access-codes-changed');
   }
 
-  private audit(actor: AuditActor, action: string, id: number, after: unknown): Promise<void> {
-    return writeAudit(this.db, actor, { action, entityType: 'access_code', entityId: id, after });
+  private entry(action: string, id: number, after: unknown): AuditEntry {
+    return { action, entityType: 'access_code', entityId: id, after };
   }
 }

@@ -2,7 +2,6 @@ import { type TagKind, type TagSlot, tagSlots } from '../../domain/affiliate.js'
 import { isValidCountry, isValidTag } from '../../domain/partners.js';
 import { deleteAffiliateTag, listAffiliateTags, upsertAffiliateTag } from '../../store/affiliate-tags.js';
 import { clickCounts } from '../../store/analytics.js';
-import { writeAudit } from '../../store/audit.js';
 import { listAllDestinations } from '../../store/destinations.js';
 import type { Db } from '../../store/schema.js';
 import { type StorefrontList, storefrontList } from '../affiliate-tags.js';
@@ -143,17 +142,20 @@ export class AdminAffiliate extends AdminArea {
     const before = slot.stored;
     if ((before ?? '') === tag) return ok(undefined);
     const entity = `${slot.destination.slug}${country ? `.${country}` : ''}`;
-    await this.db.transaction().execute(async (trx) => {
-      if (tag) await upsertAffiliateTag(trx, slot.destination.id, country, tag);
-      else await deleteAffiliateTag(trx, slot.destination.id, country);
-      await writeAudit(trx, actor, {
+    await this.audited(
+      actor,
+      async (trx) => {
+        if (tag) await upsertAffiliateTag(trx, slot.destination.id, country, tag);
+        else await deleteAffiliateTag(trx, slot.destination.id, country);
+      },
+      {
         action: tag ? 'affiliate.tag.set' : 'affiliate.tag.remove',
         entityType: 'affiliate_tag',
         entityId: entity,
         before: before === null ? null : { tag: before },
         after: tag ? { tag } : null,
-      });
-    });
+      },
+    );
     // Every instance drops its tags, rendered pages and resolved /go/ targets (change-relay).
     this.events.emit('destinations-changed');
     return ok(undefined);

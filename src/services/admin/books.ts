@@ -8,12 +8,12 @@ import {
 } from '../../store/admin-books.js';
 import { destinationIdExists, destinationSlugExists } from '../../store/admin-destinations.js';
 import { deleteLink, findLink, insertLink } from '../../store/admin-links.js';
-import { writeAudit } from '../../store/audit.js';
 import { type Book, findBookById } from '../../store/books.js';
 import { type BookAdminData, bookPageModel } from './book-page.js';
 import {
   AdminArea,
   type AuditActor,
+  audited,
   type CommandContext,
   type CommandResult,
   type FieldErrors,
@@ -68,29 +68,27 @@ export async function updateBook(
   if (coverUrl && !isHttpUrl(coverUrl)) errors.cover_url = 'Use an http(s) image address.';
   if (Object.keys(errors).length > 0) return invalid(errors);
   const authors = splitAuthors(input.authors);
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateBookFields(trx, book.id, {
-      title,
-      authors,
-      isbn13: isbn?.isbn13 ?? null,
-      isbn10: isbn ? isbn.isbn10 : null,
-      coverUrl: coverUrl || null,
-      description: input.description.trim() || null,
-    });
-    const after = {
-      title,
-      authors,
-      isbn13: isbn?.isbn13 ?? null,
-      coverUrl: coverUrl || null,
-      description: input.description.trim() || null,
-    };
-    await writeAudit(trx, ctx.actor, {
-      action: 'book.update',
-      entityType: 'book',
-      entityId: book.id,
-      before: snapshot(book),
-      after,
-    });
+  const fields = {
+    title,
+    authors,
+    isbn13: isbn?.isbn13 ?? null,
+    isbn10: isbn ? isbn.isbn10 : null,
+    coverUrl: coverUrl || null,
+    description: input.description.trim() || null,
+  };
+  const after = {
+    title,
+    authors,
+    isbn13: isbn?.isbn13 ?? null,
+    coverUrl: coverUrl || null,
+    description: input.description.trim() || null,
+  };
+  await audited(ctx, (trx) => updateBookFields(trx, book.id, fields), {
+    action: 'book.update',
+    entityType: 'book',
+    entityId: book.id,
+    before: snapshot(book),
+    after,
   });
   ctx.events.emit('book-changed', book.slug);
   return ok(undefined);
@@ -110,16 +108,16 @@ export async function addBookLink(
   const errors: FieldErrors = 'errors' in checked ? { ...checked.errors } : {};
   if (!destination) errors.destination_id = 'Choose a destination.';
   if (Object.keys(errors).length > 0 || !('fields' in checked)) return invalid(errors);
-  const id = await ctx.db.transaction().execute(async (trx) => {
-    const linkId = await insertLink(trx, book.id, input.destination_id, checked.fields);
-    await writeAudit(trx, ctx.actor, {
+  const id = await audited(
+    ctx,
+    (trx) => insertLink(trx, book.id, input.destination_id, checked.fields),
+    (linkId) => ({
       action: 'book.link.add',
       entityType: 'book',
       entityId: book.id,
       after: { linkId, destinationId: input.destination_id, ...checked.fields },
-    });
-    return linkId;
-  });
+    }),
+  );
   ctx.events.emit('book-changed', book.slug);
   return ok(id);
 }
@@ -134,14 +132,11 @@ export async function removeBookLink(
   // Only a link of the page's own book or destination: a form cannot reach into another record.
   if (!link || (owner.bookId !== undefined && link.bookId !== owner.bookId)) return false;
   if (owner.destinationId !== undefined && link.destinationId !== owner.destinationId) return false;
-  await ctx.db.transaction().execute(async (trx) => {
-    await deleteLink(trx, linkId);
-    await writeAudit(trx, ctx.actor, {
-      action: 'book.link.remove',
-      entityType: 'book',
-      entityId: link.bookId,
-      before: link,
-    });
+  await audited(ctx, (trx) => deleteLink(trx, linkId), {
+    action: 'book.link.remove',
+    entityType: 'book',
+    entityId: link.bookId,
+    before: link,
   });
   ctx.events.emit('book-changed', link.bookSlug);
   return true;
@@ -165,30 +160,25 @@ export async function createOverride(
   if (!known) errors.retailer_key = 'Choose a destination.';
   if (!isHttpUrl(url)) errors.override_url = 'Use an http(s) address.';
   if (Object.keys(errors).length > 0) return invalid(errors);
-  await ctx.db.transaction().execute(async (trx) => {
-    await upsertOverride(trx, book.id, key, url, input.notes.trim());
-    await writeAudit(trx, ctx.actor, {
-      action: 'book.override.set',
-      entityType: 'book',
-      entityId: book.id,
-      after: { retailerKey: key, url, notes: input.notes.trim() },
-    });
+  await audited(ctx, (trx) => upsertOverride(trx, book.id, key, url, input.notes.trim()), {
+    action: 'book.override.set',
+    entityType: 'book',
+    entityId: book.id,
+    after: { retailerKey: key, url, notes: input.notes.trim() },
   });
   ctx.events.emit('book-changed', book.slug);
   return ok(undefined);
 }
 
 export async function removeOverride(ctx: CommandContext, book: Book, retailerKey: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    const removed = await deleteOverride(trx, book.id, retailerKey);
-    if (removed > 0)
-      await writeAudit(trx, ctx.actor, {
-        action: 'book.override.delete',
-        entityType: 'book',
-        entityId: book.id,
-        before: { retailerKey },
-      });
-  });
+  await audited(
+    ctx,
+    (trx) => deleteOverride(trx, book.id, retailerKey),
+    (removed) =>
+      removed > 0
+        ? { action: 'book.override.delete', entityType: 'book', entityId: book.id, before: { retailerKey } }
+        : null,
+  );
   ctx.events.emit('book-changed', book.slug);
 }
 

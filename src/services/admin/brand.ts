@@ -11,7 +11,6 @@ import {
   themeContrast,
 } from '../../domain/brand.js';
 import { isValidCountry } from '../../domain/partners.js';
-import { writeAudit } from '../../store/audit.js';
 import { pruneBrandLogos, readBrandSettings, saveBrandLogo, writeBrandSettings } from '../../store/brand.js';
 import type { Db } from '../../store/schema.js';
 import type { BrandSettings } from '../brand.js';
@@ -167,13 +166,17 @@ export class AdminBrand extends AdminArea {
     next: (before: StoredBrand) => StoredBrand,
     alsoDo?: (trx: Db) => Promise<void>,
   ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const before = storedOf(await readBrandSettings(trx));
-      const after = next(before);
-      await alsoDo?.(trx);
-      await writeBrandSettings(trx, after);
-      await writeAudit(trx, actor, { action, entityType: 'brand', entityId: 'brand', before, after });
-    });
+    await this.audited(
+      actor,
+      async (trx) => {
+        const before = storedOf(await readBrandSettings(trx));
+        const after = next(before);
+        await alsoDo?.(trx);
+        await writeBrandSettings(trx, after);
+        return { before, after };
+      },
+      ({ before, after }) => ({ action, entityType: 'brand', entityId: 'brand', before, after }),
+    );
     this.events.emit('brand-changed');
   }
 }

@@ -1,4 +1,4 @@
-import type { AuditActor } from '../../store/audit.js';
+import { type AuditActor, type AuditEntry, writeAudit } from '../../store/audit.js';
 import type { Db } from '../../store/schema.js';
 import type { ChangeEvents } from '../change-events.js';
 
@@ -24,10 +24,37 @@ export abstract class AdminArea {
     protected readonly events: ChangeEvents,
   ) {}
 
+  /** `audited` for one operator's change in this area. */
+  protected audited<T>(
+    actor: AuditActor,
+    change: (trx: Db) => Promise<T>,
+    entry: AuditEntry | ((value: T) => AuditEntry | null),
+  ): Promise<T> {
+    return audited({ db: this.db, actor }, change, entry);
+  }
+
   /** The context the area's command functions take, for one operator's request. */
   protected as(actor: AuditActor): CommandContext {
     return { db: this.db, actor, events: this.events };
   }
+}
+
+/**
+ * Runs `change` and writes its audit row in the same transaction, so the trail never misses a change
+ * and never keeps one that rolled back. `entry` is the row, or reads it from what `change` returned
+ * (null: nothing changed, no row). Returns what `change` returned.
+ */
+export function audited<T>(
+  ctx: { db: Db; actor: AuditActor },
+  change: (trx: Db) => Promise<T>,
+  entry: AuditEntry | ((value: T) => AuditEntry | null),
+): Promise<T> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const value = await change(trx);
+    const row = typeof entry === 'function' ? entry(value) : entry;
+    if (row) await writeAudit(trx, ctx.actor, row);
+    return value;
+  });
 }
 
 export type FieldErrors = Record<string, string>;

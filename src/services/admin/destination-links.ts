@@ -1,6 +1,5 @@
 import { findLink, type LinkRecord, updateLink } from '../../store/admin-links.js';
-import { writeAudit } from '../../store/audit.js';
-import { type CommandContext, type CommandResult, invalid, ok } from './commands.js';
+import { audited, type CommandContext, type CommandResult, invalid, ok } from './commands.js';
 import { checkLinkFields, type LinkInput } from './link-fields.js';
 
 /** SPEC 2.4 "destination update link": one row of a destination's bulk view of book links. */
@@ -15,15 +14,13 @@ export async function updateDestinationLink(
     return invalid({ link_id: 'This link is not on this destination.' });
   const checked = checkLinkFields(input);
   if ('errors' in checked) return invalid(checked.errors);
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateLink(trx, linkId, checked.fields);
-    await writeAudit(trx, ctx.actor, {
-      action: 'book.link.update',
-      entityType: 'book',
-      entityId: link.bookId,
-      before: link,
-      after: { linkId, ...checked.fields },
-    });
+  const after = { linkId, ...checked.fields };
+  await audited(ctx, (trx) => updateLink(trx, linkId, checked.fields), {
+    action: 'book.link.update',
+    entityType: 'book',
+    entityId: link.bookId,
+    before: link,
+    after,
   });
   ctx.events.emit('book-changed', link.bookSlug);
   return ok(link);

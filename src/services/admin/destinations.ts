@@ -14,13 +14,11 @@ import {
   updateDestinationColumns,
 } from '../../store/admin-destinations.js';
 import { type LinkRecord, linksOfDestination } from '../../store/admin-links.js';
-import { writeAudit } from '../../store/audit.js';
 import { destinationRowToDestination, listAllDestinations } from '../../store/destinations.js';
 import { removeBookLink } from './books.js';
 import {
   AdminArea,
   type AuditActor,
-  type CommandContext,
   type CommandResult,
   type FieldErrors,
   invalid,
@@ -111,119 +109,6 @@ function checkStorefronts(
   return problems.length > 0 ? { error: problems.join('; ') } : { value: fronts };
 }
 
-async function check(
-  ctx: CommandContext,
-  input: DestinationInput,
-  id: number | null,
-): Promise<CommandResult<CheckedDestination>> {
-  const errors: FieldErrors = {};
-  const slug = input.slug.trim().toLowerCase();
-  if (!input.display_name.trim()) errors.display_name = 'A destination needs a name.';
-  if (!SLUG.test(slug)) errors.slug = 'Lower-case letters, digits and hyphens, like "my-library".';
-  else if (await slugTaken(ctx.db, slug, id))
-    errors.slug = 'Another destination uses this slug (or used it).';
-  if (!isDestinationGroup(input.group)) errors.group = `One of: ${DESTINATION_GROUPS.join(', ')}.`;
-  for (const name of ['base_url', 'icon_url'] as const) {
-    if (input[name].trim() && !isHttpUrl(input[name].trim())) errors[name] = 'Use an http(s) address.';
-  }
-  if (input.brand_color.trim() && !COLOR.test(input.brand_color.trim()))
-    errors.brand_color = 'A colour like #2646a6.';
-  const template = input.url_template.trim();
-  if (template && isDestinationGroup(input.group)) {
-    const problems = templateProblems(template, input.group);
-    if (problems.length > 0) errors.url_template = problems.join('; ');
-  }
-  if (!/^[A-Za-z0-9_.-]{0,50}$/.test(input.affiliate_param.trim()))
-    errors.affiliate_param = 'A query parameter name.';
-  const countries = checkCountries(input.countries);
-  if ('error' in countries) errors.countries = countries.error;
-  const storefronts = checkStorefronts(
-    input.storefronts,
-    isDestinationGroup(input.group) ? input.group : 'new',
-  );
-  if ('error' in storefronts) errors.storefronts = storefronts.error;
-  if (Object.keys(errors).length > 0 || 'error' in countries || 'error' in storefronts)
-    return invalid(errors);
-  const columns: DestinationColumns = {
-    slug,
-    display_name: input.display_name.trim(),
-    short_name: input.short_name.trim(),
-    description: input.description.trim(),
-    group_name: input.group,
-    url_template: template,
-    base_url: input.base_url.trim(),
-    icon_url: input.icon_url.trim(),
-    brand_color: input.brand_color.trim(),
-    display_priority: input.display_priority,
-    is_active: input.is_active ? 1 : 0,
-    is_public: input.is_public ? 1 : 0,
-    affiliate_param: input.affiliate_param.trim(),
-    affiliate_tag: input.affiliate_tag.trim(),
-    countries: countries.value,
-  };
-  return ok({ columns, storefronts: storefronts.value });
-}
-
-export async function createDestination(
-  ctx: CommandContext,
-  input: DestinationInput,
-): Promise<CommandResult<number>> {
-  const checked = await check(ctx, input, null);
-  if (!checked.ok) return checked;
-  const id = await ctx.db.transaction().execute(async (trx) => {
-    const newId = await insertDestination(trx, checked.value.columns);
-    await replaceStorefronts(trx, newId, checked.value.storefronts);
-    await writeAudit(trx, ctx.actor, {
-      action: 'destination.create',
-      entityType: 'destination',
-      entityId: newId,
-      after: checked.value,
-    });
-    return newId;
-  });
-  ctx.events.emit('destinations-changed');
-  return ok(id);
-}
-
-/** Updates every field; a new slug leaves the old one as an alias, so published `/go/` links still work. */
-export async function updateDestination(
-  ctx: CommandContext,
-  before: Destination,
-  input: DestinationInput,
-): Promise<CommandResult> {
-  const checked = await check(ctx, input, before.id);
-  if (!checked.ok) return checked;
-  await ctx.db.transaction().execute(async (trx) => {
-    const { columns } = checked.value;
-    await updateDestinationColumns(trx, before.id, columns);
-    await replaceStorefronts(trx, before.id, checked.value.storefronts);
-    if (columns.slug !== before.slug) await renameSlug(trx, before.id, before.slug, columns.slug);
-    await writeAudit(trx, ctx.actor, {
-      action: 'destination.update',
-      entityType: 'destination',
-      entityId: before.id,
-      before,
-      after: checked.value,
-    });
-  });
-  ctx.events.emit('destinations-changed');
-  return ok(undefined);
-}
-
-export async function deactivateDestination(ctx: CommandContext, before: Destination): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    await deactivateDestinationRow(trx, before.id);
-    await writeAudit(trx, ctx.actor, {
-      action: 'destination.deactivate',
-      entityType: 'destination',
-      entityId: before.id,
-      before: { isActive: before.isActive },
-      after: { isActive: false },
-    });
-  });
-  ctx.events.emit('destinations-changed');
-}
-
 /** A sample book for the template preview: a real ISBN with both forms and a comma in the author. */
 export const SAMPLE_BOOK = {
   title: 'Pride and Prejudice',
@@ -299,14 +184,31 @@ export class AdminDestinations extends AdminArea {
     };
   }
 
-  create(actor: AuditActor, input: DestinationInput): Promise<CommandResult<number>> {
-    return createDestination(this.as(actor), input);
+  async create(actor: AuditActor, input: DestinationInput): Promise<CommandResult<number>> {
+    const checked = await this.check(input, null);
+    if (!checked.ok) return checked;
+    const id = await this.audited(
+      actor,
+      async (trx) => {
+        const newId = await insertDestination(trx, checked.value.columns);
+        await replaceStorefronts(trx, newId, checked.value.storefronts);
+        return newId;
+      },
+      (newId) => ({
+        action: 'destination.create',
+        entityType: 'destination',
+        entityId: newId,
+        after: checked.value,
+      }),
+    );
+    this.events.emit('destinations-changed');
+    return ok(id);
   }
 
   /** The local bookshop form: a shop of the "new" group, public, limited to its countries. */
   async createLocalShop(actor: AuditActor, input: LocalShopInput): Promise<CommandResult<number>> {
     const template = input.url_template.trim();
-    const result = await createDestination(this.as(actor), {
+    const result = await this.create(actor, {
       display_name: input.display_name,
       slug: baseSlug(input.display_name, []).slice(0, 60),
       short_name: input.display_name.trim().slice(0, 50),
@@ -330,12 +232,39 @@ export class AdminDestinations extends AdminArea {
     return invalid(slug ? { ...errors, display_name: 'Another destination already has this name.' } : errors);
   }
 
-  update(actor: AuditActor, before: Destination, input: DestinationInput): Promise<CommandResult> {
-    return updateDestination(this.as(actor), before, input);
+  /** Updates every field; a new slug leaves the old one as an alias, so published `/go/` links still work. */
+  async update(actor: AuditActor, before: Destination, input: DestinationInput): Promise<CommandResult> {
+    const checked = await this.check(input, before.id);
+    if (!checked.ok) return checked;
+    await this.audited(
+      actor,
+      async (trx) => {
+        const { columns } = checked.value;
+        await updateDestinationColumns(trx, before.id, columns);
+        await replaceStorefronts(trx, before.id, checked.value.storefronts);
+        if (columns.slug !== before.slug) await renameSlug(trx, before.id, before.slug, columns.slug);
+      },
+      {
+        action: 'destination.update',
+        entityType: 'destination',
+        entityId: before.id,
+        before,
+        after: checked.value,
+      },
+    );
+    this.events.emit('destinations-changed');
+    return ok(undefined);
   }
 
-  deactivate(actor: AuditActor, before: Destination): Promise<void> {
-    return deactivateDestination(this.as(actor), before);
+  async deactivate(actor: AuditActor, before: Destination): Promise<void> {
+    await this.audited(actor, (trx) => deactivateDestinationRow(trx, before.id), {
+      action: 'destination.deactivate',
+      entityType: 'destination',
+      entityId: before.id,
+      before: { isActive: before.isActive },
+      after: { isActive: false },
+    });
+    this.events.emit('destinations-changed');
   }
 
   /** One row of the destination's bulk view of book links. */
@@ -350,5 +279,57 @@ export class AdminDestinations extends AdminArea {
 
   removeLink(actor: AuditActor, destinationId: number, linkId: number): Promise<boolean> {
     return removeBookLink(this.as(actor), linkId, { destinationId });
+  }
+
+  private async check(
+    input: DestinationInput,
+    id: number | null,
+  ): Promise<CommandResult<CheckedDestination>> {
+    const errors: FieldErrors = {};
+    const slug = input.slug.trim().toLowerCase();
+    if (!input.display_name.trim()) errors.display_name = 'A destination needs a name.';
+    if (!SLUG.test(slug)) errors.slug = 'Lower-case letters, digits and hyphens, like "my-library".';
+    else if (await slugTaken(this.db, slug, id))
+      errors.slug = 'Another destination uses this slug (or used it).';
+    if (!isDestinationGroup(input.group)) errors.group = `One of: ${DESTINATION_GROUPS.join(', ')}.`;
+    for (const name of ['base_url', 'icon_url'] as const) {
+      if (input[name].trim() && !isHttpUrl(input[name].trim())) errors[name] = 'Use an http(s) address.';
+    }
+    if (input.brand_color.trim() && !COLOR.test(input.brand_color.trim()))
+      errors.brand_color = 'A colour like #2646a6.';
+    const template = input.url_template.trim();
+    if (template && isDestinationGroup(input.group)) {
+      const problems = templateProblems(template, input.group);
+      if (problems.length > 0) errors.url_template = problems.join('; ');
+    }
+    if (!/^[A-Za-z0-9_.-]{0,50}$/.test(input.affiliate_param.trim()))
+      errors.affiliate_param = 'A query parameter name.';
+    const countries = checkCountries(input.countries);
+    if ('error' in countries) errors.countries = countries.error;
+    const storefronts = checkStorefronts(
+      input.storefronts,
+      isDestinationGroup(input.group) ? input.group : 'new',
+    );
+    if ('error' in storefronts) errors.storefronts = storefronts.error;
+    if (Object.keys(errors).length > 0 || 'error' in countries || 'error' in storefronts)
+      return invalid(errors);
+    const columns: DestinationColumns = {
+      slug,
+      display_name: input.display_name.trim(),
+      short_name: input.short_name.trim(),
+      description: input.description.trim(),
+      group_name: input.group,
+      url_template: template,
+      base_url: input.base_url.trim(),
+      icon_url: input.icon_url.trim(),
+      brand_color: input.brand_color.trim(),
+      display_priority: input.display_priority,
+      is_active: input.is_active ? 1 : 0,
+      is_public: input.is_public ? 1 : 0,
+      affiliate_param: input.affiliate_param.trim(),
+      affiliate_tag: input.affiliate_tag.trim(),
+      countries: countries.value,
+    };
+    return ok({ columns, storefronts: storefronts.value });
   }
 }

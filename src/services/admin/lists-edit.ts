@@ -5,21 +5,12 @@ import {
   setItemRank,
   updateList,
 } from '../../store/admin-lists.js';
-import { writeAudit } from '../../store/audit.js';
 import type { Book } from '../../store/books.js';
 import { type ListItem, listItems } from '../../store/list-items.js';
 import type { List } from '../../store/lists.js';
 import type { Db } from '../../store/schema.js';
 import type { ChangeEvents } from '../change-events.js';
-import {
-  AdminArea,
-  type AuditActor,
-  type CommandContext,
-  type CommandResult,
-  type FieldErrors,
-  invalid,
-  ok,
-} from './commands.js';
+import { AdminArea, type AuditActor, type CommandResult, type FieldErrors, invalid, ok } from './commands.js';
 import {
   type AddListInput,
   addBookToList,
@@ -43,80 +34,6 @@ export interface ListEditInput {
   is_featured: boolean;
 }
 
-/** Edits a list; a list with a source is re-keyed, so ingest and "book add list" still find it. */
-export async function updateListDetails(ctx: CommandContext, list: List, input: ListEditInput) {
-  const name = input.name.trim() || null;
-  const date = input.list_date.trim() || null;
-  const badDate = dateError(date ?? '');
-  if (badDate) return invalid({ list_date: badDate });
-  const key = list.source === null ? null : listKey(list.source, name, date);
-  if (key !== null) {
-    const other = await findListByIngestKey(ctx.db, key, list.id);
-    if (other) return invalid({ name: 'Another list from this source has this name and date.' });
-  }
-  const after = {
-    name,
-    description: input.description.trim() || null,
-    listDate: date,
-    featured: input.is_featured,
-  };
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateList(trx, list.id, {
-      name,
-      description: after.description,
-      list_date: date,
-      is_featured: input.is_featured ? 1 : 0,
-      ...(key === null ? {} : { ingest_key: key }),
-    });
-    const before = {
-      name: list.name,
-      description: list.description,
-      listDate: list.listDate,
-      featured: list.featured,
-    };
-    await writeAudit(trx, ctx.actor, {
-      action: 'list.update',
-      entityType: 'list',
-      entityId: list.id,
-      before,
-      after,
-    });
-  });
-  return ok(undefined);
-}
-
-export async function setListFeatured(ctx: CommandContext, list: List, featured: boolean): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateList(trx, list.id, { is_featured: featured ? 1 : 0 });
-    await writeAudit(trx, ctx.actor, {
-      action: featured ? 'list.feature' : 'list.unfeature',
-      entityType: 'list',
-      entityId: list.id,
-      before: { featured: list.featured },
-      after: { featured },
-    });
-  });
-}
-
-/** Deletes a list and its items; the audit keeps what it held, so it could be rebuilt by hand. */
-export async function deleteAdminList(ctx: CommandContext, list: List): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    const items = await itemRanksOfList(trx, list.id);
-    await deleteListAndItems(trx, list.id);
-    const before = {
-      ...list,
-      editTokenHash: undefined,
-      items: items.map((i) => ({ bookId: Number(i.book_id), rank: i.rank })),
-    };
-    await writeAudit(trx, ctx.actor, {
-      action: 'list.delete',
-      entityType: 'list',
-      entityId: list.id,
-      before,
-    });
-  });
-}
-
 /**
  * The reorder form: `books` names the items it showed (comma-separated ids) and `rank_{id}` holds each
  * one's rank; an emptied rank means unranked. Items added since the page was loaded keep their rank.
@@ -134,22 +51,6 @@ export function parseRanks(
     else ranks.set(bookId, rank);
   }
   return Object.keys(errors).length > 0 ? { errors } : { ranks };
-}
-
-export async function setRanks(ctx: CommandContext, list: List, ranks: ReadonlyMap<number, number | null>) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const before = await itemRanksOfList(trx, list.id);
-    for (const [bookId, rank] of ranks) await setItemRank(trx, list.id, bookId, rank);
-    await updateList(trx, list.id, {});
-    const after = Object.fromEntries(ranks);
-    await writeAudit(trx, ctx.actor, {
-      action: 'list.reorder',
-      entityType: 'list',
-      entityId: list.id,
-      before,
-      after,
-    });
-  });
 }
 
 /** The Lists area and the lists section of a book's admin page: both ends of the same items. */
@@ -179,16 +80,76 @@ export class AdminLists extends AdminArea {
     return listItems(this.db, list.id);
   }
 
-  update(actor: AuditActor, list: List, input: ListEditInput) {
-    return updateListDetails(this.as(actor), list, input);
+  /** Edits a list; a list with a source is re-keyed, so ingest and "book add list" still find it. */
+  async update(actor: AuditActor, list: List, input: ListEditInput) {
+    const name = input.name.trim() || null;
+    const date = input.list_date.trim() || null;
+    const badDate = dateError(date ?? '');
+    if (badDate) return invalid({ list_date: badDate });
+    const key = list.source === null ? null : listKey(list.source, name, date);
+    if (key !== null) {
+      const other = await findListByIngestKey(this.db, key, list.id);
+      if (other) return invalid({ name: 'Another list from this source has this name and date.' });
+    }
+    const after = {
+      name,
+      description: input.description.trim() || null,
+      listDate: date,
+      featured: input.is_featured,
+    };
+    const before = {
+      name: list.name,
+      description: list.description,
+      listDate: list.listDate,
+      featured: list.featured,
+    };
+    const columns = {
+      name,
+      description: after.description,
+      list_date: date,
+      is_featured: input.is_featured ? 1 : 0,
+      ...(key === null ? {} : { ingest_key: key }),
+    };
+    await this.audited(actor, (trx) => updateList(trx, list.id, columns), {
+      action: 'list.update',
+      entityType: 'list',
+      entityId: list.id,
+      before,
+      after,
+    });
+    return ok(undefined);
   }
 
-  feature(actor: AuditActor, list: List, featured: boolean): Promise<void> {
-    return setListFeatured(this.as(actor), list, featured);
+  async feature(actor: AuditActor, list: List, featured: boolean): Promise<void> {
+    await this.audited(actor, (trx) => updateList(trx, list.id, { is_featured: featured ? 1 : 0 }), {
+      action: featured ? 'list.feature' : 'list.unfeature',
+      entityType: 'list',
+      entityId: list.id,
+      before: { featured: list.featured },
+      after: { featured },
+    });
   }
 
-  delete(actor: AuditActor, list: List): Promise<void> {
-    return deleteAdminList(this.as(actor), list);
+  /** Deletes a list and its items; the audit keeps what it held, so it could be rebuilt by hand. */
+  async delete(actor: AuditActor, list: List): Promise<void> {
+    await this.audited(
+      actor,
+      async (trx) => {
+        const items = await itemRanksOfList(trx, list.id);
+        await deleteListAndItems(trx, list.id);
+        return items;
+      },
+      (items) => ({
+        action: 'list.delete',
+        entityType: 'list',
+        entityId: list.id,
+        before: {
+          ...list,
+          editTokenHash: undefined,
+          items: items.map((i) => ({ bookId: Number(i.book_id), rank: i.rank })),
+        },
+      }),
+    );
   }
 
   /**
@@ -209,8 +170,23 @@ export class AdminLists extends AdminArea {
     return removeBookFromList(this.as(actor), listId, bookId);
   }
 
-  reorder(actor: AuditActor, list: List, ranks: ReadonlyMap<number, number | null>): Promise<void> {
-    return setRanks(this.as(actor), list, ranks);
+  async reorder(actor: AuditActor, list: List, ranks: ReadonlyMap<number, number | null>): Promise<void> {
+    await this.audited(
+      actor,
+      async (trx) => {
+        const before = await itemRanksOfList(trx, list.id);
+        for (const [bookId, rank] of ranks) await setItemRank(trx, list.id, bookId, rank);
+        await updateList(trx, list.id, {});
+        return before;
+      },
+      (before) => ({
+        action: 'list.reorder',
+        entityType: 'list',
+        entityId: list.id,
+        before,
+        after: Object.fromEntries(ranks),
+      }),
+    );
   }
 
   /** SPEC "book add list", from the book's page. */

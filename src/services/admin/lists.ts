@@ -1,13 +1,19 @@
 import { parseIsbn } from '../../domain/isbn.js';
 import { featureList, findListByIngestKey, findListItem } from '../../store/admin-lists.js';
-import { writeAudit } from '../../store/audit.js';
 import { type Book, findBookBySlug } from '../../store/books.js';
 import { addListItem, removeListItem } from '../../store/list-items.js';
 import { insertList, type List } from '../../store/lists.js';
 import type { BookCreator } from '../book-creator.js';
 import type { Resolver } from '../resolve.js';
 import { ownPageSlug } from './book-ref.js';
-import { type CommandContext, type CommandResult, type FieldErrors, invalid, ok } from './commands.js';
+import {
+  audited,
+  type CommandContext,
+  type CommandResult,
+  type FieldErrors,
+  invalid,
+  ok,
+} from './commands.js';
 
 /** Must stay the key Ingest.run computes: source+name+date identify one list, whoever made it. */
 export const listKey = (source: string, name: string | null, date: string | null): string =>
@@ -68,15 +74,12 @@ async function hasItem(ctx: CommandContext, listId: number, bookId: number): Pro
 /** Adds a book to a list picked in the Lists area. */
 export async function addBookToList(ctx: CommandContext, list: List, book: Book, rank: number | null) {
   if (await hasItem(ctx, list.id, book.id)) return invalid({ book_ref: 'This book is already on the list.' });
-  await ctx.db.transaction().execute(async (trx) => {
-    await addListItem(trx, list.id, book.id, rank);
-    const after = { bookId: book.id, slug: book.slug, rank };
-    await writeAudit(trx, ctx.actor, {
-      action: 'list.book.add',
-      entityType: 'list',
-      entityId: list.id,
-      after,
-    });
+  const after = { bookId: book.id, slug: book.slug, rank };
+  await audited(ctx, (trx) => addListItem(trx, list.id, book.id, rank), {
+    action: 'list.book.add',
+    entityType: 'list',
+    entityId: list.id,
+    after,
   });
   return ok(book);
 }
@@ -111,23 +114,20 @@ export async function addBookToNamedList(
   if (found && (await hasItem(ctx, found.id, book.id)))
     errors.list_name = 'This book is already on that list.';
   if (Object.keys(errors).length > 0 || rank === 'invalid') return invalid(errors);
-  const id = await ctx.db.transaction().execute(async (trx) => {
-    const base = trx;
-    const list =
-      found ??
-      (await insertList(base, { kind: 'admin', name, source, listDate: date || null, ingestKey: key }));
-    // "" leaves an existing list's flag alone: adding a book should not quietly unfeature a list.
-    if (featured && !list.featured) await featureList(base, list.id);
-    await addListItem(base, list.id, book.id, rank);
-    const after = { bookId: book.id, slug: book.slug, rank, created: !found, featured: !!featured };
-    await writeAudit(trx, ctx.actor, {
-      action: 'list.book.add',
-      entityType: 'list',
-      entityId: list.id,
-      after,
-    });
-    return list.id;
-  });
+  const after = { bookId: book.id, slug: book.slug, rank, created: !found, featured: !!featured };
+  const id = await audited(
+    ctx,
+    async (trx) => {
+      const list =
+        found ??
+        (await insertList(trx, { kind: 'admin', name, source, listDate: date || null, ingestKey: key }));
+      // "" leaves an existing list's flag alone: adding a book should not quietly unfeature a list.
+      if (featured && !list.featured) await featureList(trx, list.id);
+      await addListItem(trx, list.id, book.id, rank);
+      return list.id;
+    },
+    (listId) => ({ action: 'list.book.add', entityType: 'list', entityId: listId, after }),
+  );
   return ok(id);
 }
 
@@ -135,15 +135,12 @@ export async function addBookToNamedList(
 export async function removeBookFromList(ctx: CommandContext, listId: number, bookId: number) {
   const item = await findListItem(ctx.db, listId, bookId);
   if (!item) return false;
-  await ctx.db.transaction().execute(async (trx) => {
-    await removeListItem(trx, listId, bookId);
-    const before = { bookId, rank: item.rank, position: item.position };
-    await writeAudit(trx, ctx.actor, {
-      action: 'list.book.remove',
-      entityType: 'list',
-      entityId: listId,
-      before,
-    });
+  const before = { bookId, rank: item.rank, position: item.position };
+  await audited(ctx, (trx) => removeListItem(trx, listId, bookId), {
+    action: 'list.book.remove',
+    entityType: 'list',
+    entityId: listId,
+    before,
   });
   return true;
 }
@@ -192,24 +189,27 @@ export async function createAdminList(
     return invalid({
       books: `No book found for: ${missing.join(', ')}. Use a slug, an ISBN or a store address.`,
     });
-  const id = await ctx.db.transaction().execute(async (trx) => {
-    const list = await insertList(trx, {
-      kind: 'admin',
-      name,
-      description: input.description.trim() || null,
-      source: 'admin',
-      listDate: date || null,
-      featured: input.is_featured,
-      ingestKey: key,
-    });
-    for (const [index, book] of books.entries()) await addListItem(trx, list.id, book.id, index + 1);
-    await writeAudit(trx, ctx.actor, {
+  const id = await audited(
+    ctx,
+    async (trx) => {
+      const list = await insertList(trx, {
+        kind: 'admin',
+        name,
+        description: input.description.trim() || null,
+        source: 'admin',
+        listDate: date || null,
+        featured: input.is_featured,
+        ingestKey: key,
+      });
+      for (const [index, book] of books.entries()) await addListItem(trx, list.id, book.id, index + 1);
+      return list.id;
+    },
+    (listId) => ({
       action: 'list.create',
       entityType: 'list',
-      entityId: list.id,
+      entityId: listId,
       after: { name, date: date || null, featured: input.is_featured, books: books.map((book) => book.slug) },
-    });
-    return list.id;
-  });
+    }),
+  );
   return ok(id);
 }

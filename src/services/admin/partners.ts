@@ -1,7 +1,6 @@
 import { isValidCountry, isValidTag, normalisePartnerId, type PartnerTag } from '../../domain/partners.js';
 import { addDays, dayOf } from '../../store/analytics.js';
 import { listApiKeys } from '../../store/api-keys.js';
-import { writeAudit } from '../../store/audit.js';
 import { listAllDestinations } from '../../store/destinations.js';
 import { partnerClickCounts } from '../../store/partner-analytics.js';
 import {
@@ -16,15 +15,7 @@ import {
 } from '../../store/partners.js';
 import type { Db } from '../../store/schema.js';
 import type { ChangeEvents } from '../change-events.js';
-import {
-  AdminArea,
-  type AuditActor,
-  type CommandContext,
-  type CommandResult,
-  type FieldErrors,
-  invalid,
-  ok,
-} from './commands.js';
+import { AdminArea, type AuditActor, type CommandResult, type FieldErrors, invalid, ok } from './commands.js';
 
 export type { Partner } from '../../store/partners.js';
 
@@ -42,33 +33,6 @@ export interface PartnersOverview {
   apiKeys: Array<{ id: number; label: string }>;
 }
 
-export async function partnersOverview(ctx: Pick<CommandContext, 'db'>): Promise<PartnersOverview> {
-  const db = ctx.db;
-  const [partners, destinations, keys] = await Promise.all([
-    listPartners(db),
-    listAllDestinations(db),
-    listApiKeys(db),
-  ]);
-  return {
-    partners,
-    destinations: destinations.map((d) => ({ slug: d.slug, name: d.displayName })),
-    apiKeys: keys
-      .filter((key) => !key.revokedAt)
-      .map((key) => ({ id: key.id, label: `${key.name} (${key.prefix}…)` })),
-  };
-}
-
-async function checkFields(ctx: CommandContext, input: PartnerInput): Promise<FieldErrors> {
-  const errors: FieldErrors = {};
-  if (!input.name.trim()) errors.name = 'Name the partner.';
-  if (input.apiKeyId !== null) {
-    const keys = await listApiKeys(ctx.db);
-    if (!keys.some((key) => key.id === input.apiKeyId && !key.revokedAt))
-      errors.api_key_id = 'Choose an active API key.';
-  }
-  return errors;
-}
-
 const fieldsOf = (input: PartnerInput): PartnerFields => ({
   name: input.name.trim(),
   contact: input.contact.trim(),
@@ -76,116 +40,11 @@ const fieldsOf = (input: PartnerInput): PartnerFields => ({
   apiKeyId: input.apiKeyId,
 });
 
-export async function createPartner(
-  ctx: CommandContext,
-  rawId: string,
-  input: PartnerInput,
-): Promise<CommandResult<string>> {
-  const id = normalisePartnerId(rawId);
-  const errors = await checkFields(ctx, input);
-  if (!id) errors.id = 'Use lower-case letters, digits, - and _ (up to 50), starting with a letter or digit.';
-  else if (await findPartner(ctx.db, id)) errors.id = 'A partner with this id exists.';
-  if (!id || Object.keys(errors).length > 0) return invalid(errors);
-  const fields = fieldsOf(input);
-  await ctx.db.transaction().execute(async (trx) => {
-    await insertPartner(trx, id, fields);
-    await writeAudit(trx, ctx.actor, {
-      action: 'partner.create',
-      entityType: 'partner',
-      entityId: id,
-      after: fields,
-    });
-  });
-  return ok(id);
-}
-
-export async function editPartner(
-  ctx: CommandContext,
-  id: string,
-  input: PartnerInput,
-): Promise<CommandResult<undefined> | null> {
-  const before = await findPartner(ctx.db, id);
-  if (!before) return null;
-  const errors = await checkFields(ctx, input);
-  if (Object.keys(errors).length > 0) return invalid(errors);
-  const fields = fieldsOf(input);
-  await ctx.db.transaction().execute(async (trx) => {
-    await updatePartner(trx, id, fields);
-    await writeAudit(trx, ctx.actor, {
-      action: 'partner.update',
-      entityType: 'partner',
-      entityId: id,
-      before: {
-        name: before.name,
-        contact: before.contact,
-        isActive: before.isActive,
-        apiKeyId: before.apiKeyId,
-      },
-      after: fields,
-    });
-  });
-  return ok(undefined);
-}
-
 export interface TagInput {
   destinationSlug: string;
   /** '' for the destination's own storefront. */
   country: string;
   tag: string;
-}
-
-export async function setPartnerTag(
-  ctx: CommandContext,
-  id: string,
-  input: TagInput,
-): Promise<CommandResult<undefined> | null> {
-  const db = ctx.db;
-  const partner = await findPartner(db, id);
-  if (!partner) return null;
-  const errors: FieldErrors = {};
-  const destinations = await listAllDestinations(db);
-  const slug = input.destinationSlug.trim().toLowerCase();
-  if (!destinations.some((d) => d.slug === slug)) errors.destination_slug = 'Choose a destination.';
-  const country = input.country.trim().toUpperCase();
-  if (country && !isValidCountry(country))
-    errors.country = 'Use a two-letter country code such as GB, or leave empty.';
-  const tag = input.tag.trim();
-  if (!isValidTag(tag)) errors.tag = 'Letters, digits, . _ ~ and - only (up to 100).';
-  if (Object.keys(errors).length > 0) return invalid(errors);
-  const value: PartnerTag = { destinationSlug: slug, country: country || null, tag };
-  const before = partner.tags.find((t) => t.destinationSlug === slug && t.country === value.country) ?? null;
-  await ctx.db.transaction().execute(async (trx) => {
-    await upsertPartnerTag(trx, id, value);
-    await writeAudit(trx, ctx.actor, {
-      action: 'partner.tag.set',
-      entityType: 'partner',
-      entityId: id,
-      before,
-      after: value,
-    });
-  });
-  return ok(undefined);
-}
-
-export async function removePartnerTag(
-  ctx: CommandContext,
-  id: string,
-  destinationSlug: string,
-  country: string,
-): Promise<boolean> {
-  const storefront = country.trim().toUpperCase() || null;
-  return ctx.db.transaction().execute(async (trx) => {
-    const removed = await deletePartnerTag(trx, id, destinationSlug, storefront);
-    if (removed) {
-      await writeAudit(trx, ctx.actor, {
-        action: 'partner.tag.remove',
-        entityType: 'partner',
-        entityId: id,
-        before: { destinationSlug, country: storefront },
-      });
-    }
-    return removed;
-  });
 }
 
 export interface PartnerDetail {
@@ -197,56 +56,12 @@ export interface PartnerDetail {
   total: number;
 }
 
-/** One partner with its clicks over the last `days` days, by destination and by placement. */
-export async function partnerDetail(
-  ctx: Pick<CommandContext, 'db'>,
-  id: string,
-  days: number,
-  now = new Date(),
-): Promise<PartnerDetail | null> {
-  const db = ctx.db;
-  const partner = await findPartner(db, id);
-  if (!partner) return null;
-  const from = `${addDays(dayOf(now), 1 - days)}T00:00:00.000Z`;
-  const [overview, destinations, bySrc] = await Promise.all([
-    partnersOverview(ctx),
-    partnerClickCounts(db, id, 'destination', from),
-    partnerClickCounts(db, id, 'src', from),
-  ]);
-  const names = new Map((await listAllDestinations(db)).map((d) => [String(d.id), d.displayName]));
-  const byDestination = destinations.map((row) => ({
-    ...row,
-    label: names.get(row.key) ?? `Destination ${row.key}`,
-  }));
-  return {
-    partner,
-    overview,
-    days,
-    byDestination,
-    bySrc,
-    total: byDestination.reduce((sum, row) => sum + row.clicks, 0),
-  };
-}
-
-/** CSV of one partner's clicks by destination, for the partner's statement. */
-export async function partnerCsv(
-  ctx: Pick<CommandContext, 'db'>,
-  id: string,
-  days: number,
-): Promise<string | null> {
-  const detail = await partnerDetail(ctx, id, days);
-  if (!detail) return null;
-  const cell = (value: string | number) => {
-    const text = String(value);
-    const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-    return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-  };
-  const lines = [
-    'partner,destination,label,clicks',
-    ...detail.byDestination.map((row) => [id, row.key, row.label, row.clicks].map(cell).join(',')),
-  ];
-  return `${lines.join('\n')}\n`;
-}
+/** A value for a CSV cell: quoted when needed, and never read as a formula by a spreadsheet. */
+const csvCell = (value: string | number) => {
+  const text = String(value);
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
 
 /**
  * Partners and their affiliate tags. Every change calls `changed` (built in the container: it drops
@@ -261,41 +76,153 @@ export class AdminPartners extends AdminArea {
     super(db, events);
   }
 
-  overview(): Promise<PartnersOverview> {
-    return partnersOverview({ db: this.db });
+  async overview(): Promise<PartnersOverview> {
+    const [partners, destinations, keys] = await Promise.all([
+      listPartners(this.db),
+      listAllDestinations(this.db),
+      listApiKeys(this.db),
+    ]);
+    return {
+      partners,
+      destinations: destinations.map((d) => ({ slug: d.slug, name: d.displayName })),
+      apiKeys: keys
+        .filter((key) => !key.revokedAt)
+        .map((key) => ({ id: key.id, label: `${key.name} (${key.prefix}…)` })),
+    };
   }
 
-  detail(id: string, days: number): Promise<PartnerDetail | null> {
-    return partnerDetail({ db: this.db }, id, days);
+  /** One partner with its clicks over the last `days` days, by destination and by placement. */
+  async detail(id: string, days: number): Promise<PartnerDetail | null> {
+    const partner = await findPartner(this.db, id);
+    if (!partner) return null;
+    const from = `${addDays(dayOf(new Date()), 1 - days)}T00:00:00.000Z`;
+    const [overview, destinations, bySrc] = await Promise.all([
+      this.overview(),
+      partnerClickCounts(this.db, id, 'destination', from),
+      partnerClickCounts(this.db, id, 'src', from),
+    ]);
+    const names = new Map((await listAllDestinations(this.db)).map((d) => [String(d.id), d.displayName]));
+    const byDestination = destinations.map((row) => ({
+      ...row,
+      label: names.get(row.key) ?? `Destination ${row.key}`,
+    }));
+    return {
+      partner,
+      overview,
+      days,
+      byDestination,
+      bySrc,
+      total: byDestination.reduce((sum, row) => sum + row.clicks, 0),
+    };
   }
 
-  /** null: there is no partner with this id. */
-  csv(id: string, days: number): Promise<string | null> {
-    return partnerCsv({ db: this.db }, id, days);
+  /** CSV of one partner's clicks by destination, for the partner's statement; null: no such partner. */
+  async csv(id: string, days: number): Promise<string | null> {
+    const detail = await this.detail(id, days);
+    if (!detail) return null;
+    const lines = [
+      'partner,destination,label,clicks',
+      ...detail.byDestination.map((row) => [id, row.key, row.label, row.clicks].map(csvCell).join(',')),
+    ];
+    return `${lines.join('\n')}\n`;
   }
 
-  async create(actor: AuditActor, id: string, input: PartnerInput): Promise<CommandResult<string>> {
-    return this.afterSuccess(await createPartner(this.as(actor), id, input));
+  async create(actor: AuditActor, rawId: string, input: PartnerInput): Promise<CommandResult<string>> {
+    const id = normalisePartnerId(rawId);
+    const errors = await this.checkFields(input);
+    if (!id)
+      errors.id = 'Use lower-case letters, digits, - and _ (up to 50), starting with a letter or digit.';
+    else if (await findPartner(this.db, id)) errors.id = 'A partner with this id exists.';
+    if (!id || Object.keys(errors).length > 0) return invalid(errors);
+    const fields = fieldsOf(input);
+    await this.audited(actor, (trx) => insertPartner(trx, id, fields), {
+      action: 'partner.create',
+      entityType: 'partner',
+      entityId: id,
+      after: fields,
+    });
+    this.changed();
+    return ok(id);
   }
 
   /** null: there is no partner with this id. */
   async edit(actor: AuditActor, id: string, input: PartnerInput): Promise<CommandResult | null> {
-    return this.afterSuccess(await editPartner(this.as(actor), id, input));
+    const before = await findPartner(this.db, id);
+    if (!before) return null;
+    const errors = await this.checkFields(input);
+    if (Object.keys(errors).length > 0) return invalid(errors);
+    const fields = fieldsOf(input);
+    await this.audited(actor, (trx) => updatePartner(trx, id, fields), {
+      action: 'partner.update',
+      entityType: 'partner',
+      entityId: id,
+      before: {
+        name: before.name,
+        contact: before.contact,
+        isActive: before.isActive,
+        apiKeyId: before.apiKeyId,
+      },
+      after: fields,
+    });
+    this.changed();
+    return ok(undefined);
   }
 
   /** null: there is no partner with this id. */
   async setTag(actor: AuditActor, id: string, input: TagInput): Promise<CommandResult | null> {
-    return this.afterSuccess(await setPartnerTag(this.as(actor), id, input));
+    const partner = await findPartner(this.db, id);
+    if (!partner) return null;
+    const errors: FieldErrors = {};
+    const destinations = await listAllDestinations(this.db);
+    const slug = input.destinationSlug.trim().toLowerCase();
+    if (!destinations.some((d) => d.slug === slug)) errors.destination_slug = 'Choose a destination.';
+    const country = input.country.trim().toUpperCase();
+    if (country && !isValidCountry(country))
+      errors.country = 'Use a two-letter country code such as GB, or leave empty.';
+    const tag = input.tag.trim();
+    if (!isValidTag(tag)) errors.tag = 'Letters, digits, . _ ~ and - only (up to 100).';
+    if (Object.keys(errors).length > 0) return invalid(errors);
+    const value: PartnerTag = { destinationSlug: slug, country: country || null, tag };
+    const before =
+      partner.tags.find((t) => t.destinationSlug === slug && t.country === value.country) ?? null;
+    await this.audited(actor, (trx) => upsertPartnerTag(trx, id, value), {
+      action: 'partner.tag.set',
+      entityType: 'partner',
+      entityId: id,
+      before,
+      after: value,
+    });
+    this.changed();
+    return ok(undefined);
   }
 
   async removeTag(actor: AuditActor, id: string, destinationSlug: string, country: string): Promise<boolean> {
-    const removed = await removePartnerTag(this.as(actor), id, destinationSlug, country);
+    const storefront = country.trim().toUpperCase() || null;
+    const removed = await this.audited(
+      actor,
+      (trx) => deletePartnerTag(trx, id, destinationSlug, storefront),
+      (done) =>
+        done
+          ? {
+              action: 'partner.tag.remove',
+              entityType: 'partner',
+              entityId: id,
+              before: { destinationSlug, country: storefront },
+            }
+          : null,
+    );
     this.changed();
     return removed;
   }
 
-  private afterSuccess<T extends CommandResult<unknown> | null>(result: T): T {
-    if (result?.ok) this.changed();
-    return result;
+  private async checkFields(input: PartnerInput): Promise<FieldErrors> {
+    const errors: FieldErrors = {};
+    if (!input.name.trim()) errors.name = 'Name the partner.';
+    if (input.apiKeyId !== null) {
+      const keys = await listApiKeys(this.db);
+      if (!keys.some((key) => key.id === input.apiKeyId && !key.revokedAt))
+        errors.api_key_id = 'Choose an active API key.';
+    }
+    return errors;
   }
 }

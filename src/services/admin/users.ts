@@ -1,4 +1,4 @@
-import { type AuditActor, writeAudit } from '../../store/audit.js';
+import type { AuditActor } from '../../store/audit.js';
 import { isUniqueViolation } from '../../store/errors.js';
 import type { Db } from '../../store/schema.js';
 import { deleteUserSessions } from '../../store/sessions.js';
@@ -11,7 +11,7 @@ import {
   type Role,
   updateUser,
 } from '../../store/users.js';
-import { AdminArea, type CommandResult, type FieldErrors } from './commands.js';
+import { AdminArea, audited, type CommandResult, type FieldErrors, ok } from './commands.js';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
 
 export { type AdminUser, ROLES, type Role } from '../../store/users.js';
@@ -38,16 +38,17 @@ export async function createUser(
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const passwordHash = await hashPassword(input.password);
   try {
-    return await db.transaction().execute(async (trx) => {
-      const user = await insertUser(trx, input.email, passwordHash, input.role);
-      await writeAudit(trx, actor, {
+    const user = await audited(
+      { db, actor },
+      (trx) => insertUser(trx, input.email, passwordHash, input.role),
+      (user) => ({
         action: 'user.create',
         entityType: 'user',
         entityId: user.id,
         after: { email: user.email, role: user.role },
-      });
-      return { ok: true as const, value: user };
-    });
+      }),
+    );
+    return ok(user);
   } catch (error) {
     if (isUniqueViolation(error))
       return { ok: false, errors: { email: 'An account with this email exists.' } };
@@ -77,18 +78,21 @@ export async function changeUser(
   if (changes.password && changes.password.length < MIN_PASSWORD_LENGTH)
     return { ok: false, errors: { password: `Use at least ${MIN_PASSWORD_LENGTH} characters.` } };
   const passwordHash = changes.password ? await hashPassword(changes.password) : undefined;
-  await db.transaction().execute(async (trx) => {
-    await updateUser(trx, id, { role: changes.role, isActive: changes.isActive, passwordHash });
-    // A disabled account or a new password ends every open session of that account.
-    if (!changes.isActive || passwordHash) await deleteUserSessions(trx, id);
-    await writeAudit(trx, actor, {
+  await audited(
+    { db, actor },
+    async (trx) => {
+      await updateUser(trx, id, { role: changes.role, isActive: changes.isActive, passwordHash });
+      // A disabled account or a new password ends every open session of that account.
+      if (!changes.isActive || passwordHash) await deleteUserSessions(trx, id);
+    },
+    {
       action: 'user.update',
       entityType: 'user',
       entityId: id,
       before: { role: before.role, isActive: before.isActive },
       after: { role: changes.role, isActive: changes.isActive, passwordChanged: !!passwordHash },
-    });
-  });
+    },
+  );
   const after = await findUserById(db, id);
   return after ? { ok: true, value: after } : null;
 }

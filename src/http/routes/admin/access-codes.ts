@@ -5,16 +5,7 @@ import { ok } from '../../../services/admin/commands.js';
 import { Integer } from '../../validation.js';
 import { renderAccessCodes } from '../../views/admin/access-codes.js';
 import type { FormErrors, FormValues } from '../../views/admin/form.js';
-import {
-  type AdminRouteOptions,
-  actorOf,
-  IdParams,
-  idParam,
-  noticeOf,
-  seeOther,
-  sendPage,
-  viewerOf,
-} from './context.js';
+import { type AdminRouteOptions, IdParams, idParam, noticeOf, seeOther, sendPage } from './context.js';
 import { nothing, submitForm } from './submit-form.js';
 
 /** SPEC 2.4 "access code create", "access code update" and "access code add/remove destination". */
@@ -57,7 +48,7 @@ export const accessCodeRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = as
     status = 200,
   ) => {
     const model = { overview: await codes.overview(), values, errors, notice: noticeOf(request) };
-    return sendPage(reply, renderAccessCodes(viewerOf(request), model), status);
+    return sendPage(reply, renderAccessCodes(request.adminViewer, model), status);
   };
 
   app.get('/admin/access-codes', { schema: { hide: true } }, async (request, reply) =>
@@ -104,7 +95,7 @@ export const accessCodeRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = as
         const id = idParam(request);
         const destinationId = request.body.destination_id;
         if (!request.validationError && destinationId > 0)
-          await codes.changeDestination(actorOf(request), id, action, destinationId);
+          await codes.changeDestination(request.adminActor, id, action, destinationId);
         return seeOther(reply, `/admin/access-codes?notice=saved#code-${id}`);
       },
     );

@@ -5,7 +5,7 @@ import { UNTAGGED_DAYS } from '../../../services/admin/affiliate.js';
 import { Integer } from '../../validation.js';
 import { type AffiliateModel, renderAffiliate } from '../../views/admin/affiliate.js';
 import { EARNING_PERIODS, renderEarnings } from '../../views/admin/earnings.js';
-import { type AdminRouteOptions, actorOf, noticeOf, seeOther, sendPage, viewerOf } from './context.js';
+import { type AdminRouteOptions, noticeOf, seeOther, sendPage } from './context.js';
 import { schemaErrors } from './form-errors.js';
 
 const TagBody = Type.Object({
@@ -30,7 +30,7 @@ export const affiliateRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asy
     failed?: AffiliateModel['failed'],
   ) => {
     const model = { overview: await affiliate.overview(), failed, notice: noticeOf(request) };
-    return sendPage(reply, renderAffiliate(viewerOf(request), model, UNTAGGED_DAYS), failed ? 422 : 200);
+    return sendPage(reply, renderAffiliate(request.adminViewer, model, UNTAGGED_DAYS), failed ? 422 : 200);
   };
 
   app.get('/admin/affiliate', { config: adminOnly, schema: { hide: true } }, async (request, reply) =>
@@ -50,7 +50,7 @@ export const affiliateRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asy
       const errors = schemaErrors(request);
       const result = errors
         ? { ok: false as const, errors }
-        : await affiliate.setTag(actorOf(request), input);
+        : await affiliate.setTag(request.adminActor, input);
       if (!result.ok) return settingsPage(request, reply, { ...input, errors: result.errors });
       return seeOther(reply, '/admin/affiliate?notice=saved');
     },
@@ -58,7 +58,7 @@ export const affiliateRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asy
 
   app.get('/admin/earnings', { schema: { hide: true, querystring: Days } }, async (request, reply) => {
     const model = await earnings.model(periodOf(request.query.days));
-    return sendPage(reply, renderEarnings(viewerOf(request), model));
+    return sendPage(reply, renderEarnings(request.adminViewer, model));
   });
 
   for (const what of ['stores', 'books'] as const) {

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { RollupWorker } from '../../../services/admin/analytics.js';
 import { Integer } from '../../validation.js';
 import { PERIODS, renderDashboard } from '../../views/admin/dashboard.js';
-import { type AdminRouteOptions, sendPage, viewerOf } from './context.js';
+import { type AdminRouteOptions, sendPage } from './context.js';
 
 const Days = Type.Optional(
   Type.Union([Type.Literal('all'), Integer({ minimum: 1, maximum: 366 })], { default: 30 }),
@@ -27,7 +27,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asy
     { schema: { hide: true, querystring: Type.Object({ days: Days }) } },
     async (request, reply) => {
       const model = await analytics.dashboard(periodOf(request.query.days));
-      return sendPage(reply, renderDashboard(viewerOf(request), model));
+      return sendPage(reply, renderDashboard(request.adminViewer, model));
     },
   );
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Integer } from '../../validation.js';
 import { renderAudit } from '../../views/admin/audit.js';
-import { type AdminRouteOptions, sendPage, viewerOf } from './context.js';
+import { type AdminRouteOptions, sendPage } from './context.js';
 
 const PAGE_SIZE = 50;
 
@@ -17,7 +17,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     },
     async (request, reply) => {
       const model = await services.admin.audit.page(request.query.page ?? 1, PAGE_SIZE);
-      return sendPage(reply, renderAudit(viewerOf(request), model));
+      return sendPage(reply, renderAudit(request.adminViewer, model));
     },
   );
 };

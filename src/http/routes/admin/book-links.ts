@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { Integer } from '../../validation.js';
 import { submitBookForm } from './book-form.js';
 import { bookOr404 } from './books.js';
-import { type AdminRouteOptions, actorOf, IdParams, seeOther } from './context.js';
+import { type AdminRouteOptions, IdParams, seeOther } from './context.js';
 
 const text = (max: number) => Type.String({ default: '', maxLength: max });
 const int = Integer({ default: 0 });
@@ -44,7 +44,7 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
   app.post('/admin/books/:id/links/remove', options(RemoveLinkBody), async (request, reply) => {
     const book = await bookOr404(services, request);
     if (!request.validationError)
-      await books.removeLink(actorOf(request), request.body.link_id, { bookId: book.id });
+      await books.removeLink(request.adminActor, request.body.link_id, { bookId: book.id });
     return seeOther(reply, `/admin/books/${book.id}?notice=deleted#links`);
   });
 
@@ -60,7 +60,7 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
   app.post('/admin/books/:id/overrides/delete', options(DeleteOverrideBody), async (request, reply) => {
     const book = await bookOr404(services, request);
     if (!request.validationError)
-      await books.removeOverride(actorOf(request), book, request.body.retailer_key);
+      await books.removeOverride(request.adminActor, book, request.body.retailer_key);
     return seeOther(reply, `/admin/books/${book.id}?notice=deleted#overrides`);
   });
 
@@ -75,7 +75,7 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
 
   app.post('/admin/books/:id/pins/delete', options(DeletePinBody), async (request, reply) => {
     const book = await bookOr404(services, request);
-    if (!request.validationError) await pins.remove(actorOf(request), request.body.pin_id);
+    if (!request.validationError) await pins.remove(request.adminActor, request.body.pin_id);
     return seeOther(reply, `/admin/books/${book.id}?notice=deleted#pins`);
   });
 };

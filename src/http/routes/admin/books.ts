@@ -6,7 +6,7 @@ import type { Services } from '../../../services/container.js';
 import { HttpError } from '../../errors.js';
 import { renderBookAdmin } from '../../views/admin/book.js';
 import { renderBookList } from '../../views/admin/books.js';
-import { type AdminRouteOptions, IdParams, idParam, noticeOf, sendPage, viewerOf } from './context.js';
+import { type AdminRouteOptions, IdParams, idParam, noticeOf, sendPage } from './context.js';
 import { type FailedForm, submitForm } from './submit-form.js';
 
 export async function bookOr404(services: Services, request: FastifyRequest): Promise<Book> {
@@ -24,7 +24,7 @@ export async function showFailedForm(
   failed: FailedForm & { form: string },
 ): Promise<FastifyReply> {
   const model = await services.admin.books.page(book);
-  return sendPage(reply, renderBookAdmin(viewerOf(request), { ...model, failed }), 422);
+  return sendPage(reply, renderBookAdmin(request.adminViewer, { ...model, failed }), 422);
 }
 
 /** SPEC 2.4 "book edit", with its defaults. */
@@ -47,13 +47,13 @@ export const bookRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     async (request, reply) => {
       const query = request.query.q ?? '';
       const model = { query, books: await books.search(query) };
-      return sendPage(reply, renderBookList(viewerOf(request), model));
+      return sendPage(reply, renderBookList(request.adminViewer, model));
     },
   );
 
   app.get('/admin/books/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
     const model = await books.page(await bookOr404(services, request));
-    return sendPage(reply, renderBookAdmin(viewerOf(request), { ...model, notice: noticeOf(request) }));
+    return sendPage(reply, renderBookAdmin(request.adminViewer, { ...model, notice: noticeOf(request) }));
   });
 
   app.post(

@@ -5,7 +5,7 @@ import { MAX_LOGO_BYTES } from '../../../domain/brand.js';
 import { HttpError } from '../../errors.js';
 import { boundaryOf, parseMultipart, type UploadedFile } from '../../multipart.js';
 import { type BrandFormState, renderBrand } from '../../views/admin/brand.js';
-import { type AdminRouteOptions, actorOf, noticeOf, seeOther, sendPage, viewerOf } from './context.js';
+import { type AdminRouteOptions, noticeOf, seeOther, sendPage } from './context.js';
 import { nothing, submitForm } from './submit-form.js';
 
 const BrandBody = Type.Object({
@@ -48,7 +48,7 @@ export const brandRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
   ) =>
     sendPage(
       reply,
-      renderBrand(viewerOf(request), { brand: await brand.current(), ...forms, notice: noticeOf(request) }),
+      renderBrand(request.adminViewer, { brand: await brand.current(), ...forms, notice: noticeOf(request) }),
       status,
     );
 
@@ -89,7 +89,7 @@ export const brandRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
   );
 
   app.post('/admin/brand/logo/remove', { config, schema: { hide: true } }, async (request, reply) => {
-    await brand.removeLogo(actorOf(request));
+    await brand.removeLogo(request.adminActor);
     return seeOther(reply, '/admin/brand?notice=deleted');
   });
 };

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AdminSession } from '../../../services/admin/auth.js';
 import type { AuditActor } from '../../../services/admin/commands.js';
@@ -11,6 +11,10 @@ import type { AdminViewer } from '../../views/admin/layout.js';
 declare module 'fastify' {
   interface FastifyRequest {
     adminSession: AdminSession | null;
+    /** Who is signed in, as the layout shows them (with the CSRF token its forms carry). */
+    readonly adminViewer: AdminViewer;
+    /** Who acts, for the audit log. */
+    readonly adminActor: AuditActor;
   }
   interface FastifyContextConfig {
     /** Reachable without a session (the login form). */
@@ -24,20 +28,27 @@ export interface AdminRouteOptions {
   services: Services;
 }
 
-export function sessionOf(request: FastifyRequest): AdminSession {
+function sessionOf(request: FastifyRequest): AdminSession {
   // The area-wide hook has already redirected every request without one.
   if (!request.adminSession) throw new HttpError(401, 'no_session', 'Sign in first.');
   return request.adminSession;
 }
 
-export function viewerOf(request: FastifyRequest): AdminViewer {
-  const session = sessionOf(request);
-  return { email: session.user.email, role: session.user.role, csrfToken: session.csrfToken };
-}
-
-export function actorOf(request: FastifyRequest): AuditActor {
-  const session = sessionOf(request);
-  return { id: session.user.id, email: session.user.email };
+/** `request.adminViewer` and `request.adminActor`, read from the session the area-wide hook found. */
+export function decorateAdminRequest(app: FastifyInstance): void {
+  app.decorateRequest('adminSession', null);
+  app.decorateRequest('adminViewer', {
+    getter(this: FastifyRequest): AdminViewer {
+      const session = sessionOf(this);
+      return { email: session.user.email, role: session.user.role, csrfToken: session.csrfToken };
+    },
+  });
+  app.decorateRequest('adminActor', {
+    getter(this: FastifyRequest): AuditActor {
+      const session = sessionOf(this);
+      return { id: session.user.id, email: session.user.email };
+    },
+  });
 }
 
 export function sameToken(a: string | null | undefined, b: string | null | undefined): boolean {

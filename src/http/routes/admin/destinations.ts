@@ -13,16 +13,7 @@ import {
 import { renderDestinationList } from '../../views/admin/destinations.js';
 import type { FormValues } from '../../views/admin/form.js';
 import { renderLocalShopPage } from '../../views/admin/local-shop.js';
-import {
-  type AdminRouteOptions,
-  actorOf,
-  IdParams,
-  idParam,
-  noticeOf,
-  seeOther,
-  sendPage,
-  viewerOf,
-} from './context.js';
+import { type AdminRouteOptions, IdParams, idParam, noticeOf, seeOther, sendPage } from './context.js';
 import {
   CreateBody,
   LocalShopBody,
@@ -73,12 +64,12 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
       notice: noticeOf(request),
       ...extra,
     };
-    return sendPage(reply, renderDestinationPage(viewerOf(request), model), status);
+    return sendPage(reply, renderDestinationPage(request.adminViewer, model), status);
   };
 
   app.get('/admin/destinations', { schema: { hide: true } }, async (request, reply) => {
     const model = { ...(await destinations.overview()), notice: noticeOf(request) };
-    return sendPage(reply, renderDestinationList(viewerOf(request), model));
+    return sendPage(reply, renderDestinationList(request.adminViewer, model));
   });
 
   app.get('/admin/destinations/new', { schema: { hide: true } }, async (request, reply) =>
@@ -94,7 +85,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
   ) =>
     sendPage(
       reply,
-      renderLocalShopPage(viewerOf(request), {
+      renderLocalShopPage(request.adminViewer, {
         values,
         errors,
         preview: previewOf({ ...values, group: 'new' }),
@@ -185,7 +176,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
     { schema: { hide: true, params: IdParams } },
     async (request, reply) => {
       const d = await load(request);
-      await destinations.deactivate(actorOf(request), d);
+      await destinations.deactivate(request.adminActor, d);
       return seeOther(reply, `/admin/destinations/${d.id}?notice=saved`);
     },
   );
@@ -212,7 +203,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
     async (request, reply) => {
       const d = await load(request);
       if (!request.validationError)
-        await destinations.removeLink(actorOf(request), d.id, request.body.link_id);
+        await destinations.removeLink(request.adminActor, d.id, request.body.link_id);
       return seeOther(reply, `/admin/destinations/${d.id}?notice=deleted#links`);
     },
   );

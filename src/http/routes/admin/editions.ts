@@ -5,7 +5,7 @@ import { submitBookForm } from './book-form.js';
 import { type AdminRouteOptions, IdParams } from './context.js';
 
 /** SPEC 2.4 "book link edition", "book unlink edition", "book set canonical". */
-/** The other edition by ISBN, page address, slug or id (see `findEditionTarget`). */
+/** The other edition by ISBN, page address, slug or id (see `AdminEditions.link`). */
 const LinkBody = Type.Object({ target_book_id: Type.String({ minLength: 1, maxLength: 500 }) });
 const UnlinkBody = Type.Object({ target_book_id: Nullable(Integer()) });
 const CanonicalBody = Type.Object({

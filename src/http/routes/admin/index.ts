@@ -9,7 +9,7 @@ import { authRoutes } from './auth.js';
 import { bookLinkRoutes } from './book-links.js';
 import { bookRoutes } from './books.js';
 import { brandRoutes } from './brand.js';
-import { type AdminRouteOptions, sameToken } from './context.js';
+import { type AdminRouteOptions, decorateAdminRequest, sameToken } from './context.js';
 import { LOGIN_COOKIE, readCookie, SESSION_COOKIE } from './cookies.js';
 import { destinationRoutes } from './destinations.js';
 import { editionRoutes } from './editions.js';
@@ -50,7 +50,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     { parseAs: 'string', bodyLimit: 256 * 1024 },
     (_request, body, done) => done(null, parseForm(String(body))),
   );
-  app.decorateRequest('adminSession', null);
+  decorateAdminRequest(app);
 
   app.addHook('onRequest', async (request, reply) => {
     const token = readCookie(request.headers.cookie, SESSION_COOKIE);

@@ -2,16 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type KeysModel, renderKeys } from '../../views/admin/keys.js';
-import {
-  type AdminRouteOptions,
-  actorOf,
-  IdParams,
-  idParam,
-  noticeOf,
-  seeOther,
-  sendPage,
-  viewerOf,
-} from './context.js';
+import { type AdminRouteOptions, IdParams, idParam, noticeOf, seeOther, sendPage } from './context.js';
 import { schemaErrors, submitted } from './form-errors.js';
 
 const CreateBody = Type.Object({
@@ -36,7 +27,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (ap
       notice: noticeOf(request),
       ...extra,
     };
-    return sendPage(reply, renderKeys(viewerOf(request), model), status);
+    return sendPage(reply, renderKeys(request.adminViewer, model), status);
   };
 
   app.get('/admin/keys', { config, schema: { hide: true } }, async (request, reply) =>
@@ -52,7 +43,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (ap
       const errors = schemaErrors(request);
       if (errors) return page(request, reply, { values, errors }, 422);
       const result = await keys.create(
-        actorOf(request),
+        request.adminActor,
         request.body.name,
         request.body.ingest ? ['ingest'] : [],
       );
@@ -66,7 +57,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (ap
     '/admin/keys/:id/revoke',
     { config, schema: { hide: true, params: IdParams } },
     async (request, reply) => {
-      await keys.revoke(actorOf(request), idParam(request));
+      await keys.revoke(request.adminActor, idParam(request));
       return seeOther(reply, '/admin/keys?notice=revoked');
     },
   );

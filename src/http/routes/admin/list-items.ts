@@ -4,7 +4,7 @@ import { wholeNumber } from '../../../services/admin/lists.js';
 import { parseRanks } from '../../../services/admin/lists-edit.js';
 import { submitBookForm } from './book-form.js';
 import { bookOr404, showFailedForm } from './books.js';
-import { type AdminRouteOptions, actorOf, IdParams, seeOther } from './context.js';
+import { type AdminRouteOptions, IdParams, seeOther } from './context.js';
 import { submitted } from './form-errors.js';
 import { listOr404, showListPage } from './lists.js';
 import { submitForm } from './submit-form.js';
@@ -51,7 +51,7 @@ export const listItemRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
   app.post('/admin/lists/:id/books/remove', withBody(RemoveBookBody), async (request, reply) => {
     const list = await listOr404(services, request);
     const bookId = request.validationError ? null : idOf(request.body.book_id);
-    if (typeof bookId === 'number') await lists.removeBook(actorOf(request), list.id, bookId);
+    if (typeof bookId === 'number') await lists.removeBook(request.adminActor, list.id, bookId);
     return seeOther(reply, `/admin/lists/${list.id}?notice=deleted#books`);
   });
 
@@ -65,7 +65,7 @@ export const listItemRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
         values: submitted(request),
         errors: parsed.errors,
       });
-    if (parsed.ranks.size > 0) await lists.reorder(actorOf(request), list, parsed.ranks);
+    if (parsed.ranks.size > 0) await lists.reorder(request.adminActor, list, parsed.ranks);
     return seeOther(reply, `/admin/lists/${list.id}?notice=saved#books`);
   });
 
@@ -88,7 +88,7 @@ export const listItemRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
         values: submitted(request),
         errors: { list_id: 'Choose a list to remove the book from.' },
       });
-    await lists.removeBook(actorOf(request), listId, book.id);
+    await lists.removeBook(request.adminActor, listId, book.id);
     return seeOther(reply, `/admin/books/${book.id}?notice=deleted#lists`);
   });
 };

@@ -7,16 +7,7 @@ import { HttpError } from '../../errors.js';
 import { Integer } from '../../validation.js';
 import { LISTS_PAGE_SIZE, renderListIndex } from '../../views/admin/lists.js';
 import { type ListAdminModel, renderListAdmin, renderListDelete } from '../../views/admin/lists-detail.js';
-import {
-  type AdminRouteOptions,
-  actorOf,
-  IdParams,
-  idParam,
-  noticeOf,
-  seeOther,
-  sendPage,
-  viewerOf,
-} from './context.js';
+import { type AdminRouteOptions, IdParams, idParam, noticeOf, seeOther, sendPage } from './context.js';
 import { nothing, submitForm } from './submit-form.js';
 
 export async function listOr404(services: Services, request: FastifyRequest): Promise<List> {
@@ -35,7 +26,7 @@ export async function showListPage(
 ): Promise<FastifyReply> {
   const items = await services.admin.lists.items(list);
   const model = { list, items, path: listPath(list), failed, notice: failed ? null : noticeOf(request) };
-  return sendPage(reply, renderListAdmin(viewerOf(request), model), failed ? 422 : 200);
+  return sendPage(reply, renderListAdmin(request.adminViewer, model), failed ? 422 : 200);
 }
 
 const IndexQuery = Type.Object({
@@ -87,7 +78,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
         limit: LISTS_PAGE_SIZE,
       };
       const model = { rows: await lists.search(filter), filter, notice: noticeOf(request) };
-      return sendPage(reply, renderListIndex(viewerOf(request), model));
+      return sendPage(reply, renderListIndex(request.adminViewer, model));
     },
   );
 
@@ -101,7 +92,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
         show: async (_new, failed) => {
           const filter = { q: '', kind: null, offset: 0, limit: LISTS_PAGE_SIZE };
           const model = { rows: await lists.search(filter), filter, notice: null, failed };
-          return sendPage(reply, renderListIndex(viewerOf(request), model), 422);
+          return sendPage(reply, renderListIndex(request.adminViewer, model), 422);
         },
         done: (_new, id) => `/admin/lists/${id}?notice=created`,
       }),
@@ -126,7 +117,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     const list = await listOr404(services, request);
     // Only the two buttons post here; anything else changes nothing and lands back on the list.
     if (request.validationError) return seeOther(reply, `/admin/lists/${list.id}`);
-    await lists.feature(actorOf(request), list, request.body.featured);
+    await lists.feature(request.adminActor, list, request.body.featured);
     const back =
       request.body.back === 'index' ? '/admin/lists?notice=saved' : `/admin/lists/${list.id}?notice=saved`;
     return seeOther(reply, back);
@@ -135,7 +126,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
   app.get('/admin/lists/:id/delete', byId, async (request, reply) => {
     const list = await listOr404(services, request);
     const model = { list, itemCount: (await lists.items(list)).length };
-    return sendPage(reply, renderListDelete(viewerOf(request), model));
+    return sendPage(reply, renderListDelete(request.adminViewer, model));
   });
 
   app.post('/admin/lists/:id/delete', withBody(DeleteBody), async (request, reply) => {
@@ -143,7 +134,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     // Without the confirmation page's field, ask first rather than delete.
     if (request.validationError || request.body.confirm !== 'yes')
       return seeOther(reply, `/admin/lists/${list.id}/delete`);
-    await lists.delete(actorOf(request), list);
+    await lists.delete(request.adminActor, list);
     return seeOther(reply, '/admin/lists?notice=deleted');
   });
 };

@@ -6,7 +6,7 @@ import type { PartnerInput } from '../../../services/admin/partners.js';
 import { HttpError } from '../../errors.js';
 import { Integer } from '../../validation.js';
 import { type PartnerFormState, renderPartner, renderPartners } from '../../views/admin/partners.js';
-import { type AdminRouteOptions, actorOf, noticeOf, seeOther, sendPage, viewerOf } from './context.js';
+import { type AdminRouteOptions, noticeOf, seeOther, sendPage } from './context.js';
 import { nothing, submitForm } from './submit-form.js';
 
 const PartnerBody = Type.Object({
@@ -58,7 +58,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
   const listPage = async (request: FastifyRequest, reply: FastifyReply, form = blank, status = 200) =>
     sendPage(
       reply,
-      renderPartners(viewerOf(request), {
+      renderPartners(request.adminViewer, {
         overview: await partners.overview(),
         form,
         notice: noticeOf(request),
@@ -76,7 +76,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     const days = (request.query as { days?: number } | undefined)?.days ?? 30;
     const detail = await partners.detail(id, days);
     if (!detail) throw new HttpError(404, 'not_found', 'There is no partner with this id.');
-    const page = renderPartner(viewerOf(request), { detail, ...forms, notice: noticeOf(request) });
+    const page = renderPartner(request.adminViewer, { detail, ...forms, notice: noticeOf(request) });
     return sendPage(reply, page, status);
   };
 
@@ -152,7 +152,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     { config, schema: { hide: true, params: PartnerParams, body: RemoveTagBody } },
     async (request, reply) => {
       const { id } = request.params;
-      await partners.removeTag(actorOf(request), id, request.body.destination_slug, request.body.country);
+      await partners.removeTag(request.adminActor, id, request.body.destination_slug, request.body.country);
       return seeOther(reply, `/admin/partners/${encodeURIComponent(id)}?notice=deleted`);
     },
   );

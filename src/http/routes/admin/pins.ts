@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { Integer } from '../../validation.js';
 import type { FormErrors, FormValues } from '../../views/admin/form.js';
 import { renderPins } from '../../views/admin/pins.js';
-import { type AdminRouteOptions, actorOf, noticeOf, seeOther, sendPage, viewerOf } from './context.js';
+import { type AdminRouteOptions, noticeOf, seeOther, sendPage } from './context.js';
 import { nothing, submitForm } from './submit-form.js';
 
 /** SPEC 2.4 "search pin create" and "book delete search pin". */
@@ -26,7 +26,7 @@ export const pinRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (ap
   ) =>
     sendPage(
       reply,
-      renderPins(viewerOf(request), { pins: await pins.list(), values, errors, notice: noticeOf(request) }),
+      renderPins(request.adminViewer, { pins: await pins.list(), values, errors, notice: noticeOf(request) }),
       status,
     );
 
@@ -57,7 +57,7 @@ export const pinRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (ap
     '/admin/pins/delete',
     { attachValidation: true, schema: { hide: true, body: DeleteBody } },
     async (request, reply) => {
-      if (!request.validationError) await pins.remove(actorOf(request), request.body.pin_id);
+      if (!request.validationError) await pins.remove(request.adminActor, request.body.pin_id);
       return seeOther(reply, '/admin/pins?notice=deleted');
     },
   );

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type AuditActor, type CommandResult, invalid } from '../../../services/admin/commands.js';
 import type { FormErrors, FormValues } from '../../views/admin/form.js';
-import { actorOf, seeOther } from './context.js';
+import { seeOther } from './context.js';
 import { schemaErrors, submitted } from './form-errors.js';
 
 /** A form shown again: what it held and the errors beside its fields. */
@@ -36,7 +36,7 @@ export async function submitForm<Target, Body, Value>(
   const target = await command.load();
   const values = command.values ? command.values() : submitted(request);
   const errors = schemaErrors(request);
-  const result = errors ? invalid(errors) : await command.run(actorOf(request), target, request.body);
+  const result = errors ? invalid(errors) : await command.run(request.adminActor, target, request.body);
   if (!result.ok) return command.show(target, { values, errors: result.errors });
   return seeOther(reply, command.done(target, result.value));
 }

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { ok } from '../../../services/admin/commands.js';
 import type { AdminUser } from '../../../services/admin/users.js';
 import { renderUsers, type UsersModel } from '../../views/admin/users.js';
-import { type AdminRouteOptions, IdParams, idParam, noticeOf, sendPage, viewerOf } from './context.js';
+import { type AdminRouteOptions, IdParams, idParam, noticeOf, sendPage } from './context.js';
 import { submitted } from './form-errors.js';
 import { nothing, submitForm } from './submit-form.js';
 
@@ -37,7 +37,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
       notice: noticeOf(request),
       ...extra,
     };
-    return sendPage(reply, renderUsers(viewerOf(request), model), status);
+    return sendPage(reply, renderUsers(request.adminViewer, model), status);
   };
 
   app.get('/admin/users', { config, schema: { hide: true } }, async (request, reply) =>
