@@ -1,5 +1,4 @@
 import { OFFER_SOURCES, type OfferSource } from '../../domain/offers.js';
-import { writeAudit } from '../../store/audit.js';
 import { disabledOfferSources, writeDisabledOfferSources } from '../../store/offers.js';
 import type { Db } from '../../store/schema.js';
 import type { ChangeEvents } from '../change-events.js';
@@ -38,17 +37,21 @@ export class AdminOffers extends AdminArea {
     const unknown = enabled.filter((name) => !(OFFER_SOURCES as readonly string[]).includes(name));
     if (unknown.length > 0) return invalid({ sources: `Unknown source: ${unknown.join(', ')}` });
     const disabled = OFFER_SOURCES.filter((source) => !enabled.includes(source));
-    await this.db.transaction().execute(async (trx) => {
-      const before = { disabled: await disabledOfferSources(trx) };
-      await writeDisabledOfferSources(trx, disabled);
-      await writeAudit(trx, actor, {
+    await this.audited(
+      actor,
+      async (trx) => {
+        const before = await disabledOfferSources(trx);
+        await writeDisabledOfferSources(trx, disabled);
+        return before;
+      },
+      (before) => ({
         action: 'offers.sources',
         entityType: 'settings',
         entityId: 'offer-sources',
-        before,
+        before: { disabled: before },
         after: { disabled },
-      });
-    });
+      }),
+    );
     // The buttons change with the sources: every instance drops its pages and reads the switches again.
     this.events.emit('destinations-changed');
     return ok(undefined);

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { FormErrors } from '../../views/admin/form.js';
 import { renderOfferSettings } from '../../views/admin/offers.js';
-import { type AdminRouteOptions, noticeOf, sendPage, viewerOf } from './context.js';
+import { type AdminRouteOptions, noticeOf, sendPage } from './context.js';
 import { nothing, submitForm } from './submit-form.js';
 
 /** One checkbox per source: a ticked box posts `on`, an unticked one nothing. */
@@ -21,7 +21,7 @@ export const offerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
   const page = async (request: FastifyRequest, reply: FastifyReply, errors?: FormErrors, status = 200) =>
     sendPage(
       reply,
-      renderOfferSettings(viewerOf(request), {
+      renderOfferSettings(request.adminViewer, {
         sources: await offers.settings(),
         errors,
         notice: noticeOf(request),
