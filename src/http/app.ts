@@ -129,7 +129,8 @@ export async function buildApp({
   await app.register(errors, { baseUrl: config.baseUrl, brand: () => services.brand.latest() });
   await app.register(guards, { baseUrl: config.baseUrl });
   await app.register(metrics, {
-    providers: () => services.providers.client.stats(),
+    // The offer reads' own client counts under its own names (offers-googlebooks, …).
+    providers: () => ({ ...services.providers.client.stats(), ...services.offerClient.stats() }),
     providerBudget: services.providers.budget,
     clicks: () => services.clicks.stats(),
     usage: () => services.usage.stats(),
@@ -146,6 +147,7 @@ export async function buildApp({
   if (logger) {
     services.providers.client.logTo(app.log);
     services.writes.logTo(app.log);
+    services.offerClient.logTo(app.log);
   }
   await app.register(apiKeys, { apiKeys: services.apiKeys, usage: services.usage });
   const limits = { anonymous: config.rateLimitAnon, keyed: config.rateLimitKeyed };

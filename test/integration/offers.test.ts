@@ -236,39 +236,48 @@ describeEachDialect('offers on the book page', (context) => {
   it('a quota answer (429 RESOURCE_EXHAUSTED) stops the reads for the time it asks', async () => {
     // An instance of its own: the hung reads above opened this one's circuit for Google's offers.
     const other = await startTestApp(context.store(), { ...fake.env, ...OFFER_ENV });
-    const quota: FakeBook = { isbn13: '9780007525577', title: 'The Quota Book', offers: {} };
-    fake.addBook(quota);
-    const quotaSlug = await createBook(quota);
-    fake.setFailure('googlebooks', {
-      status: 429,
-      body: {
-        error: {
-          code: 429,
-          message: "Quota exceeded for quota metric 'Queries' and limit 'Queries per minute'",
-          status: 'RESOURCE_EXHAUSTED',
-          details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '120s' }],
+    try {
+      const quota: FakeBook = { isbn13: '9780007525577', title: 'The Quota Book', offers: {} };
+      fake.addBook(quota);
+      const quotaSlug = await createBook(quota);
+      fake.setFailure('googlebooks', {
+        status: 429,
+        body: {
+          error: {
+            code: 429,
+            message: "Quota exceeded for quota metric 'Queries' and limit 'Queries per minute'",
+            status: 'RESOURCE_EXHAUSTED',
+            details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '120s' }],
+          },
         },
-      },
-    });
-    await other.get(`/book/${quotaSlug}?country=IT`);
-    const deferred = await eventually(async () =>
-      context
-        .store()
-        .db.selectFrom('offer_reads')
-        .innerJoin('books', 'books.id', 'offer_reads.book_id')
-        .select(['offer_reads.last_error', 'offer_reads.lease_until'])
-        .where('books.slug', '=', quotaSlug)
-        .where('offer_reads.source', '=', 'googlebooks')
-        .where('offer_reads.last_error', 'is not', null)
-        .executeTakeFirst(),
-    );
-    assert.equal(deferred.last_error, 'quota');
-    assert.ok(
-      Number(deferred.lease_until) > Date.now() + 60_000,
-      'nobody asks again before the wait it asked',
-    );
-    fake.setFailure('googlebooks', null);
-    await other.close();
+      });
+      await other.get(`/book/${quotaSlug}?country=IT`);
+      const deferred = await eventually(async () =>
+        context
+          .store()
+          .db.selectFrom('offer_reads')
+          .innerJoin('books', 'books.id', 'offer_reads.book_id')
+          .select(['offer_reads.last_error', 'offer_reads.lease_until'])
+          .where('books.slug', '=', quotaSlug)
+          .where('offer_reads.source', '=', 'googlebooks')
+          .where('offer_reads.last_error', 'is not', null)
+          .executeTakeFirst(),
+      );
+      assert.equal(deferred.last_error, 'quota');
+      assert.ok(
+        Number(deferred.lease_until) > Date.now() + 60_000,
+        'nobody asks again before the wait it asked',
+      );
+      // The offer reads count in /metrics under their own client's names, apart from the lookups.
+      const metrics = await (await other.get('/metrics')).text();
+      assert.match(
+        metrics,
+        /booklink_provider_outcomes_total\{provider="offers-googlebooks",outcome="quota"\} [1-9]/,
+      );
+    } finally {
+      fake.setFailure('googlebooks', null);
+      await other.close();
+    }
   });
 
   it('the admin sees when a book’s offers were read, and can switch a source off (audited, CSRF-checked)', async () => {
