@@ -5,6 +5,7 @@ import { type ParsedRetailerUrl, parseRetailerUrl } from '../domain/retailer-url
 import type { Book } from '../store/books.js';
 import type { Db } from '../store/schema.js';
 import type { BookCreator } from './book-creator.js';
+import { PageCache } from './page-cache.js';
 import { type EditionLookup, IdentifierResolver } from './resolve/identifiers.js';
 import {
   type ProviderTitleSource,
@@ -51,8 +52,9 @@ export interface ResolverDeps {
 }
 
 const MAX_SEARCH_TEXT = 500;
-/** How many store URLs' books are remembered (the most recently found stay), and the longest URL kept. */
+/** How many store URLs' books are remembered (the most recently used stay), for how long, and the longest URL kept. */
 const KNOWN_URLS = 5000;
+const KNOWN_URL_MS = 10 * 60_000;
 const MAX_KNOWN_URL_LENGTH = 2048;
 
 type Found = Extract<ResolveOutcome, { status: 'found' }>;
@@ -96,11 +98,11 @@ export class Resolver {
   private readonly identifiers: IdentifierResolver;
   /**
    * Store URLs already tied to a book by an ISBN or an identifier: the same URL names the same book
-   * until a book or the catalog changes (`forget`), so a link shared widely is one Map lookup rather
+   * until a book or the catalog changes (`forget`), so a link shared widely is one cache lookup rather
    * than a parse and a query per reader. Answers found by title words are not kept: they follow the
-   * search, which learns.
+   * search, which learns. The page cache's marks keep an answer found during a change from being kept.
    */
-  private readonly known = new Map<string, Found>();
+  private readonly known = new PageCache<Found>(KNOWN_URLS, KNOWN_URL_MS);
 
   constructor(private readonly deps: ResolverDeps) {
     this.identifiers = new IdentifierResolver({
@@ -133,6 +135,8 @@ export class Resolver {
     if (!text) return notFound(null);
     const known = this.known.get(text);
     if (known) return known;
+    // An answer found while a book changed is not remembered (it may be the old one).
+    const mark = this.known.mark();
     let parsed = parseRetailerUrl(text);
     // A short link may be pointed elsewhere tomorrow: only the store URLs themselves are remembered.
     const shortened = parsed?.needsExpansion === true || isShortLink(text, this.deps.shortLinkHosts);
@@ -145,20 +149,10 @@ export class Resolver {
     }
     if (!parsed) return notFound(/^[a-z][a-z0-9+.-]*:/i.test(text) ? null : text, 'not_book');
     const outcome = await this.resolveParsed(parsed, mayCreate, requester);
-    if (!shortened && outcome.status === 'found' && (outcome.via === 'isbn' || outcome.via === 'identifier'))
-      this.remember(text, outcome);
+    const byIdentity = outcome.status === 'found' && (outcome.via === 'isbn' || outcome.via === 'identifier');
+    if (byIdentity && !shortened && text.length <= MAX_KNOWN_URL_LENGTH)
+      this.known.set(text, outcome.book.slug, outcome, mark);
     return outcome;
-  }
-
-  private remember(url: string, found: Found): void {
-    if (url.length > MAX_KNOWN_URL_LENGTH) return;
-    this.known.delete(url);
-    this.known.set(url, found);
-    if (this.known.size > KNOWN_URLS) {
-      // Maps iterate in insertion order: the first is the least recently found.
-      const oldest = this.known.keys().next().value;
-      if (oldest !== undefined) this.known.delete(oldest);
-    }
   }
 
   /** `POST /api/v1/clients/resolve`: a URL, an ISBN or free text. */
