@@ -75,9 +75,12 @@ export interface WriteLimitLog {
   warn(details: Record<string, unknown>, message: string): void;
 }
 
-/** Loopback, RFC 1918, shared (100.64/10), link-local and IPv6 unique-local addresses. */
+/**
+ * Loopback, RFC 1918, shared (100.64/10), link-local and IPv6 unique-local addresses, as writers are
+ * named: an IPv6 address by its /64, so `::1` is `::`.
+ */
 const PRIVATE_WRITER =
-  /^ip:(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|169\.254\.|::1$|f[cd][0-9a-f]{2}:|fe[89ab][0-9a-f]:)/i;
+  /^ip:(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|169\.254\.|::$|f[cd][0-9a-f]{2}:|fe[89ab][0-9a-f]:)/i;
 /** A misconfigured proxy hits the caps all day; once an hour is enough to be seen. */
 const PRIVATE_WARNING_EVERY_MS = 3_600_000;
 

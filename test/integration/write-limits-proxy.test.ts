@@ -57,6 +57,13 @@ describeEachDialect('write caps reached by a private address', (context) => {
       assert.equal(said[0]?.writer, 'ip:127.0.0.1');
     });
 
+    it('warns for IPv6 loopback too (named by its /64, `::`)', async () => {
+      const { search, warnings } = await start({ TRUST_PROXY: 'true' });
+      for (let i = 0; i < 4; i++) await search(`v6 reader ${i}`, { 'x-forwarded-for': '::1' });
+      assert.equal(warnings().length, 1);
+      assert.equal(warnings()[0]?.writer, 'ip:::');
+    });
+
     it('stays quiet when a public reader reaches it (the proxy is trusted)', async () => {
       const { search, warnings } = await start({ TRUST_PROXY: 'true' });
       for (let i = 0; i < 6; i++) await search(`public reader ${i}`, { 'x-forwarded-for': '198.51.100.7' });
