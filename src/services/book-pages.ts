@@ -175,14 +175,17 @@ export class BookPages {
    */
   offersFor(loaded: LoadedBook, country: string | null): Map<string, Offer> {
     this.wantOffers(loaded, country);
+    return this.shownOffers(loaded, country);
+  }
+
+  private shownOffers(loaded: LoadedBook, country: string | null): Map<string, Offer> {
     return offersByDestination(this.currentOffers(loaded.offers, country));
   }
 
   private offerUrls(loaded: LoadedBook, country: string | null): Record<string, string> | undefined {
     if (loaded.offers.length === 0) return undefined;
     const urls: Record<string, string> = {};
-    const offers = offersByDestination(this.currentOffers(loaded.offers, country));
-    for (const [slug, offer] of offers) if (offer.url) urls[slug] = offer.url;
+    for (const [slug, offer] of this.shownOffers(loaded, country)) if (offer.url) urls[slug] = offer.url;
     return urls;
   }
 
