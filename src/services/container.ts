@@ -25,6 +25,7 @@ import type { ClickJournal } from './click-journal.js';
 import { type Click, type ClickRecorder, createClickRecorder, deadLetterPath } from './click-recorder.js';
 import { CoverFallback } from './cover-fallback.js';
 import { Embeds } from './embeds.js';
+import { FairTurns } from './fair-turns.js';
 import { Ingest } from './ingest.js';
 import { Lists } from './lists.js';
 import { OEmbedSubjects } from './oembed.js';
@@ -215,6 +216,7 @@ export function createServices(
     isbnLookup: remote,
     vocabulary: new SearchVocabulary(store),
     cache: searchAnswerCache(redis),
+    turns: new FairTurns(),
   });
   // Whatever may change an answer drops them all: answers are cheap to recompute, tags are not.
   events.on('book-changed', () => search.invalidate());

@@ -11,6 +11,7 @@ import { logSearch, type NewSearch } from '../../store/search/log.js';
 import { clickCounts, pinnedBooks } from '../../store/search/pins.js';
 import { editionsByMatchKeys } from '../../store/search/rows.js';
 import { type BookCreator, type IsbnLookup, isbnAnswer } from '../book-creator.js';
+import type { FairTurns } from '../fair-turns.js';
 import type { MayCreate } from '../write-limits.js';
 import { type AnswerCache, MemoryAnswerCache } from './cache.js';
 import {
@@ -69,6 +70,8 @@ export interface SearchOptions {
   log?: SearchLogRecorder;
   /** Whole answers per query text and limit for a short time (see `SearchResultCache`); none without. */
   results?: SearchResultCache<SearchOutcome> | null;
+  /** Where searches take their turns on the event loop (see `FairTurns`); without it they start at once. */
+  turns?: FairTurns | null;
 }
 
 /**
@@ -153,18 +156,23 @@ export class SearchService {
     asTyped = false,
   ): Promise<SearchOutcome> {
     const cache = this.options.results;
-    if (!cache) return this.searchNow(text, limit, { complete: true }, requester, asTyped);
+    if (!cache) return this.inTurn(() => this.searchNow(text, limit, { complete: true }, requester, asTyped));
     // Everything a search depends on is read from the text as parseQuery keeps it (trimmed, bounded).
     const key = `${asTyped ? 'typed ' : ''}${limit} ${text.trim().slice(0, 500)}`;
     const cached = cache.get(key);
     if (cached) return cached;
     const mark = cache.mark();
     const progress: Completeness = { complete: true };
-    const outcome = await this.searchNow(text, limit, progress, requester, asTyped);
+    const outcome = await this.inTurn(() => this.searchNow(text, limit, progress, requester, asTyped));
     if (progress.complete && outcome.query.kind !== 'empty' && outcome.query.kind !== 'url') {
       cache.set(key, frozen(outcome), mark);
     }
     return outcome;
+  }
+
+  /** A search that is not answered from the cache holds the event loop: it takes its turn. */
+  private inTurn(search: () => Promise<SearchOutcome>): Promise<SearchOutcome> {
+    return this.options.turns ? this.options.turns.run(search) : search();
   }
 
   /** Drops every cached answer (a book or the catalog changed). */
