@@ -140,9 +140,9 @@ export async function startApp(databaseUrl: string, env: Record<string, string> 
   return startChild([...nodeArgs(), 'dist/cli.js', 'serve'], settings, port, '/healthz');
 }
 
-/** The bare `node:http` yardstick (bench/lib/bare-server.ts): `page <file>` or `redirect <url>`. */
+/** The bare `node:http` yardstick (bench/lib/bare-server.ts): `page <file>`, `redirect <url>` or `busy <ms>`. */
 export async function startBare(
-  mode: 'page' | 'redirect',
+  mode: 'page' | 'redirect' | 'busy',
   argument: string,
   extra: readonly string[] = [],
 ): Promise<ChildServer> {
