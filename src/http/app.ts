@@ -136,6 +136,7 @@ export async function buildApp({
     usage: () => services.usage.stats(),
     searchLog: () => services.searchLog.stats(),
     searchCache: () => services.search.cacheStats(),
+    searchesDeferred: () => services.search.deferredSearches(),
     writes: () => services.writes.stats(),
     pageReplays: () => replay.replayed,
     checkpoints,

@@ -52,6 +52,17 @@ describeEachDialect('/metrics and request logs', (context) =>
       assert.equal(openapi.paths['/metrics'], undefined);
     });
 
+    it('counts the searches that waited for a later turn of a busy event loop', async () => {
+      const before = sample(await metrics(), 'booklink_search_deferred_total');
+      // Two searches in one turn, the loop held 5 ms between them: the second waits for the next turn.
+      const first = services.search.search('turns first query');
+      const until = performance.now() + 5;
+      while (performance.now() < until);
+      const second = services.search.search('turns second query');
+      await Promise.all([first, second]);
+      assert.equal(sample(await metrics(), 'booklink_search_deferred_total'), before + 1);
+    });
+
     it('shows a stall of the event loop in its delay since the previous scrape', async () => {
       const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
       await metrics(); // starts a new window

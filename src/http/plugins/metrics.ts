@@ -33,6 +33,8 @@ export interface MetricsSources {
   searchLog?: () => SearchLogStats;
   /** Search answers served from the result cache (`services.search.cacheStats`). */
   searchCache?: () => ResultCacheStats;
+  /** Searches that waited for a later turn of the event loop (`services.search.deferredSearches`). */
+  searchesDeferred?: () => number;
   /** Book-page visits answered by the page replay, before Fastify (`PageReplay.replayed`). */
   pageReplays?: () => number;
   /** Anonymous writes refused past their cap and repeats merged, by kind (`services.writes.stats`). */
@@ -277,6 +279,18 @@ async function metricsPlugin(app: FastifyInstance, sources: MetricsOptions) {
   if (sources.usage) registerRecorderMetrics(registry, 'booklink_api_usage', sources.usage);
   if (sources.searchLog) registerRecorderMetrics(registry, 'booklink_search_log', sources.searchLog);
   if (sources.searchCache) registerSearchCacheMetrics(registry, sources.searchCache);
+  const searchesDeferred = sources.searchesDeferred;
+  if (searchesDeferred) {
+    new Counter({
+      name: 'booklink_search_deferred_total',
+      help: 'Searches that waited for a later turn of the event loop, which was busy with others (FairTurns)',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(searchesDeferred());
+      },
+    });
+  }
   if (sources.writes) registerWriteLimitMetrics(registry, sources.writes);
   const replays = sources.pageReplays;
   if (replays)

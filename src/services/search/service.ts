@@ -186,6 +186,11 @@ export class SearchService {
     forgetListedWords(this.store);
   }
 
+  /** Searches that waited for a later turn of the event loop since start (see `FairTurns`). */
+  deferredSearches(): number {
+    return this.options.turns?.deferred() ?? 0;
+  }
+
   /** The result cache's totals (zeros when it is off). */
   cacheStats(): ResultCacheStats {
     return this.options.results?.stats() ?? { hits: 0, misses: 0, entries: 0, clears: 0 };
