@@ -57,6 +57,8 @@ export function itunesResultToRecord(result: Json): BookRecord | null {
   const title = str(result.trackName) ?? str(result.collectionName);
   if (!format || !title) return null;
   const id = num(result.trackId) ?? num(result.collectionId);
+  // An audiobook's store id names the audiobook, never the ebook: Apple Books links them apart.
+  const scheme = format === 'audiobook' ? 'apple_audiobook' : 'apple_books';
   return {
     ...emptyRecord(NAME, title),
     authors: authorsOf(result),
@@ -64,7 +66,7 @@ export function itunesResultToRecord(result: Json): BookRecord | null {
     coverUrl: upscaleArtwork(str(result.artworkUrl100) ?? str(result.artworkUrl60)),
     format,
     description: plainText(result.description),
-    identifiers: id !== null ? { apple_books: String(id) } : {},
+    identifiers: id !== null ? { [scheme]: String(id) } : {},
   };
 }
 
@@ -89,7 +91,10 @@ export class ItunesProvider implements MetadataProvider {
     return first ? { ...first, isbn13: isbn.isbn13, isbn10: isbn.isbn10 } : null;
   }
 
-  /** One ebook or audiobook by its store id (Apple Books `id123…`), for retailer-URL resolve. */
+  /**
+   * One ebook or audiobook by its store id (Apple Books `…/book/…/id123`, `…/audiobook/…/id123`), for
+   * retailer-URL resolve: the lookup answers either by the id alone.
+   */
   async lookupId(id: string, signal: AbortSignal): Promise<BookRecord | null> {
     if (!/^\d{1,15}$/.test(id)) return null;
     const params: Record<string, string> = { id };

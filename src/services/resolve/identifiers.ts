@@ -31,6 +31,20 @@ export interface IdentifierDeps {
 
 export type IdentifierMatch = { book: Book; via: 'identifier' | 'catalog' | 'provider' } | null;
 
+/**
+ * Schemes a saved book or a filed answer may still hold an identifier under from before it had its
+ * own: until migration 0034 an Apple Books audiobook's id was kept as `apple_books`. Apple numbers
+ * ebooks and audiobooks in one sequence, so the same value names the same product.
+ */
+const EARLIER_SCHEMES: Readonly<Record<string, readonly string[]>> = { apple_audiobook: ['apple_books'] };
+
+/** Each identifier, then the same value under its earlier schemes: [scheme asked, value, scheme]. */
+const withEarlier = (pairs: ReadonlyArray<[string, string]>): Array<[string, string, string]> =>
+  pairs.flatMap(([scheme, value]) => [
+    [scheme, value, scheme] as [string, string, string],
+    ...(EARLIER_SCHEMES[scheme] ?? []).map((earlier): [string, string, string] => [earlier, value, scheme]),
+  ]);
+
 /** An Open Library work names no edition; the work's canonical edition stands for it. */
 async function canonicalBookOfWork(db: Db, workKey: string): Promise<Book | null> {
   const canonicalId = await canonicalBookIdOfWorkKey(db, workKey);
@@ -59,14 +73,14 @@ export class IdentifierResolver {
     requester: Requester = null,
   ): Promise<IdentifierMatch> {
     const pairs = Object.entries(identifiers);
-    for (const [scheme, value] of pairs) {
+    for (const [scheme, value] of withEarlier(pairs)) {
       const saved =
         (await findBookByIdentifier(this.deps.db, scheme, value)) ??
         (scheme === 'ol_work' ? await canonicalBookOfWork(this.deps.db, value) : null);
       if (saved) return { book: saved, via: 'identifier' };
     }
-    for (const [scheme, value] of pairs) {
-      const record = await findCatalogEntryByIdentifier(this.deps.db, scheme, value);
+    for (const [asked, value, scheme] of withEarlier(pairs)) {
+      const record = await findCatalogEntryByIdentifier(this.deps.db, asked, value);
       const book = record ? await this.materialise(record, scheme, value, mayCreate, requester) : null;
       if (book) return { book, via: 'catalog' };
     }
