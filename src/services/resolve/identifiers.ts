@@ -18,7 +18,8 @@ import { findCatalogEntryByIdentifier } from './catalog-identifiers.js';
 /** A provider that can name the edition behind one identifier scheme (Open Library, Google). */
 export interface EditionLookup {
   scheme: string;
-  lookup(value: string, signal: AbortSignal): Promise<BookRecord | null>;
+  /** `country`: the storefront the URL named (two letters), for a store that answers per country. */
+  lookup(value: string, signal: AbortSignal, country: string | null): Promise<BookRecord | null>;
 }
 
 export interface IdentifierDeps {
@@ -66,11 +67,15 @@ export class IdentifierResolver {
 
   constructor(private readonly deps: IdentifierDeps) {}
 
-  /** `requester`: the client address the providers are asked for (its share of their budgets). */
+  /**
+   * `requester`: the client address the providers are asked for (its share of their budgets);
+   * `country`: the storefront the URL named, asked for where a store answers per storefront.
+   */
   async resolve(
     identifiers: Record<string, string>,
     mayCreate: MayCreate,
     requester: Requester = null,
+    country: string | null = null,
   ): Promise<IdentifierMatch> {
     const pairs = Object.entries(identifiers);
     for (const [scheme, value] of withEarlier(pairs)) {
@@ -86,7 +91,7 @@ export class IdentifierResolver {
     }
     if (!mayCreate) return null;
     for (const [scheme, value] of pairs) {
-      const record = await this.askProviders(scheme, value, requester);
+      const record = await this.askProviders(scheme, value, requester, country);
       const book = record ? await this.materialise(record, scheme, value, mayCreate, requester) : null;
       if (book) return { book, via: 'provider' };
     }
@@ -97,11 +102,12 @@ export class IdentifierResolver {
     scheme: string,
     value: string,
     requester: Requester,
+    country: string | null,
   ): Promise<BookRecord | null> {
     for (const provider of this.deps.lookups.filter((lookup) => lookup.scheme === scheme)) {
       try {
         const signal = onBehalfOf(requester, AbortSignal.timeout(this.deps.timeoutMs));
-        const record = await provider.lookup(value, signal);
+        const record = await provider.lookup(value, signal, country);
         if (record?.title) return record;
       } catch {
         // An outage or a timeout only costs this source its say; the URL may still resolve otherwise.

@@ -48,9 +48,11 @@ export function editionLookups(providers: readonly MetadataProvider[]): EditionL
       return [{ scheme: 'google_volume', lookup: (value, signal) => provider.lookupVolume(value, signal) }];
     }
     if (provider instanceof ItunesProvider) {
+      // A storefront sells only some of Apple's products: the URL's own storefront is asked.
       return ['apple_books', 'apple_audiobook'].map((scheme) => ({
         scheme,
-        lookup: (value: string, signal: AbortSignal) => provider.lookupId(value, signal),
+        lookup: (value: string, signal: AbortSignal, country: string | null) =>
+          provider.lookupId(value, signal, country),
       }));
     }
     return [];
