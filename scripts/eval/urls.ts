@@ -106,6 +106,7 @@ const PROVIDER_SCHEMES = new Set([
   'librarything',
   'google_volume',
   'apple_books',
+  'apple_audiobook',
 ]);
 
 /** Right answers per URL class, for books in the local catalog and books only providers know. */

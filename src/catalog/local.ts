@@ -50,7 +50,15 @@ export function isProviderAnswer(record: BookRecord): boolean {
 }
 
 /** Schemes that key an ISBN-less answer's entry, in order of preference (any other comes after). */
-const KEY_SCHEMES = ['ol_edition', 'google_volume', 'apple_books', 'goodreads', 'librarything', 'worldcat'];
+const KEY_SCHEMES = [
+  'ol_edition',
+  'google_volume',
+  'apple_books',
+  'apple_audiobook',
+  'goodreads',
+  'librarything',
+  'worldcat',
+];
 
 /**
  * The natural key of a provider answer's entry: the ISBN's (`isbn:…`, as every importer keys it), an

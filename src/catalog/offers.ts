@@ -1,3 +1,4 @@
+import { searchAuthor, searchTitle } from '../domain/links/templates.js';
 import {
   ANY_COUNTRY,
   type Offer,
@@ -6,6 +7,7 @@ import {
   type OfferState,
   offerLinkAllowed,
 } from '../domain/offers.js';
+import { authorSurname, foldText } from '../domain/text.js';
 import type { HttpClient } from './http-client.js';
 import { arr, endpoint, type Json, num, obj, str } from './providers/normalise.js';
 
@@ -18,6 +20,18 @@ import { arr, endpoint, type Json, num, obj, str } from './providers/normalise.j
 
 /** What one source said: its offers (possibly none) for the book in one country. */
 export type OfferAnswer = Omit<Offer, 'readAt'>[];
+
+/**
+ * What an offer read knows of the book: its ISBN for the stores' lookups, its title and authors for
+ * the iTunes audiobook search, and the Apple Books id of its audiobook when it has one.
+ */
+export interface OfferTarget {
+  isbn13: string | null;
+  title: string;
+  subtitle?: string | null;
+  authors: readonly string[];
+  appleAudiobookId?: string | null;
+}
 
 /** The names the offers' requests are counted, budgeted and broken under (apart from lookups'). */
 export const OFFER_CLIENT_NAMES: Readonly<Record<OfferSource, string>> = {
@@ -119,6 +133,45 @@ export function itunesOffers(body: unknown, country: string): OfferAnswer {
   return offers.filter((offer, i) => offers.findIndex((other) => other.kind === offer.kind) === i);
 }
 
+/** Apple's edition note at the end of an audiobook's name: "Project Hail Mary (Unabridged)". */
+const EDITION_NOTE = /\s*[([](?:un)?abridged(?:\s+edition)?[)\]]\s*$/i;
+
+/**
+ * Whether an audiobook the iTunes search answered is this book: its name, less Apple's edition
+ * note, is the book's title (with or without its subtitle), and its `artistName` (the author, for
+ * audiobooks) holds one of the book's authors' surnames. A search answers any book sharing a word;
+ * nothing looser is taken, since the price shown would be another book's.
+ */
+export function audiobookMatches(result: Json, book: OfferTarget): boolean {
+  const name = str(result.collectionName);
+  const artist = str(result.artistName);
+  if (!name || !artist || book.authors.length === 0) return false;
+  const folded = foldText(name.replace(EDITION_NOTE, ''));
+  const title = searchTitle(book.title);
+  const titles = [title, book.subtitle ? `${title} ${book.subtitle}` : null]
+    .filter((text): text is string => Boolean(text))
+    .map(foldText);
+  if (!folded || !titles.includes(folded)) return false;
+  const artistWords = ` ${foldText(artist)} `;
+  return book.authors.some((author) => {
+    const surname = authorSurname(author);
+    return surname !== '' && artistWords.includes(` ${surname} `);
+  });
+}
+
+/**
+ * The audiobook offer of one `lookup?id=…&country=xx` answer (the book's own audiobook: no match
+ * asked) or one `search?media=audiobook&entity=audiobook&country=xx` answer (`book` given: the first
+ * result that is this book, in Apple's order). Only audiobook results count.
+ */
+export function itunesAudiobookOffers(body: unknown, country: string, book: OfferTarget | null): OfferAnswer {
+  const results = arr(obj(body)?.results)
+    .map(obj)
+    .filter((result): result is Json => result !== null && itunesKind(result) === 'audiobook');
+  const found = book ? results.find((result) => audiobookMatches(result, book)) : results[0];
+  return found ? itunesOffers({ results: [found] }, country) : [];
+}
+
 const OL_STATES: Readonly<Record<string, OfferState>> = {
   'full access': 'read_free',
   lendable: 'borrow_now',
@@ -168,13 +221,19 @@ export interface OfferReaderOptions {
   timeoutMs: number;
 }
 
-/** Asks one source about one book for one country (one request each). */
+/**
+ * Asks one source about one book for one country: one request each, but for iTunes' audiobook (see
+ * `readItunes`).
+ */
 export class OfferReader {
   constructor(private readonly options: OfferReaderOptions) {}
 
-  async read(source: OfferSource, isbn13: string, country: string): Promise<OfferAnswer> {
+  async read(source: OfferSource, book: OfferTarget, country: string): Promise<OfferAnswer> {
     const { client, timeoutMs } = this.options;
     const name = OFFER_CLIENT_NAMES[source];
+    if (source === 'itunes') return this.readItunes(book, country);
+    const isbn13 = book.isbn13;
+    if (!isbn13) return [];
     if (source === 'googlebooks') {
       const url = endpoint(this.options.googleBooksUrl, '/books/v1/volumes', {
         q: `isbn:${isbn13}`,
@@ -182,14 +241,52 @@ export class OfferReader {
       });
       return googleOffers(await client.getJson(name, url, { timeoutMs }), isbn13, country);
     }
-    if (source === 'itunes') {
-      const url = endpoint(this.options.itunesUrl, '/lookup', {
-        isbn: isbn13,
-        country: country.toLowerCase(),
-      });
-      return itunesOffers(await client.getJson(name, url, { timeoutMs }), country);
-    }
     const url = endpoint(this.options.openLibraryUrl, `/api/volumes/brief/isbn/${isbn13}.json`, {});
     return openLibraryOffers(await client.getJson(name, url, { timeoutMs }));
+  }
+
+  /**
+   * The storefront's ebook (and audiobook, when Apple lists one under the ISBN) from the ISBN lookup.
+   * An audiobook carries its own ISBN, seldom the print one the book has, so the lookup rarely names
+   * it: the audiobook is then looked up by its Apple id when the book holds one (`apple_audiobook`),
+   * else searched for by title and author in that storefront and taken only when its title and author
+   * are the book's (`audiobookMatches`). A second request, counted in the same budget.
+   */
+  private async readItunes(book: OfferTarget, country: string): Promise<OfferAnswer> {
+    const { client, timeoutMs, itunesUrl } = this.options;
+    const name = OFFER_CLIENT_NAMES.itunes;
+    const storefront = country.toLowerCase();
+    const offers = book.isbn13
+      ? itunesOffers(
+          await client.getJson(
+            name,
+            endpoint(itunesUrl, '/lookup', { isbn: book.isbn13, country: storefront }),
+            { timeoutMs },
+          ),
+          country,
+        )
+      : [];
+    if (offers.some((offer) => offer.kind === 'audiobook')) return offers;
+    const id = book.appleAudiobookId;
+    if (id && /^\d{1,15}$/.test(id)) {
+      const url = endpoint(itunesUrl, '/lookup', { id, country: storefront });
+      return [
+        ...offers,
+        ...itunesAudiobookOffers(await client.getJson(name, url, { timeoutMs }), country, null),
+      ];
+    }
+    const author = book.authors[0];
+    if (!author || !book.title.trim()) return offers;
+    const url = endpoint(itunesUrl, '/search', {
+      term: `${searchTitle(book.title)} ${searchAuthor(author)}`,
+      media: 'audiobook',
+      entity: 'audiobook',
+      country: storefront,
+      limit: 10,
+    });
+    return [
+      ...offers,
+      ...itunesAudiobookOffers(await client.getJson(name, url, { timeoutMs }), country, book),
+    ];
   }
 }

@@ -15,7 +15,8 @@ export type BookFormat = (typeof BOOK_FORMATS)[number];
 /**
  * Metadata about one edition as a source knows it. Every provider answers in this shape and the
  * chain merges several into one. `identifiers` maps a scheme to a value: asin, goodreads,
- * ol_edition, ol_work, google_volume, apple_books, gutenberg, ia (Internet Archive id),
+ * ol_edition, ol_work, google_volume, apple_books (an Apple Books ebook), apple_audiobook (an Apple
+ * Books audiobook), gutenberg, ia (Internet Archive id),
  * standard_ebooks (path), librivox.
  */
 export interface BookRecord {

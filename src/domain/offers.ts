@@ -46,7 +46,7 @@ export interface OfferRead {
 /** The destinations an offer belongs to: the button it is shown on. */
 const DESTINATION_OF: Readonly<Record<OfferSource, Partial<Record<OfferKind, string>>>> = {
   googlebooks: { ebook: 'google-play' },
-  itunes: { ebook: 'apple-books' },
+  itunes: { ebook: 'apple-books', audiobook: 'apple-books-audiobooks' },
   openlibrary: { borrow: 'open-library' },
 };
 

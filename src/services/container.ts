@@ -178,7 +178,12 @@ export function createServices(
     config.pageCacheMs,
     operatorTags,
     (list, country) => offers.current(list, country),
-    (loaded, country) => offers.want(loaded.book, loaded.offerReads, country),
+    (loaded, country) =>
+      offers.want(
+        { ...loaded.book, appleAudiobookId: loaded.identifiers.apple_audiobook ?? null },
+        loaded.offerReads,
+        country,
+      ),
   );
   events.on('book-changed', (slug) => pages.invalidate(slug));
   events.on('offers-changed', (slug) => pages.invalidate(slug));

@@ -47,6 +47,11 @@ export interface OfferBook {
   id: number;
   slug: string;
   isbn13: string | null;
+  title: string;
+  subtitle?: string | null;
+  authors: readonly string[];
+  /** The Apple Books id of the book's audiobook (`apple_audiobook`), when it holds one. */
+  appleAudiobookId?: string | null;
 }
 
 /**
@@ -96,17 +101,27 @@ export class OfferService {
    * missing or stale. Never waits for anything.
    */
   want(book: OfferBook, reads: readonly OfferRead[], country: string | null): void {
-    if (this.closed || !book.isbn13 || !country || this.options.sources.length === 0) return;
+    const sources = this.sourcesFor(book);
+    if (this.closed || !country || sources.length === 0) return;
     const now = this.now();
-    const stale = staleSources(reads, this.options.sources, country, now, this.options.ttlMs);
+    const stale = staleSources(reads, sources, country, now, this.options.ttlMs);
     if (stale.length === 0) return;
     const key = `${book.id}|${country}`;
     const last = this.queued.get(key);
     if (last !== undefined && now - last < REQUEUE_MS) return;
     if (this.queued.size > 10_000) this.queued.clear();
     this.queued.set(key, now);
-    const isbn13 = book.isbn13;
-    this.queue.schedule(key, () => this.refresh({ ...book, isbn13 }, stale, country));
+    this.queue.schedule(key, () => this.refresh(book, stale, country));
+  }
+
+  /**
+   * The sources that can answer for a book: all of them by its ISBN; without one, only iTunes, whose
+   * audiobook is looked up by its Apple id or searched for by title and author.
+   */
+  private sourcesFor(book: OfferBook): readonly OfferSource[] {
+    if (book.isbn13) return this.options.sources;
+    const audiobook = Boolean(book.appleAudiobookId) || (book.authors.length > 0 && book.title.trim() !== '');
+    return audiobook ? this.options.sources.filter((source) => source === 'itunes') : [];
   }
 
   /** Reads waiting in this process. */
@@ -135,11 +150,7 @@ export class OfferService {
   }
 
   /** Reads each of `sources` whose lease this process wins; the book's pages change if any did. */
-  async refresh(
-    book: OfferBook & { isbn13: string },
-    sources: readonly OfferSource[],
-    country: string,
-  ): Promise<void> {
+  async refresh(book: OfferBook, sources: readonly OfferSource[], country: string): Promise<void> {
     const disabled = await this.disabledSources();
     let stored = false;
     for (const source of sources) {
@@ -150,11 +161,7 @@ export class OfferService {
     if (stored) this.options.changed(book.slug);
   }
 
-  private async readOne(
-    book: OfferBook & { isbn13: string },
-    source: OfferSource,
-    country: string,
-  ): Promise<boolean> {
+  private async readOne(book: OfferBook, source: OfferSource, country: string): Promise<boolean> {
     const { db, reader, ttlMs } = this.options;
     const now = this.now();
     const claim = {
@@ -166,7 +173,7 @@ export class OfferService {
     const staleBefore = new Date(now - ttlMs).toISOString();
     if (!(await claimOfferRead(db, { ...claim, now, leaseMs: LEASE_MS, staleBefore }))) return false;
     try {
-      const offers = await reader.read(source, book.isbn13, claim.country);
+      const offers = await reader.read(source, book, claim.country);
       return await storeOfferRead(db, claim, offers, new Date(this.now()).toISOString());
     } catch (error) {
       const wait =

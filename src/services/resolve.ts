@@ -189,7 +189,12 @@ export class Resolver {
         return { status: 'found', book: outcome.book, via: 'isbn' };
       }
     }
-    const byIdentifier = await this.identifiers.resolve(parsed.identifiers, mayCreate, requester);
+    const byIdentifier = await this.identifiers.resolve(
+      parsed.identifiers,
+      mayCreate,
+      requester,
+      parsed.country,
+    );
     if (byIdentifier) return { status: 'found', ...byIdentifier };
     // An ISBN names one edition: when no source knows it, another edition found by title would be
     // a guess (a Swedish "Hobbit" is not the English one), so only ISBN-less URLs use their words.

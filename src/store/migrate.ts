@@ -28,6 +28,7 @@ import { bookVisitsMigration } from './migrations/0030-book-visits.js';
 import { brandLogosMigration } from './migrations/0031-brand-logos.js';
 import { offersMigration } from './migrations/0032-offers.js';
 import { storefrontTemplatesMigration } from './migrations/0033-storefront-templates.js';
+import { appleAudiobooksMigration } from './migrations/0034-apple-audiobooks.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -61,6 +62,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0031-brand-logos', brandLogosMigration],
   ['0032-offers', offersMigration],
   ['0033-storefront-templates', storefrontTemplatesMigration],
+  ['0034-apple-audiobooks', appleAudiobooksMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -29,6 +29,7 @@ const typicalBook = {
     ol_work: 'OL66554W',
     google_volume: 's1gVAAAAYAAJ',
     apple_books: '395534451',
+    apple_audiobook: '1440730519',
   },
 };
 

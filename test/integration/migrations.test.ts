@@ -8,6 +8,7 @@ import { foldKeepsMarksMigration } from '../../src/store/migrations/0023-fold-ke
 import { markRanges } from '../../src/store/migrations/0024-fold-marks-postgres.js';
 import { listPublicIdsMigration } from '../../src/store/migrations/0025-list-public-ids.js';
 import { storefrontTemplatesMigration } from '../../src/store/migrations/0033-storefront-templates.js';
+import { appleAudiobooksMigration } from '../../src/store/migrations/0034-apple-audiobooks.js';
 import { refreshSearchStatistics } from '../../src/store/search/vocabulary.js';
 import { startTestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
@@ -337,6 +338,68 @@ describeEachDialect('migrations', (context) => {
         .updateTable('destinations')
         .set({ url_template: before.libris.url_template })
         .where('slug', '=', 'libris')
+        .execute();
+    }
+  });
+
+  it('seeds the Apple Books audiobook destination with its storefronts once, and leaves an operator’s own alone', async () => {
+    const { db } = context.store();
+    const row = () =>
+      db
+        .selectFrom('destinations')
+        .select(['id', 'display_name', 'group_name', 'url_template', 'affiliate_param'])
+        .where('slug', '=', 'apple-books-audiobooks')
+        .execute();
+    const fronts = async (id: number) =>
+      (
+        await db
+          .selectFrom('destination_storefronts')
+          .select(['country', 'url_template'])
+          .where('destination_id', '=', id)
+          .orderBy('country')
+          .execute()
+      ).map((front) => `${front.country} ${front.url_template}`);
+    const [seeded] = await row();
+    assert.ok(seeded, 'a fresh install has it');
+    assert.deepEqual(
+      [seeded.display_name, seeded.group_name, seeded.url_template, seeded.affiliate_param],
+      [
+        'Apple Books Audiobooks',
+        'audiobook',
+        'https://books.apple.com/us/audiobook/id{apple_audiobook}',
+        'at',
+      ],
+    );
+    const ebook = await db
+      .selectFrom('destinations')
+      .select('id')
+      .where('slug', '=', 'apple-books')
+      .executeTakeFirstOrThrow();
+    const ebookCountries = (await fronts(Number(ebook.id))).map((front) => front.slice(0, 2));
+    const audio = await fronts(Number(seeded.id));
+    assert.deepEqual(
+      audio.map((front) => front.slice(0, 2)),
+      ebookCountries,
+      'the ebook destination’s countries',
+    );
+    assert.ok(audio.includes('GB https://books.apple.com/gb/audiobook/id{apple_audiobook}'));
+    const edited = 'https://books.apple.com/us/audiobook/id{apple_audiobook}?mt=3';
+    try {
+      await db
+        .updateTable('destinations')
+        .set({ url_template: edited })
+        .where('id', '=', seeded.id)
+        .execute();
+      await appleAudiobooksMigration(db as Kysely<unknown>, context.dialect);
+      const after = await row();
+      assert.equal(after.length, 1, 'never a second one');
+      assert.equal(after[0]?.url_template, edited, "the operator's template stays");
+      assert.equal((await fronts(Number(seeded.id))).length, audio.length, 'no storefront added twice');
+    } finally {
+      await db
+        .updateTable('destinations')
+        .set({ url_template: seeded.url_template })
+        .where('id', '=', seeded.id)
         .execute();
     }
   });

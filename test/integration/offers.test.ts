@@ -33,6 +33,48 @@ const PRICED: FakeBook = {
   },
 };
 
+/**
+ * A print book whose audiobook Apple sells as a product of its own: its own id and name ("(Unabridged)"),
+ * which the ISBN lookup never answers; the audiobook search and `lookup?id=` do.
+ */
+const HEARD: FakeBook = {
+  isbn13: '9780007525669',
+  title: 'The Heard Book',
+  authors: ['Ada Voice'],
+  appleId: 733000010,
+  appleAudiobook: {
+    id: 1552000001,
+    prices: {
+      GB: { price: 12.99, currency: 'GBP', formattedPrice: '£12.99' },
+      DE: { price: 14.99, currency: 'EUR', formattedPrice: '14,99 €' },
+    },
+  },
+  offers: {
+    itunes: {
+      GB: { price: 5.99, currency: 'GBP', formattedPrice: '£5.99' },
+      DE: { price: 6.99, currency: 'EUR', formattedPrice: '6,99 €' },
+    },
+  },
+};
+
+/** What the audiobook search answers first for it: another book's audiobook with the same words. */
+const NAMESAKE: FakeBook = {
+  isbn13: '9780007525676',
+  title: 'The Heard Book: Summary and Analysis',
+  authors: ['Ada Voice Press'],
+  format: 'audiobook',
+  appleId: 1552000099,
+  only: ['itunes'],
+  offers: {
+    itunes: {
+      GB: { price: 1.99, currency: 'GBP', formattedPrice: '£1.99' },
+      DE: { price: 1.99, currency: 'EUR', formattedPrice: '1,99 €' },
+    },
+  },
+};
+
+const AUDIO = 'apple-books-audiobooks';
+
 const OFFER_ENV = {
   PROVIDERS: 'local,openlibrary,googlebooks,itunes',
   OFFER_SOURCES: 'googlebooks,itunes,openlibrary',
@@ -165,6 +207,163 @@ describeEachDialect('offers on the book page', (context) => {
     );
     const embed = await page(`/embed/${slug}?country=GB`);
     assert.match(embed, /£7\.99/);
+  });
+
+  it('shows the Apple Books audiobook price on its own button, with the audiobook’s own link, per country', async () => {
+    fake.addBook(NAMESAKE);
+    fake.addBook(HEARD);
+    const slug = await createBook(HEARD);
+    const first = await page(`/book/${slug}?country=GB`);
+    // No audiobook id and no offer yet: Apple has no web search to send a reader to, so no button.
+    assert.doesNotMatch(first, new RegExp(`data-destination="${AUDIO}"`));
+    const gb = await eventually(async () => {
+      const html = await page(`/book/${slug}?country=GB`);
+      return offerOn(html, AUDIO) && offerOn(html, 'apple-books') ? html : undefined;
+    });
+    assert.equal(offerOn(gb, AUDIO), '£12.99', 'the audiobook’s price, not the namesake’s £1.99');
+    assert.equal(offerOn(gb, 'apple-books'), '£5.99', 'the ebook keeps its own price');
+    assert.match(gb, new RegExp(`class="dest__asof" id="asof-${AUDIO}">Price as of `));
+    assert.match(gb, new RegExp(`href="/go/${slug}/${AUDIO}\\?country=GB"`));
+    assert.equal(
+      await goLocation(`/go/${slug}/${AUDIO}?country=GB`),
+      'https://books.apple.com/gb/audiobook/the-heard-book-unabridged/id1552000001?uo=4',
+    );
+    // The ISBN lookup answered the ebook only; the audiobook came from the storefront's audiobook search.
+    const asked = fake.requests('itunes').filter((path) => path.includes('country=gb'));
+    assert.ok(asked.some((path) => path.includes(`isbn=${HEARD.isbn13}`)));
+    assert.ok(
+      asked.some(
+        (path) =>
+          path.startsWith('/itunes/search?') &&
+          path.includes('media=audiobook') &&
+          path.includes('entity=audiobook') &&
+          path.includes('term=The+Heard+Book+Ada+Voice'),
+      ),
+      asked.join('\n'),
+    );
+    const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(gb)?.[1] ?? '{}') as {
+      offers?: { price: number; priceCurrency: string; url: string; seller: { name: string } }[];
+    };
+    assert.deepEqual(
+      (ld.offers ?? []).map((offer) => `${offer.seller.name} ${offer.price} ${offer.priceCurrency}`).sort(),
+      ['Apple Books 5.99 GBP', 'Apple Books Audiobooks 12.99 GBP'],
+    );
+
+    const de = await eventually(async () => {
+      const html = await page(`/book/${slug}?country=DE&lang=de`);
+      return offerOn(html, AUDIO) ? html : undefined;
+    });
+    assert.equal(offerOn(de, AUDIO), '14,99\u00a0€');
+    assert.equal(offerOn(de, 'apple-books'), '6,99\u00a0€');
+    assert.equal(
+      await goLocation(`/go/${slug}/${AUDIO}?country=DE`),
+      'https://books.apple.com/de/audiobook/the-heard-book-unabridged/id1552000001?uo=4',
+    );
+
+    // The US storefront sells neither: the reads find nothing, so no price and no audiobook button.
+    await eventually(async () => {
+      await page(`/book/${slug}?country=US`);
+      const read = await context
+        .store()
+        .db.selectFrom('offer_reads')
+        .innerJoin('books', 'books.id', 'offer_reads.book_id')
+        .select('offer_reads.read_at')
+        .where('books.slug', '=', slug)
+        .where('offer_reads.source', '=', 'itunes')
+        .where('offer_reads.country', '=', 'US')
+        .where('offer_reads.read_at', 'is not', null)
+        .executeTakeFirst();
+      return read ? true : undefined;
+    });
+    const us = await page(`/book/${slug}?country=US`);
+    assert.doesNotMatch(us, new RegExp(`data-destination="${AUDIO}"`));
+    assert.equal(offerOn(us, 'apple-books'), null);
+
+    // The links API carries it, as the ebook's.
+    const response = await t.get(`/api/v1/books/${slug}/links?country=GB`);
+    const body = (await response.json()) as {
+      groups: {
+        group: string;
+        links: {
+          destination: string;
+          go_url: string;
+          kind: string;
+          offer?: { state: string; text: string; amount: number; currency: string; source: string } | null;
+        }[];
+      }[];
+    };
+    const audio = body.groups
+      .find((group) => group.group === 'audiobook')
+      ?.links.find((link) => link.destination === AUDIO);
+    assert.ok(audio, 'the audiobook group lists Apple Books Audiobooks');
+    assert.deepEqual(
+      audio.offer && {
+        state: audio.offer.state,
+        amount: audio.offer.amount,
+        currency: audio.offer.currency,
+        text: audio.offer.text,
+        source: audio.offer.source,
+      },
+      { state: 'for_sale', amount: 12.99, currency: 'GBP', text: '£12.99', source: 'itunes' },
+    );
+    assert.equal(audio.kind, 'product');
+    assert.match(audio.go_url, new RegExp(`/go/${slug}/${AUDIO}\\?country=GB$`));
+    const embed = await page(`/embed/${slug}?country=GB`);
+    assert.match(embed, /£12\.99/);
+
+    // Stale (read two days ago, the time to live a day): no price, and its link is not used either.
+    await context
+      .store()
+      .db.updateTable('book_offers')
+      .set({ read_at: new Date(Date.now() - 2 * 86_400_000).toISOString() })
+      .where('kind', '=', 'audiobook')
+      .where('country', '=', 'GB')
+      .execute();
+    t.services.events.emit('offers-changed', slug);
+    const stale = await page(`/book/${slug}?country=GB`);
+    assert.doesNotMatch(stale, new RegExp(`data-destination="${AUDIO}"`));
+    assert.doesNotMatch(stale, /12\.99/);
+    assert.equal(offerOn(stale, 'apple-books'), '£5.99');
+  });
+
+  it('a pasted Apple Books audiobook link resolves, and its book gets the audiobook’s price by its id', async () => {
+    const url = 'https://books.apple.com/gb/audiobook/the-heard-book-unabridged/id1552000001?uo=4';
+    const resolved = await t.get(`/api/v1/resolve?${new URLSearchParams({ url })}`);
+    assert.equal(resolved.status, 200);
+    const body = (await resolved.json()) as { status: string; title?: string; booklink_url?: string };
+    assert.deepEqual([body.status, body.title], ['found', 'The Heard Book']);
+    const slug = new URL(body.booklink_url ?? 'http://x/').pathname.replace(/^\/(book|b)\//, '');
+    const book = await context
+      .store()
+      .db.selectFrom('books')
+      .innerJoin('book_identifiers', 'book_identifiers.book_id', 'books.id')
+      .select(['books.id', 'book_identifiers.scheme', 'book_identifiers.value'])
+      .where('books.slug', '=', slug)
+      .execute();
+    assert.deepEqual(
+      book.map((row) => `${row.scheme}=${row.value}`),
+      ['apple_audiobook=1552000001'],
+      'the audiobook’s id, never taken for an ebook’s',
+    );
+    // Pasted again: the same book, from its identifier.
+    const again = (await (await t.get(`/api/v1/resolve?${new URLSearchParams({ url })}`)).json()) as {
+      booklink_url?: string;
+    };
+    assert.equal(again.booklink_url, body.booklink_url);
+    // Its button links the audiobook by its id at once (asked before any page queued a read)…
+    assert.equal(
+      await goLocation(`/go/${slug}/${AUDIO}?country=DE`),
+      'https://books.apple.com/de/audiobook/id1552000001',
+    );
+    const first = await page(`/book/${slug}?country=DE`);
+    assert.match(first, new RegExp(`href="/go/${slug}/${AUDIO}\\?country=DE"`));
+    // …and then shows its price, read by `lookup?id=` (the book has no ISBN to look up).
+    const de = await eventually(async () => {
+      const html = await page(`/book/${slug}?country=DE`);
+      return offerOn(html, AUDIO) ? html : undefined;
+    });
+    assert.equal(offerOn(de, AUDIO), '€14.99');
+    assert.ok(fake.requests('itunes').some((path) => path === '/itunes/lookup?id=1552000001&country=de'));
   });
 
   it('shows nothing for a book no store knows, and never a stale offer', async () => {

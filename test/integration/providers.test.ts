@@ -164,8 +164,8 @@ describe('providers map the documented formats', () => {
     assert.equal(ebook?.description, 'A Culture novel.', 'HTML is stripped');
     const audio = await itunes.search({ text: 'dune', limit: 5 }, never());
     assert.deepEqual(
-      audio.map((r) => [r.title, r.format, r.identifiers.apple_books]),
-      [['Dune', 'audiobook', '42']],
+      audio.map((r) => [r.title, r.format, r.identifiers]),
+      [['Dune', 'audiobook', { apple_audiobook: '42' }]],
     );
     assert.ok(fake.requests('itunes').some((path) => path.includes('media=audiobook')));
   });

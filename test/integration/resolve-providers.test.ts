@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { emptyRecord } from '../../src/catalog/types.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
 import { addCatalogEntry } from '../support/factories.js';
@@ -7,6 +8,7 @@ import { type FakeBook, type FakeProviders, startFakeProviders } from '../suppor
 
 interface Body {
   status: 'found' | 'not_found';
+  booklink_url?: string;
   title?: string;
   isbn?: string | null;
   search_url?: string;
@@ -182,6 +184,21 @@ describeEachDialect('resolve through the providers', (context) => {
     // Ids no provider knows stay not found, with their words for the search.
     assert.equal((await api('https://www.goodreads.com/book/show/999001.Unknown_Book')).status, 'not_found');
     assert.equal((await api('https://search.worldcat.org/title/999002')).status, 'not_found');
+  });
+
+  it('finds the book an Apple audiobook link made before audiobooks had an id scheme of their own, asking no provider', async () => {
+    // Until 0034 an audiobook's Apple id was saved as apple_books; the same link must still name that book.
+    const saved = await t.services.creator.createFromRecord({
+      ...emptyRecord('itunes', 'The Woman in White'),
+      authors: ['Wilkie Collins'],
+      format: 'audiobook',
+      identifiers: { apple_books: '777001' },
+    });
+    const asked = fake.requestCount('itunes');
+    const found = await api('https://books.apple.com/gb/audiobook/the-woman-in-white-unabridged/id777001');
+    assert.deepEqual([found.status, found.title], ['found', 'The Woman in White']);
+    assert.match(found.booklink_url ?? '', new RegExp(`/${saved.slug}$`));
+    assert.equal(fake.requestCount('itunes'), asked);
   });
 
   it('answers ISBN input of the client API from the providers too', async () => {

@@ -24,6 +24,7 @@ const IDENTIFIERS = {
   ol_work: 'OL66554W',
   google_volume: 's1gVAAAAYAAJ',
   apple_books: '395534451',
+  apple_audiobook: '1440730519',
 };
 
 /** A URL that carries neither the ISBN nor an identifier: a store's search for title and author. */

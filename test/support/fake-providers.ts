@@ -42,6 +42,14 @@ export interface FakeBook {
   cover?: boolean;
   /** What the iTunes store sells under this ISBN (default ebook). */
   format?: 'ebook' | 'audiobook';
+  /**
+   * The book's audiobook in the iTunes store, a product of its own: its own id, its name with Apple's
+   * edition note ("The Hobbit (Unabridged)"), its own ISBN, so the lookup by the book's ISBN never
+   * answers it (as the real one does not); `lookup?id=` and the audiobook search do. `prices` per
+   * storefront as `offers.itunes` (a storefront not listed does not sell it); without them, $14.99
+   * in every storefront.
+   */
+  appleAudiobook?: { id: number; name?: string; prices?: FakeOffers['itunes'] };
   olEdition?: string;
   olWork?: string;
   googleId?: string;
@@ -194,6 +202,26 @@ const MONTHS = [
   'November',
   'December',
 ];
+
+/** The iTunes storefronts' `country` as the API writes it: ISO 3166-1 alpha-3. */
+const STOREFRONT_COUNTRIES: Readonly<Record<string, string>> = {
+  us: 'USA',
+  gb: 'GBR',
+  ie: 'IRL',
+  ca: 'CAN',
+  au: 'AUS',
+  nz: 'NZL',
+  de: 'DEU',
+  at: 'AUT',
+  ch: 'CHE',
+  fr: 'FRA',
+  be: 'BEL',
+  it: 'ITA',
+  es: 'ESP',
+  nl: 'NLD',
+  jp: 'JPN',
+  in: 'IND',
+};
 
 const PREFIXES: [string, FakeService][] = [
   ['/ol/', 'openlibrary'],
@@ -483,6 +511,64 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     return { price: front.price, currency: front.currency, formattedPrice: front.formattedPrice };
   }
 
+  /**
+   * An audiobook as the real Lookup and Search APIs list one (recorded answers): `wrapperType:
+   * "audiobook"`, `collectionId`, `collectionName` and `collectionCensoredName`, one `artistId`,
+   * `collectionPrice` (none when the storefront names no price), `currency`, `collectionViewUrl`,
+   * `country` in three letters; no `kind`, no `trackId`, no `price`, no `formattedPrice`.
+   */
+  function audiobookResult(
+    book: FakeBook,
+    id: number,
+    name: string,
+    priced: { price?: unknown; currency?: unknown },
+    country: string | null,
+  ): Record<string, unknown> {
+    const front = (country ?? 'us').toLowerCase();
+    const authors = book.authors ?? [];
+    const artistId = 2_000_000 + (authors[0]?.length ?? 0) * 1000;
+    const art = `https://is1-ssl.mzstatic.com/image/thumb/Music116/v4/${book.isbn13}/source/100x100bb.jpg`;
+    const date = book.publishedDate ? `${`${book.publishedDate}-01-01`.slice(0, 10)}T07:00:00Z` : undefined;
+    return {
+      wrapperType: 'audiobook',
+      ...(authors.length ? { artistId } : {}),
+      collectionId: id,
+      artistName:
+        authors.length > 1 ? `${authors.slice(0, -1).join(', ')} & ${authors.at(-1)}` : (authors[0] ?? ''),
+      collectionName: name,
+      collectionCensoredName: name,
+      ...(authors.length
+        ? {
+            artistViewUrl: `https://books.apple.com/${front}/author/${words(authors[0] ?? '').join('-')}/id${artistId}?uo=4`,
+          }
+        : {}),
+      collectionViewUrl: `https://books.apple.com/${front}/audiobook/${words(name).join('-')}/id${id}?uo=4`,
+      artworkUrl60: art.replace('100x100', '60x60'),
+      artworkUrl100: art,
+      ...(typeof priced.price === 'number' ? { collectionPrice: priced.price } : {}),
+      collectionExplicitness: 'notExplicit',
+      trackCount: 1,
+      copyright: `℗ ${book.publishedDate?.slice(0, 4) ?? '2020'} ${book.publisher ?? 'Audio Publisher'}`,
+      country: STOREFRONT_COUNTRIES[front] ?? front.toUpperCase(),
+      ...(typeof priced.currency === 'string' ? { currency: priced.currency } : {}),
+      ...(date ? { releaseDate: date } : {}),
+      primaryGenreName: 'Fiction',
+      previewUrl: `https://audio-ssl.itunes.apple.com/itunes-assets/AudioPreview/v4/${id}/mzaf_${id}.std.aac.p.m4a`,
+      ...(book.description ? { description: book.description } : {}),
+    };
+  }
+
+  /** The book's own audiobook (`appleAudiobook`) in one storefront, or null where it is not sold. */
+  function appleAudiobookResult(book: FakeBook, country: string | null): Record<string, unknown> | null {
+    const audio = book.appleAudiobook;
+    if (!audio) return null;
+    const prices = audio.prices;
+    const front = prices ? prices[(country ?? 'us').toUpperCase()] : { price: 14.99, currency: 'USD' };
+    if (!front) return null;
+    const priced = 'missing' in front ? { currency: undefined } : front;
+    return audiobookResult(book, audio.id, audio.name ?? `${book.title} (Unabridged)`, priced, country);
+  }
+
   function itunesResult(book: FakeBook, country: string | null = null): Record<string, unknown> {
     const id = book.appleId ?? Number(book.isbn13.slice(-9));
     const art = `https://is1-ssl.mzstatic.com/image/thumb/Publication/v4/${book.isbn13}/source/100x100bb.jpg`;
@@ -506,15 +592,8 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     const slug = words(book.title).join('-');
     const priced = itunesStorefront(book, country) ?? {};
     if (book.format === 'audiobook') {
-      const { price, ...rest } = { ...common, ...priced };
-      return {
-        wrapperType: 'audiobook',
-        collectionId: id,
-        collectionName: book.title,
-        collectionViewUrl: `https://books.apple.com/${front}/audiobook/${slug}/id${id}?uo=4`,
-        ...(price === undefined ? {} : { collectionPrice: price }),
-        ...rest,
-      };
+      const price = { price: 9.99, currency: 'USD', ...priced };
+      return audiobookResult(book, id, book.title, price, country);
     }
     return {
       kind: 'ebook',
@@ -663,19 +742,27 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     let results: Record<string, unknown>[] = [];
     if (url.pathname === '/itunes/lookup') {
       const id = q.get('id');
+      const country = q.get('country');
+      const audiobook = id ? known('itunes').find((b) => String(b.appleAudiobook?.id) === id) : undefined;
       const book = id
         ? [...books.values()].find((b) => String(b.appleId ?? Number(b.isbn13.slice(-9))) === id)
         : books.get(q.get('isbn') ?? '');
-      const country = q.get('country');
       // A storefront that does not sell the book answers no result at all.
       const sold = book && (!country || itunesStorefront(book, country) !== null);
-      results = book && sold && knows(book, 'itunes') ? [itunesResult(book, country)] : [];
+      const own = audiobook ? appleAudiobookResult(audiobook, country) : null;
+      results = own ? [own] : book && sold && knows(book, 'itunes') ? [itunesResult(book, country)] : [];
     } else if (url.pathname === '/itunes/search') {
       const media = q.get('media') === 'audiobook' ? 'audiobook' : 'ebook';
+      const country = q.get('country');
+      const term = q.get('term') ?? '';
       results = known('itunes')
-        .filter((book) => (book.format ?? 'ebook') === media && matches(book, q.get('term') ?? ''))
-        .slice(0, Number(q.get('limit') ?? 50))
-        .map((book) => itunesResult(book, q.get('country')));
+        .filter((book) => matches(book, term))
+        .flatMap((book) => {
+          if ((book.format ?? 'ebook') === media) return [itunesResult(book, country)];
+          const own = media === 'audiobook' ? appleAudiobookResult(book, country) : null;
+          return own ? [own] : [];
+        })
+        .slice(0, Number(q.get('limit') ?? 50));
     } else {
       json(res, 404, { errorMessage: 'Invalid request' });
       return;

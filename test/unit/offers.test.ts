@@ -1,9 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { googleOffers, itunesOffers, openLibraryOffers } from '../../src/catalog/offers.js';
+import {
+  audiobookMatches,
+  googleOffers,
+  itunesAudiobookOffers,
+  itunesOffers,
+  type OfferTarget,
+  openLibraryOffers,
+} from '../../src/catalog/offers.js';
 import { currentOffers, formatPrice, type Offer, staleSources } from '../../src/domain/offers.js';
 
 const ISBN = '9780007525546';
+const HAIL_MARY: OfferTarget = {
+  isbn13: '9780593135204',
+  title: 'Project Hail Mary',
+  subtitle: 'A Novel',
+  authors: ['Andy Weir'],
+};
 
 /** Bodies no parser may throw on: wrong types everywhere a field is read. */
 const ODD_BODIES: unknown[] = [
@@ -37,6 +50,8 @@ describe('offer answers', () => {
       assert.deepEqual(googleOffers(body, ISBN, 'GB'), [], JSON.stringify(body));
       assert.deepEqual(itunesOffers(body, 'GB'), [], JSON.stringify(body));
       assert.deepEqual(openLibraryOffers(body), [], JSON.stringify(body));
+      assert.deepEqual(itunesAudiobookOffers(body, 'GB', null), [], JSON.stringify(body));
+      assert.deepEqual(itunesAudiobookOffers(body, 'GB', HAIL_MARY), [], JSON.stringify(body));
     }
   });
 
@@ -113,6 +128,68 @@ describe('offer answers', () => {
         ['ebook', 'for_sale', 6.99, 'https://books.apple.com/gb/book/x/id1?uo=4'],
         ['audiobook', 'free', null, null],
       ],
+    );
+  });
+
+  it('take an audiobook the iTunes search answered only when its title and author are the book’s', () => {
+    // Shaped as the real Search API lists audiobooks: no kind, no trackId, Apple's edition note.
+    const audiobook = (name: string, artist: string, id: number, price = 14.99) => ({
+      wrapperType: 'audiobook',
+      artistId: 1,
+      collectionId: id,
+      artistName: artist,
+      collectionName: name,
+      collectionCensoredName: name,
+      collectionViewUrl: `https://books.apple.com/gb/audiobook/x/id${id}?uo=4`,
+      collectionPrice: price,
+      collectionExplicitness: 'notExplicit',
+      trackCount: 1,
+      country: 'GBR',
+      currency: 'GBP',
+    });
+    assert.ok(audiobookMatches(audiobook('Project Hail Mary (Unabridged)', 'Andy Weir', 1), HAIL_MARY));
+    assert.ok(audiobookMatches(audiobook('Project Hail Mary [Abridged]', 'Andy Weir', 1), HAIL_MARY));
+    assert.ok(
+      audiobookMatches(audiobook('Project Hail Mary: A Novel (Unabridged)', 'Andy Weir', 1), HAIL_MARY),
+      'the title with its subtitle',
+    );
+    assert.ok(
+      audiobookMatches(audiobook('Pride and Prejudice', 'Jane Austen', 1), {
+        isbn13: null,
+        title: 'Pride and Prejudice',
+        authors: ['Austen, Jane'],
+      }),
+    );
+    assert.ok(!audiobookMatches(audiobook('Project Hail Mary (Unabridged)', 'Ann Other', 1), HAIL_MARY));
+    assert.ok(!audiobookMatches(audiobook('Project Hail Mary Summary', 'Andy Weir', 1), HAIL_MARY));
+    assert.ok(
+      !audiobookMatches(audiobook('Project Hail Mary', 'Andy Weir', 1), { ...HAIL_MARY, authors: [] }),
+    );
+
+    const body = {
+      resultCount: 3,
+      results: [
+        {
+          kind: 'ebook',
+          trackId: 5,
+          trackName: 'Project Hail Mary',
+          artistName: 'Andy Weir',
+          price: 6.99,
+          currency: 'GBP',
+        },
+        audiobook('Project Hail Mary (Unabridged)', 'Summaries Ltd', 7, 2.99),
+        audiobook('Project Hail Mary (Unabridged)', 'Andy Weir', 9, 19.99),
+      ],
+    };
+    assert.deepEqual(
+      itunesAudiobookOffers(body, 'GB', HAIL_MARY).map((offer) => [offer.kind, offer.amount, offer.url]),
+      [['audiobook', 19.99, 'https://books.apple.com/gb/audiobook/x/id9?uo=4']],
+      'the search: the first audiobook that is this book, never the ebook nor a namesake',
+    );
+    assert.deepEqual(
+      itunesAudiobookOffers(body, 'GB', null).map((offer) => offer.amount),
+      [2.99],
+      'the lookup by id: its audiobook',
     );
   });
 

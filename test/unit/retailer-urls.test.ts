@@ -301,6 +301,17 @@ describe('ebook and audiobook platforms', () => {
       ['395211', 'US', 'the hobbit'],
     );
     assert.equal(parse('https://itunes.apple.com/us/book/the-hobbit/id395211?mt=11').kind, 'book');
+    // An audiobook has its own id, never the ebook's: kept apart, its slug's edition note dropped.
+    const audio = parse(
+      'https://books.apple.com/gb/audiobook/project-hail-mary-unabridged/id1552184040?uo=4',
+    );
+    assert.deepEqual(
+      [audio.kind, audio.identifiers, audio.country, audio.titleWords],
+      ['book', { apple_audiobook: '1552184040' }, 'GB', 'project hail mary'],
+    );
+    assert.deepEqual(parse('https://itunes.apple.com/us/audiobook/dune/id281099279?mt=3').identifiers, {
+      apple_audiobook: '281099279',
+    });
     assert.equal(parse('https://itunes.apple.com/us/album/abbey-road/id1441164426').kind, 'not_book');
   });
   it('reads Kobo slugs and their storefront country', () => {

@@ -51,12 +51,18 @@ function authorsOf(result: Json): string[] {
   return names;
 }
 
+/** Apple's edition note at the end of an audiobook's name: "Dune (Unabridged)" is the book Dune. */
+const EDITION_NOTE = /\s*[([](?:un)?abridged(?:\s+edition)?[)\]]\s*$/i;
+
 /** Maps one result of the iTunes Search/Lookup API (an ebook track or an audiobook collection). */
 export function itunesResultToRecord(result: Json): BookRecord | null {
   const format = formatOf(result);
-  const title = str(result.trackName) ?? str(result.collectionName);
+  const name = str(result.trackName) ?? str(result.collectionName);
+  const title = name && format === 'audiobook' ? name.replace(EDITION_NOTE, '') || name : name;
   if (!format || !title) return null;
   const id = num(result.trackId) ?? num(result.collectionId);
+  // An audiobook's store id names the audiobook, never the ebook: Apple Books links them apart.
+  const scheme = format === 'audiobook' ? 'apple_audiobook' : 'apple_books';
   return {
     ...emptyRecord(NAME, title),
     authors: authorsOf(result),
@@ -64,7 +70,7 @@ export function itunesResultToRecord(result: Json): BookRecord | null {
     coverUrl: upscaleArtwork(str(result.artworkUrl100) ?? str(result.artworkUrl60)),
     format,
     description: plainText(result.description),
-    identifiers: id !== null ? { apple_books: String(id) } : {},
+    identifiers: id !== null ? { [scheme]: String(id) } : {},
   };
 }
 
@@ -89,11 +95,21 @@ export class ItunesProvider implements MetadataProvider {
     return first ? { ...first, isbn13: isbn.isbn13, isbn10: isbn.isbn10 } : null;
   }
 
-  /** One ebook or audiobook by its store id (Apple Books `id123…`), for retailer-URL resolve. */
-  async lookupId(id: string, signal: AbortSignal): Promise<BookRecord | null> {
+  /**
+   * One ebook or audiobook by its store id (Apple Books `…/book/…/id123`, `…/audiobook/…/id123`), for
+   * retailer-URL resolve: the lookup answers either by the id alone. `storefront`: the country the
+   * URL named (a storefront answers only what it sells: a British audiobook, not in the US store).
+   */
+  async lookupId(
+    id: string,
+    signal: AbortSignal,
+    storefront: string | null = null,
+  ): Promise<BookRecord | null> {
     if (!/^\d{1,15}$/.test(id)) return null;
     const params: Record<string, string> = { id };
-    if (this.options.country) params.country = this.options.country;
+    const country =
+      storefront && /^[a-z]{2}$/i.test(storefront) ? storefront.toLowerCase() : this.options.country;
+    if (country) params.country = country;
     const url = endpoint(this.options.baseUrl, '/lookup', params);
     const [first] = records(await this.options.client.getJson(NAME, url, { signal }));
     return first ?? null;

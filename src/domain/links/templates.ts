@@ -12,6 +12,7 @@ export const IDENTIFIER_PLACEHOLDERS = [
   'ol_work',
   'google_volume',
   'apple_books',
+  'apple_audiobook',
   'goodreads',
 ] as const;
 const TEXT_PLACEHOLDERS = ['isbn13', 'isbn10', 'title', 'author', 'title_author'] as const;

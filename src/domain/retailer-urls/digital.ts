@@ -68,8 +68,15 @@ export const DIGITAL_PLATFORMS: readonly StoreRule[] = [
     hosts: { 'books.apple.com': null, 'itunes.apple.com': null, 'geo.itunes.apple.com': null },
     patterns: [
       {
-        path: /^\/(?:(?<country>[a-z]{2})\/)?(?:book|audiobook)\/(?:(?<slug>[^/]+)\/)?id(?<id>\d+)\/?$/i,
+        path: /^\/(?:(?<country>[a-z]{2})\/)?book\/(?:(?<slug>[^/]+)\/)?id(?<id>\d+)\/?$/i,
         id: 'apple_books',
+      },
+      // An audiobook is a product of its own (its own id, its own ISBN): never the ebook's id.
+      {
+        path: /^\/(?:(?<country>[a-z]{2})\/)?audiobook\/(?:(?<slug>[^/]+)\/)?id(?<id>\d+)\/?$/i,
+        id: 'apple_audiobook',
+        // Apple's audiobook slugs end in the edition's note: …/project-hail-mary-unabridged/id….
+        slugNoise: /\s+(?:un)?abridged$/i,
       },
       // iTunes URLs also serve music, films and apps under the same id scheme.
       {

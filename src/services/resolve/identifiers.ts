@@ -18,7 +18,8 @@ import { findCatalogEntryByIdentifier } from './catalog-identifiers.js';
 /** A provider that can name the edition behind one identifier scheme (Open Library, Google). */
 export interface EditionLookup {
   scheme: string;
-  lookup(value: string, signal: AbortSignal): Promise<BookRecord | null>;
+  /** `country`: the storefront the URL named (two letters), for a store that answers per country. */
+  lookup(value: string, signal: AbortSignal, country: string | null): Promise<BookRecord | null>;
 }
 
 export interface IdentifierDeps {
@@ -30,6 +31,20 @@ export interface IdentifierDeps {
 }
 
 export type IdentifierMatch = { book: Book; via: 'identifier' | 'catalog' | 'provider' } | null;
+
+/**
+ * Schemes a saved book or a filed answer may still hold an identifier under from before it had its
+ * own: until migration 0034 an Apple Books audiobook's id was kept as `apple_books`. Apple numbers
+ * ebooks and audiobooks in one sequence, so the same value names the same product.
+ */
+const EARLIER_SCHEMES: Readonly<Record<string, readonly string[]>> = { apple_audiobook: ['apple_books'] };
+
+/** Each identifier, then the same value under its earlier schemes: [scheme asked, value, scheme]. */
+const withEarlier = (pairs: ReadonlyArray<[string, string]>): Array<[string, string, string]> =>
+  pairs.flatMap(([scheme, value]) => [
+    [scheme, value, scheme] as [string, string, string],
+    ...(EARLIER_SCHEMES[scheme] ?? []).map((earlier): [string, string, string] => [earlier, value, scheme]),
+  ]);
 
 /** An Open Library work names no edition; the work's canonical edition stands for it. */
 async function canonicalBookOfWork(db: Db, workKey: string): Promise<Book | null> {
@@ -52,27 +67,31 @@ export class IdentifierResolver {
 
   constructor(private readonly deps: IdentifierDeps) {}
 
-  /** `requester`: the client address the providers are asked for (its share of their budgets). */
+  /**
+   * `requester`: the client address the providers are asked for (its share of their budgets);
+   * `country`: the storefront the URL named, asked for where a store answers per storefront.
+   */
   async resolve(
     identifiers: Record<string, string>,
     mayCreate: MayCreate,
     requester: Requester = null,
+    country: string | null = null,
   ): Promise<IdentifierMatch> {
     const pairs = Object.entries(identifiers);
-    for (const [scheme, value] of pairs) {
+    for (const [scheme, value] of withEarlier(pairs)) {
       const saved =
         (await findBookByIdentifier(this.deps.db, scheme, value)) ??
         (scheme === 'ol_work' ? await canonicalBookOfWork(this.deps.db, value) : null);
       if (saved) return { book: saved, via: 'identifier' };
     }
-    for (const [scheme, value] of pairs) {
-      const record = await findCatalogEntryByIdentifier(this.deps.db, scheme, value);
+    for (const [asked, value, scheme] of withEarlier(pairs)) {
+      const record = await findCatalogEntryByIdentifier(this.deps.db, asked, value);
       const book = record ? await this.materialise(record, scheme, value, mayCreate, requester) : null;
       if (book) return { book, via: 'catalog' };
     }
     if (!mayCreate) return null;
     for (const [scheme, value] of pairs) {
-      const record = await this.askProviders(scheme, value, requester);
+      const record = await this.askProviders(scheme, value, requester, country);
       const book = record ? await this.materialise(record, scheme, value, mayCreate, requester) : null;
       if (book) return { book, via: 'provider' };
     }
@@ -83,11 +102,12 @@ export class IdentifierResolver {
     scheme: string,
     value: string,
     requester: Requester,
+    country: string | null,
   ): Promise<BookRecord | null> {
     for (const provider of this.deps.lookups.filter((lookup) => lookup.scheme === scheme)) {
       try {
         const signal = onBehalfOf(requester, AbortSignal.timeout(this.deps.timeoutMs));
-        const record = await provider.lookup(value, signal);
+        const record = await provider.lookup(value, signal, country);
         if (record?.title) return record;
       } catch {
         // An outage or a timeout only costs this source its say; the URL may still resolve otherwise.

@@ -25,7 +25,8 @@ export interface ResolverWiring {
 
 /**
  * The store ids a provider can name an edition by: Open Library editions, OCLC numbers (WorldCat),
- * Goodreads and LibraryThing ids (Open Library's search fields), Google volumes, Apple Books ids.
+ * Goodreads and LibraryThing ids (Open Library's search fields), Google volumes, Apple Books ebook and
+ * audiobook ids.
  */
 export function editionLookups(providers: readonly MetadataProvider[]): EditionLookup[] {
   return providers.flatMap((provider): EditionLookup[] => {
@@ -47,7 +48,12 @@ export function editionLookups(providers: readonly MetadataProvider[]): EditionL
       return [{ scheme: 'google_volume', lookup: (value, signal) => provider.lookupVolume(value, signal) }];
     }
     if (provider instanceof ItunesProvider) {
-      return [{ scheme: 'apple_books', lookup: (value, signal) => provider.lookupId(value, signal) }];
+      // A storefront sells only some of Apple's products: the URL's own storefront is asked.
+      return ['apple_books', 'apple_audiobook'].map((scheme) => ({
+        scheme,
+        lookup: (value: string, signal: AbortSignal, country: string | null) =>
+          provider.lookupId(value, signal, country),
+      }));
     }
     return [];
   });

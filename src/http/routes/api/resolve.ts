@@ -52,7 +52,7 @@ export const apiResolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       schema: {
         summary: 'Turn a retailer book URL into one stable book link',
         description:
-          'Answers `found` with the book (booklink_url, short_url, title, authors, cover_url, isbn) or `not_found` with a `search_url` (carrying the words the URL holds) when the URL cannot be tied to exactly one book. Any valid ISBN anywhere in any URL names its edition (local catalog, then the metadata providers); OCLC, Goodreads, LibraryThing, Google Books and Apple Books ids and title-and-author slugs are asked of the providers. Non-book products (a DVD) are never matched.',
+          'Answers `found` with the book (booklink_url, short_url, title, authors, cover_url, isbn) or `not_found` with a `search_url` (carrying the words the URL holds) when the URL cannot be tied to exactly one book. Any valid ISBN anywhere in any URL names its edition (local catalog, then the metadata providers); OCLC, Goodreads, LibraryThing, Google Books and Apple Books (ebook and audiobook) ids and title-and-author slugs are asked of the providers. Non-book products (a DVD) are never matched.',
         tags: ['api'],
         querystring: ResolveQuery,
         response: { 200: ResolveResult },

@@ -6,7 +6,7 @@ import { type AdminViewer, csrfField, renderAdminPage } from './layout.js';
 /** The names the admin area gives the offer sources. */
 const SOURCE_NAMES: Readonly<Record<string, string>> = {
   googlebooks: 'Google Books (Google Play prices)',
-  itunes: 'iTunes (Apple Books prices)',
+  itunes: 'iTunes (Apple Books ebook and audiobook prices)',
   openlibrary: 'Open Library (borrowing)',
 };
 
