@@ -119,6 +119,8 @@ export interface TitleVolume {
   /** The title without the volume ("The Silkworm" of "The Silkworm (Cormoran Strike Book 2)"). */
   main: string;
   number: number;
+  /** The volume is the title's own ("Naruto, Vol. 1"), not a note after it: each volume is titled apart. */
+  titled: boolean;
 }
 
 /**
@@ -131,11 +133,12 @@ export function titleVolume(title: string): TitleVolume | null {
   const text = title.normalize('NFKC').trim();
   const note = TITLE_VOLUME_NOTE.exec(text);
   if (note?.[1] && note[2] && note[3])
-    return { series: note[2].trim(), main: note[1].trim(), number: Number(note[3]) };
+    return { series: note[2].trim(), main: note[1].trim(), number: Number(note[3]), titled: false };
   const plain = TITLE_VOLUME.exec(text);
-  if (plain?.[1] && plain[2]) return { series: plain[1].trim(), main: text, number: Number(plain[2]) };
+  if (plain?.[1] && plain[2])
+    return { series: plain[1].trim(), main: text, number: Number(plain[2]), titled: true };
   const cjk = TITLE_VOLUME_CJK.exec(text);
   const number = cjk?.[2] ?? cjk?.[3];
-  if (cjk?.[1] && number) return { series: cjk[1].trim(), main: text, number: Number(number) };
+  if (cjk?.[1] && number) return { series: cjk[1].trim(), main: text, number: Number(number), titled: true };
   return null;
 }

@@ -158,6 +158,24 @@ describe('a series volume read from its order of first publication', () => {
     assert.equal(volume('ashfall chronicles 2', [prequel, third], author).volume, null);
   });
 
+  it('names the series as a note in a title prints it', () => {
+    const noted = (id: string, title: string, date: string) => {
+      const record = googleVolumeToRecord({
+        id,
+        volumeInfo: { title, authors: AUTHOR, publishedDate: date },
+      });
+      assert.ok(record);
+      return record;
+    };
+    const found = [
+      noted('n1', 'The Ember Gate (Ashfall Chronicles, #1)', '2013'),
+      noted('n3', 'The Last Lantern (Ashfall Chronicles Book 3)', '2015'),
+    ];
+    const { asked, volume: placed } = volume('ashfall chronicles 2', found, author);
+    assert.equal(asked?.name, 'Ashfall Chronicles');
+    assert.equal(placed?.candidate.title, 'The Salt Crown');
+  });
+
   it('asks nothing when the volume is already placed, or when no author is shared', () => {
     const second = googleVolume('a2', 'The Salt Crown', 'Ashfall Chronicles, Book 2', '2014-03-01');
     assert.equal(seriesAsked(query('ashfall chronicles 2'), candidates([first, second, third])), null);

@@ -1,7 +1,7 @@
 import type { BookRecord, SearchQuery } from '../../catalog/types.js';
 import type { TextQuery } from '../../domain/query.js';
-import { seriesPosition } from '../../domain/series.js';
-import { foldText } from '../../domain/text.js';
+import { seriesPosition, titleVolume } from '../../domain/series.js';
+import { firstSurname, foldText } from '../../domain/text.js';
 import { type SeriesNote, titleParts, withoutArticle } from '../../domain/title-parts.js';
 import type { Candidate } from './candidates.js';
 
@@ -38,6 +38,13 @@ function noteOf(
 
 const folded = (names: readonly string[]) => names.map((name) => foldText(name)).filter(Boolean);
 
+/** The series' name as a volume's note prints it: the catalog's note, a note in the title, a volume the title prints. */
+function printedName(candidate: Candidate): string | null {
+  const inTitle = /\(([^()]*#\s*\d[^()]*)\)\s*$/.exec(candidate.title)?.[1];
+  const note = candidate.series ?? inTitle;
+  return (note ? seriesPosition(note)?.name : titleVolume(candidate.title)?.series) ?? null;
+}
+
 /**
  * The series a volume query names, when candidates place some of its volumes by their own notes
  * but none is the volume asked, and every placed volume has one author in common. Null otherwise:
@@ -54,7 +61,7 @@ export function seriesAsked(query: TextQuery, candidates: readonly Candidate[]):
   const author = first?.authors.find((name) =>
     placed.every((c) => folded(c.authors).includes(foldText(name))),
   );
-  const name = first ? seriesPosition(first.series ?? titleParts(first).series?.name.join(' '))?.name : null;
+  const name = first ? printedName(first) : null;
   if (!author || !name) return null;
   return { name: name.trim(), words, wanted, author };
 }
@@ -81,6 +88,18 @@ interface Work {
   companion: boolean;
 }
 
+/**
+ * A work's key among the author's works: the core title without any series note, in the title or
+ * not ("The Last Lantern (Ashfall Chronicles Book 3)" is "The Last Lantern"), a volume the title
+ * itself prints kept ("Naruto, Vol. 2"), and the first author's surname.
+ */
+function workKeyOf(candidate: Candidate): string {
+  const parts = titleParts(candidate);
+  const printed = titleVolume(candidate.title);
+  const number = printed?.titled && !parts.core.includes(String(printed.number)) ? ` ${printed.number}` : '';
+  return `${parts.coreText}${number}|${firstSurname(candidate.authors)}`;
+}
+
 /** Editions gathered into works: by title and author, and by a shared ISBN or Open Library work. */
 function worksOf(candidates: readonly Candidate[], words: string): Work[] {
   const works = new Map<string, Work>();
@@ -90,7 +109,7 @@ function worksOf(candidates: readonly Candidate[], words: string): Work[] {
       c.record.isbn13 ? `isbn:${c.record.isbn13}` : '',
       c.record.workKey ? `work:${c.record.workKey}` : '',
     ];
-    const key = ids.map((id) => byId.get(id)).find(Boolean) ?? c.titleKey;
+    const key = ids.map((id) => byId.get(id)).find(Boolean) ?? workKeyOf(c);
     for (const id of ids) if (id && !byId.has(id)) byId.set(id, key);
     const work = works.get(key) ?? {
       key,
