@@ -126,7 +126,14 @@ export function mergeRecords(records: readonly BookRecord[]): BookRecord {
     workKey: first(records, 'workKey') ?? merged.ol_work ?? null,
     ...(records.some((record) => record.allIdentifiers) ? { allIdentifiers: allIdentifiers(records) } : {}),
     ...providerSeriesOf(records),
+    ...firstPublishYearOf(records),
   };
+}
+
+/** The earliest first publication any source gives for the work (Open Library's `first_publish_year`). */
+function firstPublishYearOf(records: readonly BookRecord[]): Pick<BookRecord, 'firstPublishYear'> {
+  const years = records.flatMap((record) => (record.firstPublishYear ? [record.firstPublishYear] : []));
+  return years.length > 0 ? { firstPublishYear: Math.min(...years) } : {};
 }
 
 /** The first source's own series of the edition (Google's `seriesInfo`), kept for search. */

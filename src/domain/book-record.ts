@@ -49,4 +49,9 @@ export interface BookRecord {
    * id and this volume's number in it; the provider gives no series name. For search only.
    */
   providerSeries?: { id: string; number: number };
+  /**
+   * The year the work was first published, when the source says so for the work rather than the
+   * edition (Open Library search's `first_publish_year`): a series' volumes come in this order.
+   */
+  firstPublishYear?: number;
 }

@@ -2,6 +2,7 @@ import { scriptLanguage } from './languages.js';
 import { memoized } from './memo.js';
 import type { TextQuery } from './query.js';
 import { authorTokens, relevance, relevanceOf } from './relevance.js';
+import { titleVolume } from './series.js';
 import { coreTitle, firstSurname, foldText, matchKeyOf } from './text.js';
 import { type TitleParts, titleParts } from './title-parts.js';
 
@@ -64,7 +65,12 @@ export function workGroupKey(title: string, authors: readonly string[]): string 
   return matchKeyOf(groupTitle(title), groupSurname(authors[0] ?? ''));
 }
 
-const groupTitle = memoized((title: string) => coreTitle(title.replace(EDITION_NOTE, '')));
+/** The core title; a volume the title prints after a separator ("… - Tome 3") keeps its number: volumes are works apart. */
+const groupTitle = memoized((title: string) => {
+  const core = coreTitle(title.replace(EDITION_NOTE, ''));
+  const volume = core ? titleVolume(title) : null;
+  return volume && !core.split(' ').includes(String(volume.number)) ? `${core} ${volume.number}` : core;
+});
 const groupSurname = memoized((author: string) => firstSurname([author]));
 
 const nonTradeTitle = memoized((title: string) => NON_TRADE.test(foldText(title)));

@@ -93,3 +93,52 @@ export function seriesPosition(note: string | null | undefined): SeriesPosition 
 export function slugWords(slug: string): string[] {
   return slug.split('-').filter((word) => word.length > 0);
 }
+
+// "Naruto, Vol. 1", "One Piece, Tome 1", "Batman La Légende - Neal Adams - Tome 3", "Harry Potter,
+// Band 1: …", "Astérix - Tome 1 - Astérix le Gaulois": a name, a separator (comma, colon or dash),
+// a volume word and its number, then the end or a subtitle. A volume word after a bare space is
+// part of the title ("The Jungle Book 2" is not volume 2 of "The Jungle").
+const TITLE_VOLUME = new RegExp(
+  `^(.+?)\\s*(?:,|:|\\s[-–—])\\s*(?:(?:vol|${VOLUME_WORDS.join('|')})\\s+|(?:${VOLUME_ABBREVIATIONS.join('|')})\\.\\s*)` +
+    `(\\d{1,3})(?=$|\\s*[:;]\\s|\\s+[-–—]\\s)`,
+  'i',
+);
+// "The Silkworm (Cormoran Strike Book 2)", "(Discworld Novel 5)" is not: a series name, a volume word, its number.
+const TITLE_VOLUME_NOTE = new RegExp(
+  `^(.+?)\\s*\\(\\s*([^()]+?),?\\s+(?:vol\\.?|${VOLUME_WORDS.join('|')})\\s*(\\d{1,3})\\s*\\)\\s*$`,
+  'i',
+);
+// "進撃の巨人（３）", "ワンピース 第3巻" (read after NFKC: fullwidth digits and brackets are plain).
+const TITLE_VOLUME_CJK =
+  /^(.*?[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}].*?)\s*(?:第\s*(\d{1,3})\s*巻|\((\d{1,3})\))\s*$/u;
+
+/** A volume a title prints: the series' name as printed, the main title, and the volume's number. */
+export interface TitleVolume {
+  /** The series' name ("Naruto", "Batman La Légende - Neal Adams", "Cormoran Strike"). */
+  series: string;
+  /** The title without the volume ("The Silkworm" of "The Silkworm (Cormoran Strike Book 2)"). */
+  main: string;
+  number: number;
+  /** The volume is the title's own ("Naruto, Vol. 1"), not a note after it: each volume is titled apart. */
+  titled: boolean;
+}
+
+/**
+ * The volume number a title prints after its name, in the forms publishers give the providers in
+ * the UI's languages: "Naruto, Vol. 1" and "Batman La Légende - Neal Adams - Tome 3" (Google Books
+ * titles), "Harry Potter, Band 1: …", "Dune, Livre 1", "The Silkworm (Cormoran Strike Book 2)",
+ * "進撃の巨人（３）", "ワンピース 第3巻". Null when the title prints none. Pure.
+ */
+export function titleVolume(title: string): TitleVolume | null {
+  const text = title.normalize('NFKC').trim();
+  const note = TITLE_VOLUME_NOTE.exec(text);
+  if (note?.[1] && note[2] && note[3])
+    return { series: note[2].trim(), main: note[1].trim(), number: Number(note[3]), titled: false };
+  const plain = TITLE_VOLUME.exec(text);
+  if (plain?.[1] && plain[2])
+    return { series: plain[1].trim(), main: text, number: Number(plain[2]), titled: true };
+  const cjk = TITLE_VOLUME_CJK.exec(text);
+  const number = cjk?.[2] ?? cjk?.[3];
+  if (cjk?.[1] && number) return { series: cjk[1].trim(), main: text, number: Number(number), titled: true };
+  return null;
+}

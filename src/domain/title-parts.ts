@@ -1,4 +1,5 @@
 import { memoized } from './memo.js';
+import { titleVolume } from './series.js';
 import { coreTitle, foldText } from './text.js';
 
 /** A series note as catalogs write it: "The Hunger Games, #2", "Harry Potter, #1-7", "Dune Chronicles #1". */
@@ -84,10 +85,21 @@ const notedTitleParts = memoized((key: string) => {
   return readTitleParts({ title, series, originalTitle });
 });
 
+/** A volume the title prints ("Naruto, Vol. 1", "… - Tome 3", "（３）") as a series note, when no note names one. */
+function titleVolumeNote(title: string): { note: SeriesNote; main: string } | null {
+  const volume = titleVolume(title);
+  if (!volume) return null;
+  const name = foldText(volume.series).replace(LEADING_ARTICLE, '').split(' ').filter(Boolean);
+  if (name.length === 0) return null;
+  return { note: { name, number: volume.number, range: null, fractional: false }, main: volume.main };
+}
+
 function readTitleParts(source: TitleSource): TitleParts {
   const note = TITLE_NOTE.exec(source.title);
-  const main = note && note.index > 0 ? source.title.slice(0, note.index) : source.title;
-  const series = parseSeriesNote(source.series) ?? parseSeriesNote(note?.[1]);
+  const noted = parseSeriesNote(source.series) ?? parseSeriesNote(note?.[1]);
+  const printed = noted || note ? null : titleVolumeNote(source.title);
+  const main = note && note.index > 0 ? source.title.slice(0, note.index) : (printed?.main ?? source.title);
+  const series = noted ?? printed?.note ?? null;
   const coreText = coreTitle(main);
   const fullText = withoutArticle(foldText(main));
   const originalMain = source.originalTitle?.replace(TITLE_NOTE, '') ?? '';

@@ -123,6 +123,31 @@ describeEachDialect('search through the providers', (context) => {
     assert.equal(page.status, 200, 'a series name no volume confirms is never a confident redirect');
   });
 
+  it('finds a volume no answer names by its order among its author’s works, and does not redirect to it', async () => {
+    // Volumes 1 and 3 print the series in a Google subtitle; volume 2 carries no series anywhere,
+    // as most real answers do. Open Library gives each work its first_publish_year.
+    const volumes = [
+      { isbn13: '9780000005014', title: 'The Copper Wren', subtitle: 'Lantern Street Mysteries, Book 1' },
+      { isbn13: '9780000005021', title: 'A Pocket of Rain' },
+      { isbn13: '9780000005038', title: 'The Ninth Bell', subtitle: 'Lantern Street Mysteries, Book 3' },
+    ];
+    for (const [i, volume] of volumes.entries()) {
+      fake.addBook({ ...volume, authors: ['Odile Marsh'], publishedDate: String(2012 + i) });
+    }
+    const body = await api('lantern street mysteries 2');
+    assert.equal(body.results[0]?.title, 'A Pocket of Rain');
+    const authorQuestions = () =>
+      fake
+        .requests('openlibrary')
+        .filter((path) => new URL(path, 'http://x').searchParams.get('author') === 'Odile Marsh');
+    assert.equal(authorQuestions().length, 1, 'the series’ author is asked for every work, once');
+    const page = await t.get(`/search?q=${encodeURIComponent('lantern street mysteries 2')}`);
+    assert.equal(page.status, 200, 'a volume placed by its order alone is never a confident redirect');
+    // A volume the answers name needs no further question.
+    assert.equal((await api('lantern street mysteries book 3')).results[0]?.title, 'The Ninth Bell');
+    assert.equal(authorQuestions().length, 1);
+  });
+
   it('finds a volume typed with a series name the catalog knows', async () => {
     fake.addBook({ isbn13: '9780000002020', title: 'Low Tide', authors: ['Anna Kell'] });
     const body = await api('low tide harbour lights');

@@ -227,6 +227,7 @@ export function openLibrarySearchDocToRecord(doc: Json, coversUrl: string): Book
   };
   const coverId = num(edition?.cover_i) ?? num(doc.cover_i);
   const editionCount = num(doc.edition_count);
+  const firstYear = num(doc.first_publish_year);
   return {
     ...emptyRecord(NAME, title),
     isbn13: isbn?.isbn13 ?? null,
@@ -244,6 +245,10 @@ export function openLibrarySearchDocToRecord(doc: Json, coversUrl: string): Book
     workKey,
     // Zero is kept: a work the index counts no edition of is a stub, not a book of unknown reach.
     ...(editionCount !== null && editionCount >= 0 ? { editionCount: Math.round(editionCount) } : {}),
+    // The work's first publication (the edition's own date is not in a search document).
+    ...(firstYear !== null && Number.isInteger(firstYear) && firstYear > 0
+      ? { firstPublishYear: firstYear }
+      : {}),
   };
 }
 

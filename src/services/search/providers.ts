@@ -7,6 +7,7 @@ import { type AnswerCache, MemoryAnswerCache, RedisAnswerCache } from './cache.j
 import { apartVolumes, type Candidate, dedupe, remoteCandidate, uniqueSeriesNames } from './candidates.js';
 import { planProviderSearch, requestKey } from './plans.js';
 import { nameProviderSeries } from './provider-series.js';
+import { type PlacedVolume, seriesAsked, seriesQuestion, volumeByOrder } from './series-order.js';
 import type { SearchVocabulary } from './vocabulary.js';
 
 /** A text search over remote providers (the provider chain's `search`). */
@@ -86,9 +87,14 @@ export class ProviderSearch {
       // The title without the series name explains the query but not from what the book says.
       ...plan.titles.map((reading) => ({ reading, weight: 0.88, told: false })),
     ];
+    // Volumes placed by their order among their author's works (`seriesVolume`), by work.
+    const placed = new Map<string, PlacedVolume>();
     // The reading that explains the best result wins; another must explain it clearly better.
     const rank = () => {
-      const all = apartVolumes(dedupe([...local, ...found]));
+      const all = apartVolumes(dedupe([...local, ...found])).map((c) => {
+        const volume = placed.get(c.titleKey);
+        return volume && !c.series ? { ...c, series: volume.series, seriesInferred: true } : c;
+      });
       const ranked = readings.map(({ reading, weight, told }) => ({
         weight,
         told: told ? reading.raw : null,
@@ -123,7 +129,37 @@ export class ProviderSearch {
       });
       if (found.length > 0) groups = rank();
     }
+    const volume = await this.seriesVolume(query, [...local, ...found], deadline, progress, requester);
+    if (volume) {
+      placed.set(volume.candidate.titleKey, volume);
+      found.push(volume.candidate);
+      groups = rank();
+    }
     return groups;
+  }
+
+  /**
+   * A volume query whose series the answers place but not the volume asked ("cormoran strike 2"
+   * with volumes 1 and 3 found): the series' author is asked for every work (one more question,
+   * on such queries only), and the volume is read from their order of first publication
+   * (`volumeByOrder`). Shown with an inferred series note: ranked, never redirected to.
+   */
+  private async seriesVolume(
+    query: TextQuery,
+    candidates: readonly Candidate[],
+    deadline: number,
+    progress: Completeness,
+    requester: Requester,
+  ): Promise<PlacedVolume | null> {
+    const asked = seriesAsked(query, candidates);
+    if (!asked) return null;
+    if (deadline - Date.now() <= 50) {
+      progress.complete = false;
+      return null;
+    }
+    const question = seriesQuestion(asked);
+    const answer = await this.ask([question], deadline, progress, requester);
+    return volumeByOrder(asked, candidates, answer, answer.length < question.limit);
   }
 
   /** Asks the providers several questions at once (cached answers are not asked again). */
