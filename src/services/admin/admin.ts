@@ -13,8 +13,8 @@ import { AdminDestinations } from './destinations.js';
 import { AdminEarnings } from './earnings.js';
 import { AdminEditions } from './editions.js';
 import { AdminKeys } from './keys.js';
-import type { BookFinder } from './lists.js';
-import { AdminLists } from './lists-edit.js';
+import { AdminLinks } from './links.js';
+import { AdminLists, type BookFinder } from './lists.js';
 import { AdminOffers } from './offers.js';
 import { AdminPartners } from './partners.js';
 import { AdminPins } from './pins.js';
@@ -69,12 +69,13 @@ export function createAdminServices({
   brand,
   offerSources = [],
 }: AdminDependencies): AdminServices {
+  const links = new AdminLinks(db, events);
   return {
     auth: new AdminAuth(db),
     analytics: new AdminAnalytics(db),
-    books: new AdminBooks(db, events),
+    books: new AdminBooks(db, events, links),
     editions: new AdminEditions(db, events),
-    destinations: new AdminDestinations(db, events),
+    destinations: new AdminDestinations(db, events, links),
     pins: new AdminPins(db, events),
     lists: new AdminLists(db, events, finder),
     accessCodes: new AdminAccessCodes(db, events),

@@ -15,7 +15,8 @@ import {
 } from '../../store/admin-destinations.js';
 import { type LinkRecord, linksOfDestination } from '../../store/admin-links.js';
 import { destinationRowToDestination, listAllDestinations } from '../../store/destinations.js';
-import { removeBookLink } from './books.js';
+import type { Db } from '../../store/schema.js';
+import type { ChangeEvents } from '../change-events.js';
 import {
   AdminArea,
   type AuditActor,
@@ -25,8 +26,8 @@ import {
   isHttpUrl,
   ok,
 } from './commands.js';
-import { updateDestinationLink } from './destination-links.js';
 import type { LinkInput } from './link-fields.js';
+import type { AdminLinks } from './links.js';
 
 export type { LinkRecord } from '../../store/admin-links.js';
 
@@ -166,6 +167,14 @@ export interface DestinationDetail {
 
 /** The Destinations area: retailers, libraries and stores, and the book links to each. */
 export class AdminDestinations extends AdminArea {
+  constructor(
+    db: Db,
+    events: ChangeEvents,
+    private readonly links: AdminLinks,
+  ) {
+    super(db, events);
+  }
+
   async overview(): Promise<DestinationsOverview> {
     const destinations = await listAllDestinations(this.db);
     destinations.sort((a, b) => a.group.localeCompare(b.group) || b.displayPriority - a.displayPriority);
@@ -274,11 +283,11 @@ export class AdminDestinations extends AdminArea {
     linkId: number,
     input: LinkInput,
   ): Promise<CommandResult<LinkRecord>> {
-    return updateDestinationLink(this.as(actor), destinationId, linkId, input);
+    return this.links.update(actor, destinationId, linkId, input);
   }
 
   removeLink(actor: AuditActor, destinationId: number, linkId: number): Promise<boolean> {
-    return removeBookLink(this.as(actor), linkId, { destinationId });
+    return this.links.remove(actor, linkId, { destinationId });
   }
 
   private async check(
