@@ -1,3 +1,4 @@
+import { parseHttpUrl } from '../../domain/urls.js';
 import { type AuditActor, type AuditEntry, writeAudit } from '../../store/audit.js';
 import type { Db } from '../../store/schema.js';
 import type { ChangeEvents } from '../change-events.js';
@@ -65,12 +66,7 @@ export const invalid = (errors: FieldErrors): CommandResult<never> => ({ ok: fal
 
 /** http(s) only: an operator's typo must not become a `javascript:` link on a public page. */
 export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
+  return parseHttpUrl(value) !== null;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
