@@ -27,6 +27,8 @@ export interface AdminServices {
   books: AdminBooks;
   editions: AdminEditions;
   destinations: AdminDestinations;
+  /** Curated book links: added from a book's page, changed from it or from its destination's. */
+  links: AdminLinks;
   pins: AdminPins;
   lists: AdminLists;
   accessCodes: AdminAccessCodes;
@@ -69,13 +71,13 @@ export function createAdminServices({
   brand,
   offerSources = [],
 }: AdminDependencies): AdminServices {
-  const links = new AdminLinks(db, events);
   return {
     auth: new AdminAuth(db),
     analytics: new AdminAnalytics(db),
-    books: new AdminBooks(db, events, links),
+    books: new AdminBooks(db, events),
     editions: new AdminEditions(db, events),
-    destinations: new AdminDestinations(db, events, links),
+    destinations: new AdminDestinations(db, events),
+    links: new AdminLinks(db, events),
     pins: new AdminPins(db, events),
     lists: new AdminLists(db, events, finder),
     accessCodes: new AdminAccessCodes(db, events),

@@ -8,8 +8,6 @@ import {
 } from '../../store/admin-books.js';
 import { destinationSlugExists } from '../../store/admin-destinations.js';
 import { type Book, findBookById } from '../../store/books.js';
-import type { Db } from '../../store/schema.js';
-import type { ChangeEvents } from '../change-events.js';
 import { type BookAdminData, bookPageModel } from './book-page.js';
 import {
   AdminArea,
@@ -20,7 +18,6 @@ import {
   isHttpUrl,
   ok,
 } from './commands.js';
-import type { AddLinkInput, AdminLinks } from './links.js';
 import { listsOfBook } from './lists-read.js';
 
 export type { Book } from '../../store/books.js';
@@ -55,16 +52,8 @@ export interface OverrideInput {
   notes: string;
 }
 
-/** The Books area: finding books, the book's admin page, and its edit, link and override commands. */
+/** The Books area: finding books, the book's admin page, and its edit and override commands (links: `AdminLinks`). */
 export class AdminBooks extends AdminArea {
-  constructor(
-    db: Db,
-    events: ChangeEvents,
-    private readonly links: AdminLinks,
-  ) {
-    super(db, events);
-  }
-
   find(id: number): Promise<Book | null> {
     return findBookById(this.db, id);
   }
@@ -110,14 +99,6 @@ export class AdminBooks extends AdminArea {
     });
     this.events.emit('book-changed', book.slug);
     return ok(undefined);
-  }
-
-  addLink(actor: AuditActor, book: Book, input: AddLinkInput): Promise<CommandResult<number>> {
-    return this.links.add(actor, book, input);
-  }
-
-  removeLink(actor: AuditActor, linkId: number, owner: { bookId: number }): Promise<boolean> {
-    return this.links.remove(actor, linkId, owner);
   }
 
   async setOverride(actor: AuditActor, book: Book, input: OverrideInput): Promise<CommandResult> {

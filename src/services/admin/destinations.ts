@@ -15,8 +15,6 @@ import {
 } from '../../store/admin-destinations.js';
 import { type LinkRecord, linksOfDestination } from '../../store/admin-links.js';
 import { destinationRowToDestination, listAllDestinations } from '../../store/destinations.js';
-import type { Db } from '../../store/schema.js';
-import type { ChangeEvents } from '../change-events.js';
 import {
   AdminArea,
   type AuditActor,
@@ -26,8 +24,6 @@ import {
   isHttpUrl,
   ok,
 } from './commands.js';
-import type { LinkInput } from './link-fields.js';
-import type { AdminLinks } from './links.js';
 
 export type { LinkRecord } from '../../store/admin-links.js';
 
@@ -167,14 +163,6 @@ export interface DestinationDetail {
 
 /** The Destinations area: retailers, libraries and stores, and the book links to each. */
 export class AdminDestinations extends AdminArea {
-  constructor(
-    db: Db,
-    events: ChangeEvents,
-    private readonly links: AdminLinks,
-  ) {
-    super(db, events);
-  }
-
   async overview(): Promise<DestinationsOverview> {
     const destinations = await listAllDestinations(this.db);
     destinations.sort((a, b) => a.group.localeCompare(b.group) || b.displayPriority - a.displayPriority);
@@ -274,20 +262,6 @@ export class AdminDestinations extends AdminArea {
       after: { isActive: false },
     });
     this.events.emit('destinations-changed');
-  }
-
-  /** One row of the destination's bulk view of book links. */
-  updateLink(
-    actor: AuditActor,
-    destinationId: number,
-    linkId: number,
-    input: LinkInput,
-  ): Promise<CommandResult<LinkRecord>> {
-    return this.links.update(actor, destinationId, linkId, input);
-  }
-
-  removeLink(actor: AuditActor, destinationId: number, linkId: number): Promise<boolean> {
-    return this.links.remove(actor, linkId, { destinationId });
   }
 
   private async check(
