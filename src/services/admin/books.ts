@@ -21,7 +21,6 @@ import {
 import { listsOfBook } from './lists-read.js';
 
 export type { Book } from '../../store/books.js';
-export type { BookAdminData } from './book-page.js';
 
 /** SPEC 2.4 "book edit": authors one per line (or separated by semicolons). */
 export interface BookEditInput {
