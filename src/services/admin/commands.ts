@@ -8,13 +8,6 @@ export type { AuditActor } from '../../store/audit.js';
 /** Who acts in the audit log when an operator runs `booklink admin …` or `booklink apikey …`. */
 export const CLI_ACTOR: AuditActor = Object.freeze({ id: null, email: 'cli' });
 
-/** What every admin command needs: the database, who acts (for the audit log), and the cache events. */
-export interface CommandContext {
-  db: Db;
-  actor: AuditActor;
-  events: ChangeEvents;
-}
-
 /**
  * One area of the admin use cases (books, lists, keys…), built once in `container.ts` with the
  * database and the cache events. Routes hand it who acts; it never hands the database back.
@@ -32,11 +25,6 @@ export abstract class AdminArea {
     entry: AuditEntry | ((value: T) => AuditEntry | null),
   ): Promise<T> {
     return audited({ db: this.db, actor }, change, entry);
-  }
-
-  /** The context the area's command functions take, for one operator's request. */
-  protected as(actor: AuditActor): CommandContext {
-    return { db: this.db, actor, events: this.events };
   }
 }
 
