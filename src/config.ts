@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { ConfigError, type Env, PROVIDER_NAMES, type ProviderName } from './config/base.js';
+import { ConfigError, type Env, knownNames, PROVIDER_NAMES, type ProviderName } from './config/base.js';
 import {
   type BudgetedProvider,
   type BudgetWindow,
@@ -178,16 +178,11 @@ function trustProxy(env: Env): TrustProxy {
 
 function providers(env: Env): ProviderName[] {
   const raw = env.PROVIDERS ?? PROVIDER_NAMES.join(',');
-  const names = raw
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  for (const name of names) {
-    if (!(PROVIDER_NAMES as readonly string[]).includes(name)) {
-      throw new ConfigError(`PROVIDERS: unknown provider "${name}" (known: ${PROVIDER_NAMES.join(', ')})`);
-    }
-  }
-  return names as ProviderName[];
+  return knownNames(
+    raw,
+    PROVIDER_NAMES,
+    (name) => `PROVIDERS: unknown provider "${name}" (known: ${PROVIDER_NAMES.join(', ')})`,
+  );
 }
 
 function defaultCountry(env: Env): string {

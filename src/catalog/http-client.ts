@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher, request } from 'undici';
 import type { Config } from '../config.js';
+import { parseHttpUrl } from '../domain/urls.js';
 import { type BreakerState, CircuitBreaker } from './circuit-breaker.js';
 import { OUTCOME_OF, OutboundError } from './outbound-errors.js';
 import type { ProviderBudget } from './provider-budget.js';
@@ -8,7 +9,7 @@ import { type ProviderCounters, ProviderHealth, type ProviderLog } from './provi
 import { quotaWaitMs, retryAfterMs } from './quota.js';
 import { requesterOf } from './requester.js';
 import { isTimeout, readJsonQuietly, readLimited } from './response-body.js';
-import { type FollowOptions, followShortLink, parseHttpUrl, SHORT_LINK_HOSTS } from './short-links.js';
+import { type FollowOptions, followShortLink, SHORT_LINK_HOSTS } from './short-links.js';
 
 /**
  * The one outbound HTTP client. Every call names the provider it is for, may only reach the

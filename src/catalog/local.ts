@@ -1,7 +1,7 @@
 import { editionIdentifiers, type IdentifierPair, identifierIndexPairs } from '../domain/identifiers.js';
 import type { Isbn } from '../domain/isbn.js';
+import { parseJsonArray } from '../domain/json.js';
 import { matchKey } from '../domain/text.js';
-import { parseJsonArray } from '../store/books.js';
 import { findCatalogEntryByIsbn13 } from '../store/catalog-entries.js';
 import { catalogEntriesByIdentifier, PROVIDER_SOURCE } from '../store/catalog-identifiers.js';
 import type { CatalogEntryRow, Db, NewCatalogEntryRow } from '../store/schema.js';

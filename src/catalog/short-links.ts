@@ -1,4 +1,5 @@
 import { type Dispatcher, request } from 'undici';
+import { parseHttpUrl } from '../domain/urls.js';
 
 /** Following a short link (amzn.to/…) to the retailer URL behind it: the one user-supplied URL we touch. */
 
@@ -30,15 +31,6 @@ export function hostMatches(hostname: string, hosts: readonly string[]): boolean
   return hosts.some(
     (allowed) => host === allowed || host === `www.${allowed}` || host.endsWith(`.${allowed}`),
   );
-}
-
-export function parseHttpUrl(raw: string, base?: URL): URL | null {
-  try {
-    const url = new URL(raw, base);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
-  } catch {
-    return null;
-  }
 }
 
 export interface HopOptions {

@@ -8,3 +8,23 @@ export class ConfigError extends Error {
 }
 
 export type Env = Record<string, string | undefined>;
+
+/**
+ * A comma-separated list of names (PROVIDERS, OFFER_SOURCES), each one of `known`; a name that is not
+ * throws the ConfigError `unknown` words for it.
+ */
+export function knownNames<T extends string>(
+  raw: string,
+  known: readonly T[],
+  unknown: (name: string) => string,
+): T[] {
+  const isKnown = (name: string): name is T => (known as readonly string[]).includes(name);
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  return names.map((name) => {
+    if (!isKnown(name)) throw new ConfigError(unknown(name));
+    return name;
+  });
+}

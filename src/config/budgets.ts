@@ -1,4 +1,4 @@
-import { ConfigError, type Env, type ProviderName } from './base.js';
+import { ConfigError, type Env, knownNames, type ProviderName } from './base.js';
 
 /**
  * The provider budgets (PROVIDER_BUDGET_*) and the offers' own (OFFER_SOURCES, OFFER_BUDGET_*):
@@ -81,18 +81,12 @@ export function providerBudgets(env: Env): Record<BudgetedProvider, readonly Bud
 export function offerSources(env: Env, enabled: readonly ProviderName[]): OfferSourceName[] {
   const raw = (env.OFFER_SOURCES ?? OFFER_SOURCE_NAMES.join(',')).trim().toLowerCase();
   if (raw === 'off' || raw === '') return [];
-  const names = raw
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  for (const name of names) {
-    if (!(OFFER_SOURCE_NAMES as readonly string[]).includes(name)) {
-      throw new ConfigError(
-        `OFFER_SOURCES: unknown source "${name}" (known: ${OFFER_SOURCE_NAMES.join(', ')}, or off)`,
-      );
-    }
-  }
-  return (names as OfferSourceName[]).filter((name) => enabled.includes(name));
+  const names = knownNames(
+    raw,
+    OFFER_SOURCE_NAMES,
+    (name) => `OFFER_SOURCES: unknown source "${name}" (known: ${OFFER_SOURCE_NAMES.join(', ')}, or off)`,
+  );
+  return names.filter((name) => enabled.includes(name));
 }
 
 export function offerBudgets(env: Env): Record<OfferSourceName, readonly BudgetWindow[]> {

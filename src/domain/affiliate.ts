@@ -1,5 +1,6 @@
 import { affiliateTagFor, type Destination } from './links.js';
 import { forCountry } from './storefronts.js';
+import { parseUrl } from './urls.js';
 
 /**
  * The operator's affiliate tags: where each one comes from, and whether a click carried one. Tags are
@@ -37,12 +38,8 @@ export function canCarryTag(destination: Destination): boolean {
 /** Whether `url` carries `tag` as the destination applies it (its parameter, or in its template). */
 export function carriesTag(url: string, destination: Destination, tag: string | null): boolean {
   if (!tag) return false;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
+  const parsed = parseUrl(url);
+  if (!parsed) return false;
   if (destination.affiliateParam && parsed.searchParams.get(destination.affiliateParam) === tag) return true;
   return destination.urlTemplate.includes('{affiliate}') && parsed.pathname.split('/').includes(tag);
 }

@@ -24,22 +24,29 @@ export function indexedScheme(scheme: string, value: string): string {
  * under the index's scheme names, each pair once, notes left out.
  */
 export function identifierIndexPairs(record: BookRecord): IdentifierPair[] {
-  const pairs: IdentifierPair[] = [];
-  const seen = new Set<string>();
+  const unique = new UniquePairs();
   const add = (scheme: string, value: string | null | undefined) => {
     const text = value?.trim();
-    if (!text || IDENTIFIER_NOTES.has(scheme)) return;
-    const indexed = indexedScheme(scheme, text);
-    const key = `${indexed}\0${text}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    pairs.push([indexed, text]);
+    if (text && !IDENTIFIER_NOTES.has(scheme)) unique.add(indexedScheme(scheme, text), text);
   };
   add('isbn13', record.isbn13);
   add('isbn10', record.isbn10);
   for (const [scheme, value] of record.allIdentifiers ?? []) add(scheme, value);
   for (const [scheme, value] of Object.entries(record.identifiers)) add(scheme, value);
-  return pairs;
+  return unique.pairs;
+}
+
+/** Identifier pairs, each kept once, in the order they were first added. */
+export class UniquePairs {
+  readonly pairs: IdentifierPair[] = [];
+  private readonly seen = new Set<string>();
+
+  add(scheme: string, value: string): void {
+    const key = `${scheme}\0${value}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.pairs.push([scheme, value]);
+  }
 }
 
 /**

@@ -19,3 +19,17 @@ export function memoized<T>(compute: (input: string) => T, size = 5000): (input:
     return value;
   };
 }
+
+/** What `map` holds for `key`; the first time, what `make` answers, kept there. */
+export function getOrAdd<K, V>(
+  map: { get(key: K): V | undefined; set(key: K, value: V): unknown },
+  key: K,
+  make: () => V,
+): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}

@@ -1,3 +1,4 @@
+import { parseHttpUrl } from './urls.js';
 /**
  * Offers: what a store says it asks for a book in one country (price and direct link), and whether a
  * library copy can be borrowed (issue 47). Read in the background from the stores' own APIs and
@@ -115,14 +116,8 @@ function rank(offer: Offer): number {
 
 /** Whether `url` is an https (or http) link on one of the source's hosts (or their subdomains). */
 export function offerLinkAllowed(source: OfferSource, url: string | null): url is string {
-  if (!url) return false;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return false;
+  const parsed = url ? parseHttpUrl(url) : null;
+  if (!parsed) return false;
   const host = parsed.hostname.toLowerCase();
   return OFFER_LINK_HOSTS[source].some((allowed) => host === allowed || host.endsWith(`.${allowed}`));
 }

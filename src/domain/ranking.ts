@@ -1,5 +1,5 @@
 import { scriptLanguage } from './languages.js';
-import { memoized } from './memo.js';
+import { getOrAdd, memoized } from './memo.js';
 import type { TextQuery } from './query.js';
 import { authorTokens, relevance, relevanceOf } from './relevance.js';
 import { titleVolume } from './series.js';
@@ -171,16 +171,8 @@ export function queryScores(query: TextQuery): (candidate: RankInput) => number 
     if (known !== undefined) return known;
     const parts = titleParts(candidate);
     const authors = authorTokens(candidate.authors);
-    let byAuthors = read.get(parts);
-    if (!byAuthors) {
-      byAuthors = new Map();
-      read.set(parts, byAuthors);
-    }
-    let value = byAuthors.get(authors);
-    if (value === undefined) {
-      value = relevanceOf(query, candidate, parts, authors);
-      byAuthors.set(authors, value);
-    }
+    const byAuthors = getOrAdd(read, parts, () => new Map<ReadonlySet<string>, number>());
+    const value = getOrAdd(byAuthors, authors, () => relevanceOf(query, candidate, parts, authors));
     const score = value - 0.1 * editionPenalty(candidate);
     scores.set(candidate, score);
     return score;

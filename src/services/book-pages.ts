@@ -105,7 +105,7 @@ export class BookPages {
         bookLinksForBook(this.db, book.id),
         overridesForBook(this.db, book.id),
         book.workId === null ? Promise.resolve([]) : editionsOfWork(this.db, book.workId),
-        book.workId === null ? Promise.resolve(null) : canonicalEditionOf(this.db, book.workId),
+        book.workId === null ? Promise.resolve(null) : canonicalEditionOf(this.db, { id: book.workId }),
         offersForBook(this.db, book.id),
         offerReadsForBook(this.db, book.id),
       ]);

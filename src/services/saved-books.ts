@@ -1,27 +1,14 @@
 import { type Book, findBookBySlug } from '../store/books.js';
 import { insertSavedEvent, type SavedEvent } from '../store/saved-events.js';
-import type { Db } from '../store/schema.js';
-import { type Admission, type WriteLimits, type Writer, writeFingerprint } from './write-limits.js';
+import { ReaderWrites } from './reader-writes.js';
+import type { Admission, Writer } from './write-limits.js';
 
 /** Saved-books collections: the books a shared collection names, and what readers do with them. */
-export class SavedBooks {
-  constructor(
-    private readonly db: Db,
-    private readonly writes: WriteLimits,
-  ) {}
-
+export class SavedBooks extends ReaderWrites {
   /** Logs an event, charged to its writer; the same event again in the window is stored once. */
-  async record(event: SavedEvent, writer: Writer): Promise<Admission> {
-    const fingerprint = writeFingerprint(
-      event.eventType,
-      event.collectionSize,
-      event.bookSlug,
-      event.viewMode,
-      event.clientToken,
-    );
-    const admission = await this.writes.admit('saved_event', writer, fingerprint);
-    if (admission.kind === 'admitted') await insertSavedEvent(this.db, event);
-    return admission;
+  record(event: SavedEvent, writer: Writer): Promise<Admission> {
+    const said = [event.eventType, event.collectionSize, event.bookSlug, event.viewMode, event.clientToken];
+    return this.admitted('saved_event', writer, said, (db) => insertSavedEvent(db, event));
   }
 
   /** The books behind the slugs, in order; unknown slugs are left out. */

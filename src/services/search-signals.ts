@@ -1,5 +1,4 @@
 import { foldText } from '../domain/text.js';
-import type { Db } from '../store/schema.js';
 import {
   logFeedback,
   logMiss,
@@ -8,7 +7,8 @@ import {
   type NewMiss,
   searchExists,
 } from '../store/search/log.js';
-import { type Admission, type WriteLimits, type Writer, writeFingerprint } from './write-limits.js';
+import { ReaderWrites } from './reader-writes.js';
+import type { Admission, Writer } from './write-limits.js';
 
 /** Text compared for duplicates: case, accents and spacing aside, the same words are the same report. */
 const sameText = (text: string | null) => (text === null ? null : foldText(text).replace(/\s+/g, ' ').trim());
@@ -18,29 +18,15 @@ const sameText = (text: string | null) => (text === null ? null : foldText(text)
  * is charged to its writer (`WriteLimits`): past the cap nothing is stored, and a repeat of the same
  * signal from the same writer in the window is stored once.
  */
-export class SearchSignals {
-  constructor(
-    private readonly db: Db,
-    private readonly writes: WriteLimits,
-  ) {}
-
-  async feedback(entry: NewFeedback, writer: Writer): Promise<Admission> {
-    const fingerprint = writeFingerprint(
-      sameText(entry.query),
-      entry.clicked_position,
-      entry.clicked_book_id,
-      entry.source_sfid,
-    );
-    const admission = await this.writes.admit('feedback', writer, fingerprint);
-    if (admission.kind === 'admitted') await logFeedback(this.db, entry);
-    return admission;
+export class SearchSignals extends ReaderWrites {
+  feedback(entry: NewFeedback, writer: Writer): Promise<Admission> {
+    const said = [sameText(entry.query), entry.clicked_position, entry.clicked_book_id, entry.source_sfid];
+    return this.admitted('feedback', writer, said, (db) => logFeedback(db, entry));
   }
 
-  async miss(entry: NewMiss, writer: Writer): Promise<Admission> {
-    const fingerprint = writeFingerprint(sameText(entry.query), sameText(entry.details));
-    const admission = await this.writes.admit('miss', writer, fingerprint);
-    if (admission.kind === 'admitted') await logMiss(this.db, entry);
-    return admission;
+  miss(entry: NewMiss, writer: Writer): Promise<Admission> {
+    const said = [sameText(entry.query), sameText(entry.details)];
+    return this.admitted('miss', writer, said, (db) => logMiss(db, entry));
   }
 
   /** Records a vote; `not_found` when no search has this id (nothing is charged then). */
@@ -50,8 +36,6 @@ export class SearchSignals {
     writer: Writer,
   ): Promise<Admission | { kind: 'not_found' }> {
     if (!(await searchExists(this.db, sfid))) return { kind: 'not_found' };
-    const admission = await this.writes.admit('vote', writer, writeFingerprint(sfid, feedback));
-    if (admission.kind === 'admitted') await logVote(this.db, sfid, feedback);
-    return admission;
+    return this.admitted('vote', writer, [sfid, feedback], (db) => logVote(db, sfid, feedback));
   }
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
+import { parseJsonArray } from '../domain/json.js';
 import { nowIso } from './db.js';
 import type { ApiKeyTable, Db } from './schema.js';
 
@@ -48,21 +49,12 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-function parseScopes(raw: string): string[] {
-  try {
-    const value: unknown = JSON.parse(raw);
-    return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
 function rowToApiKey(row: ApiKeyRow): ApiKey {
   return {
     id: Number(row.id),
     name: row.name,
     prefix: row.key_prefix,
-    scopes: parseScopes(row.scopes),
+    scopes: parseJsonArray(row.scopes),
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
     lastUsedAt: row.last_used_at,
@@ -102,7 +94,7 @@ export async function findActiveApiKey(db: Db, key: string): Promise<ApiKeyIdent
     .where('key_hash', '=', hashApiKey(key))
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  return row ? { id: Number(row.id), name: row.name, scopes: parseScopes(row.scopes) } : null;
+  return row ? { id: Number(row.id), name: row.name, scopes: parseJsonArray(row.scopes) } : null;
 }
 
 export type RevokeOutcome =

@@ -1,16 +1,6 @@
 import { nowIso } from './db.js';
 import type { BookRow, CatalogEntryRow, Db } from './schema.js';
 
-/** The canonical edition's book id of an Open Library work key, if the work is known. */
-export async function canonicalBookIdOfWorkKey(db: Db, workKey: string): Promise<number | null> {
-  const work = await db
-    .selectFrom('works')
-    .select('canonical_book_id')
-    .where('work_key', '=', workKey)
-    .executeTakeFirst();
-  return work?.canonical_book_id ?? null;
-}
-
 /** The most popular saved book with this title/author match key. */
 export function bestBookByMatchKey(db: Db, key: string): Promise<BookRow | undefined> {
   return db

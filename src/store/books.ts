@@ -1,5 +1,6 @@
 import { type Expression, sql } from 'kysely';
 import type { BookRecord } from '../domain/book-record.js';
+import { parseJsonArray } from '../domain/json.js';
 import { nowIso, type Store } from './db.js';
 import { isUniqueViolation } from './errors.js';
 import type { BookRow, Db } from './schema.js';
@@ -25,15 +26,6 @@ export interface Book {
   matchKey: string | null;
   createdAt: string;
   updatedAt: string;
-}
-
-export function parseJsonArray(text: string): string[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
-  } catch {
-    return [];
-  }
 }
 
 export function bookRowToBook(row: BookRow): Book {

@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, sql } from 'kysely';
+import type { IdentifierPair } from '../domain/identifiers.js';
 import { compiledOnce } from './compiled.js';
 import { type Dialect, type Store, sqliteSettings } from './db.js';
 import { type IdentifierRoute, PENDING_IDENTIFIERS } from './deferred-indexes.js';
@@ -10,8 +11,7 @@ import { type Db, ENTRY_COLUMNS, type NewCatalogEntryRow } from './schema.js';
 // an import lives here or, for PostgreSQL's COPY path, in catalog-copy.ts, so the importers in
 // src/catalog/import only parse and batch.
 
-/** One identifier an entry carries, for the identifier index (`['oclc', '41333709']`). */
-export type IdentifierPair = readonly [scheme: string, value: string];
+export type { IdentifierPair } from '../domain/identifiers.js';
 
 /** Where identifier rows go: the index, or a first import's pending table (see store/deferred-indexes). */
 type IdentifierTable = 'catalog_identifiers' | typeof PENDING_IDENTIFIERS;

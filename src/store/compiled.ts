@@ -1,3 +1,4 @@
+import { getOrAdd } from '../domain/memo.js';
 import type { Db } from './schema.js';
 
 /** SQL texts by dialect (a database's adapter, which its transactions share) and key. */
@@ -10,15 +11,9 @@ const texts = new WeakMap<object, Map<string, string>>();
  */
 export function compiledOnce(db: Db, key: string, compile: () => string): string {
   const adapter = db.getExecutor().adapter;
-  let byKey = texts.get(adapter);
-  if (!byKey) {
-    byKey = new Map();
-    texts.set(adapter, byKey);
-  }
-  let text = byKey.get(key);
-  if (text === undefined) {
-    text = compile();
-    byKey.set(key, text);
-  }
-  return text;
+  return getOrAdd(
+    getOrAdd(texts, adapter, () => new Map<string, string>()),
+    key,
+    compile,
+  );
 }

@@ -1,5 +1,6 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
-import { type Book, bookRowToBook, parseJsonArray } from './books.js';
+import { parseJsonArray } from '../domain/json.js';
+import { type Book, bookRowToBook } from './books.js';
 import type { Store } from './db.js';
 import type { Db } from './schema.js';
 

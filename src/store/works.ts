@@ -59,11 +59,17 @@ export async function createWork(trx: Db, work: NewWork, now: string): Promise<n
   return Number(existing.id);
 }
 
-export async function canonicalEditionOf(db: Db, workId: number): Promise<number | null> {
+/** The book id of a work's canonical edition: the work by its id or its Open Library key; null when unknown. */
+export async function canonicalEditionOf(
+  db: Db,
+  work: { id: number } | { workKey: string },
+): Promise<number | null> {
   const row = await db
     .selectFrom('works')
     .select('canonical_book_id')
-    .where('id', '=', workId)
+    .$call((query) =>
+      'id' in work ? query.where('id', '=', work.id) : query.where('work_key', '=', work.workKey),
+    )
     .executeTakeFirst();
   return row?.canonical_book_id == null ? null : Number(row.canonical_book_id);
 }

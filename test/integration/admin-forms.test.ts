@@ -158,6 +158,14 @@ describeEachDialect('admin forms', (context) => {
     const destination = await client.get('/admin/destinations/1');
     assert.match(destination.body, /Signed copy/);
     const linkId = /name="link_id" value="(\d+)"/.exec(destination.body)?.[1] ?? '';
+    // Another destination's forms cannot reach this link.
+    const foreign = await client.post('/admin/destinations/2/links/update', {
+      link_id: linkId,
+      label: 'Moved',
+    });
+    assert.equal(foreign.status, 422);
+    await client.post('/admin/destinations/2/links/remove', { link_id: linkId });
+    assert.match(await (await t.get('/book/the-test-book')).text(), /Signed copy/);
     const updated = await client.post('/admin/destinations/1/links/update', {
       link_id: linkId,
       label: 'Signed!',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { listKey } from '../../src/services/admin/lists.js';
+import { listKey } from '../../src/services/admin/list-fields.js';
 import { insertList } from '../../src/store/lists.js';
 import type { TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';

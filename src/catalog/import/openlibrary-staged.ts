@@ -28,16 +28,29 @@ function parseJsonColumn(columns: readonly string[]): Json | SkipReason {
   }
 }
 
-export function parseAuthorLine(line: string): StagedLine<StagedAuthor> {
+/** One line of a dump of `type`: its key's last segment, its JSON record and its modification time. */
+interface DumpLine {
+  key: string | null;
+  record: Json;
+  modified: string | null;
+}
+
+function readDumpLine(line: string, type: string): DumpLine | SkipReason {
   const columns = line.split('\t');
-  if (columns.length !== 5) return { ok: false, reason: 'malformed_row' };
-  if (columns[0] !== '/type/author') return { ok: false, reason: 'unexpected_type' };
+  if (columns.length !== 5) return 'malformed_row';
+  if (columns[0] !== type) return 'unexpected_type';
   const record = parseJsonColumn(columns);
-  if (typeof record === 'string') return { ok: false, reason: record };
-  const key = lastSegment(columns[1]);
+  if (typeof record === 'string') return record;
+  return { key: lastSegment(columns[1]), record, modified: cleanText(columns[3]) };
+}
+
+export function parseAuthorLine(line: string): StagedLine<StagedAuthor> {
+  const read = readDumpLine(line, '/type/author');
+  if (typeof read === 'string') return { ok: false, reason: read };
+  const { key, record, modified } = read;
   const name = cleanText(record.name) ?? cleanText(record.personal_name);
   if (!key || !name) return { ok: false, reason: 'missing_name' };
-  return { ok: true, row: { key, name, modified: cleanText(columns[3]) } };
+  return { ok: true, row: { key, name, modified } };
 }
 
 /** "1869", "March 1869", "c1869" → 1869; a work's first publication year. */
@@ -47,12 +60,9 @@ function yearOf(value: unknown): number | null {
 }
 
 export function parseWorkLine(line: string): StagedLine<StagedWork> {
-  const columns = line.split('\t');
-  if (columns.length !== 5) return { ok: false, reason: 'malformed_row' };
-  if (columns[0] !== '/type/work') return { ok: false, reason: 'unexpected_type' };
-  const record = parseJsonColumn(columns);
-  if (typeof record === 'string') return { ok: false, reason: record };
-  const key = lastSegment(columns[1]);
+  const read = readDumpLine(line, '/type/work');
+  if (typeof read === 'string') return { ok: false, reason: read };
+  const { key, record, modified } = read;
   if (!key) return { ok: false, reason: 'malformed_row' };
   // Work authors are role objects: {"type": {"key": "/type/author_role"}, "author": {"key": "/authors/OL1A"}}.
   const authors = (Array.isArray(record.authors) ? record.authors : [])
@@ -65,7 +75,7 @@ export function parseWorkLine(line: string): StagedLine<StagedWork> {
       title: cleanText(record.title),
       firstYear: yearOf(record.first_publish_date),
       authorKeys: authors.join(','),
-      modified: cleanText(columns[3]),
+      modified,
     },
   };
 }

@@ -1,3 +1,4 @@
+import { IDENTIFIER_NOTES, UniquePairs } from '../../domain/identifiers.js';
 import { type BulkStore, bulkCatalogWriter } from '../../store/catalog-copy.js';
 import type { IdentifierPair, WriterOptions } from '../../store/catalog-import.js';
 import type { ImportDb } from '../../store/import-runs.js';
@@ -6,9 +7,6 @@ import type { EntryLinks } from './types.js';
 
 export { tuneForImport } from '../../store/catalog-import.js';
 
-/** Keys of `catalog_entries.identifiers` that are notes kept for search, not identifiers. */
-const NOT_IDENTIFIERS: ReadonlySet<string> = new Set(['series', 'original_title', 'ol_authors']);
-
 /**
  * What the identifier index gets for one entry: its ISBNs, the identifiers in its JSON and every
  * further value the parser found (an edition's second OCLC number), each pair once.
@@ -16,24 +14,17 @@ const NOT_IDENTIFIERS: ReadonlySet<string> = new Set(['series', 'original_title'
 export function identifierPairs(entry: NewCatalogEntryRow, links?: EntryLinks): IdentifierPair[] {
   // A parser that lists every identifier (Open Library's) spares re-reading the JSON it just wrote.
   if (links?.identifiers) return listedPairs(entry, links.identifiers);
-  const pairs: IdentifierPair[] = [];
-  const seen = new Set<string>();
-  const add = (scheme: string, value: string | null | undefined) => {
-    if (!value) return;
-    const key = `${scheme}\0${value}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    pairs.push([scheme, value]);
-  };
-  add('isbn13', entry.isbn13);
-  add('isbn10', entry.isbn10);
+  const unique = new UniquePairs();
+  if (entry.isbn13) unique.add('isbn13', entry.isbn13);
+  if (entry.isbn10) unique.add('isbn10', entry.isbn10);
   const json: unknown = JSON.parse(entry.identifiers ?? '{}');
   if (json && typeof json === 'object') {
+    // Notes kept for search (series, original titles) are no identifiers.
     for (const [scheme, value] of Object.entries(json)) {
-      if (!NOT_IDENTIFIERS.has(scheme) && typeof value === 'string') add(scheme, value);
+      if (!IDENTIFIER_NOTES.has(scheme) && typeof value === 'string' && value) unique.add(scheme, value);
     }
   }
-  return pairs;
+  return unique.pairs;
 }
 
 /**

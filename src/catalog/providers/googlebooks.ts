@@ -11,6 +11,7 @@ import {
   obj,
   plainText,
   positiveInt,
+  recordsIn,
   str,
   strings,
 } from './normalise.js';
@@ -135,13 +136,7 @@ export function googleVolumeToRecord(item: Json): BookRecord | null {
   };
 }
 
-function records(body: unknown): BookRecord[] {
-  return arr(obj(body)?.items)
-    .map((item) => obj(item))
-    .filter((item): item is Json => item !== null)
-    .map(googleVolumeToRecord)
-    .filter((record): record is BookRecord => record !== null);
-}
+const records = (body: unknown): BookRecord[] => recordsIn(body, 'items', googleVolumeToRecord);
 
 /** `intitle:` / `inauthor:` when the query names them, the free text otherwise. */
 export function googleQuery(query: SearchQuery): string {

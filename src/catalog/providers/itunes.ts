@@ -7,7 +7,7 @@ import {
   type MetadataProvider,
   type SearchQuery,
 } from '../types.js';
-import { arr, endpoint, type Json, normaliseDate, num, obj, plainText, str } from './normalise.js';
+import { arr, endpoint, type Json, normaliseDate, num, plainText, recordsIn, str } from './normalise.js';
 
 const NAME = 'itunes';
 
@@ -74,13 +74,7 @@ export function itunesResultToRecord(result: Json): BookRecord | null {
   };
 }
 
-function records(body: unknown): BookRecord[] {
-  return arr(obj(body)?.results)
-    .map((result) => obj(result))
-    .filter((result): result is Json => result !== null)
-    .map(itunesResultToRecord)
-    .filter((record): record is BookRecord => record !== null);
-}
+const records = (body: unknown): BookRecord[] => recordsIn(body, 'results', itunesResultToRecord);
 
 /** Apple's media store (iTunes Search API): ebooks and audiobooks. */
 export class ItunesProvider implements MetadataProvider {

@@ -13,6 +13,15 @@ export function arr(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
+/** A provider's answer read as records: each object of `body[field]` that `toRecord` makes one of. */
+export function recordsIn<T>(body: unknown, field: string, toRecord: (item: Json) => T | null): T[] {
+  return arr(obj(body)?.[field]).flatMap((item) => {
+    const json = obj(item);
+    const record = json === null ? null : toRecord(json);
+    return record === null ? [] : [record];
+  });
+}
+
 /** A string field as one line of text: control characters removed, blank runs made one space. */
 export function str(value: unknown): string | null {
   if (typeof value !== 'string') return null;

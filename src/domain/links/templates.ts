@@ -1,3 +1,4 @@
+import { parseHttpUrl } from '../urls.js';
 import type { BookIdentifiers, LinkBook, LinkKind } from './types.js';
 
 // URL templates and the values filled into them: placeholders, alternatives, encoding.
@@ -93,14 +94,8 @@ function encodePathValue(name: string, value: string): string | null {
 }
 
 export function parseWebUrl(text: string): URL | null {
-  try {
-    const url = new URL(text);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-    if (url.username || url.password) return null;
-    return url;
-  } catch {
-    return null;
-  }
+  const url = parseHttpUrl(text);
+  return url && !url.username && !url.password ? url : null;
 }
 
 /** Fills one alternative, or null when a placeholder has no value or the result is not a web URL. */

@@ -67,13 +67,8 @@ export interface PathRule {
 }
 
 /** Everything the engine has worked out so far; a store's `refine` hook may amend it. */
-export interface Draft {
-  store: string;
-  country: string | null;
-  kind: UrlKind;
-  isbn: Isbn | null;
-  identifiers: Record<string, string>;
-  titleWords: string | null;
+export interface Draft
+  extends Pick<ParsedRetailerUrl, 'store' | 'country' | 'kind' | 'isbn' | 'identifiers' | 'titleWords'> {
   authorWords: string | null;
   /** Evidence that the product is not a book: no ISBN found elsewhere may override it. */
   nonBook: boolean;

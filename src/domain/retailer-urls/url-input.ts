@@ -1,3 +1,5 @@
+import { parseHttpUrl } from '../urls.js';
+
 /**
  * Turns what a reader pasted into a WHATWG URL, or null. People paste URLs without a scheme, with
  * surrounding text or quotes, and sometimes things that are not web addresses at all.
@@ -23,13 +25,8 @@ export function toUrl(input: string): URL | null {
     if (scheme && !scheme.includes('.')) return null;
     text = `https://${text}`;
   }
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  const url = parseHttpUrl(text);
+  if (!url) return null;
   url.hostname = url.hostname.replace(/\.$/, '');
   if (!HOST_SHAPE.test(url.hostname)) return null;
   return url;

@@ -13,8 +13,8 @@ import { AdminDestinations } from './destinations.js';
 import { AdminEarnings } from './earnings.js';
 import { AdminEditions } from './editions.js';
 import { AdminKeys } from './keys.js';
-import type { BookFinder } from './lists.js';
-import { AdminLists } from './lists-edit.js';
+import { AdminLinks } from './links.js';
+import { AdminLists, type BookFinder } from './lists.js';
 import { AdminOffers } from './offers.js';
 import { AdminPartners } from './partners.js';
 import { AdminPins } from './pins.js';
@@ -27,6 +27,8 @@ export interface AdminServices {
   books: AdminBooks;
   editions: AdminEditions;
   destinations: AdminDestinations;
+  /** Curated book links: added from a book's page, changed from it or from its destination's. */
+  links: AdminLinks;
   pins: AdminPins;
   lists: AdminLists;
   accessCodes: AdminAccessCodes;
@@ -75,6 +77,7 @@ export function createAdminServices({
     books: new AdminBooks(db, events),
     editions: new AdminEditions(db, events),
     destinations: new AdminDestinations(db, events),
+    links: new AdminLinks(db, events),
     pins: new AdminPins(db, events),
     lists: new AdminLists(db, events, finder),
     accessCodes: new AdminAccessCodes(db, events),

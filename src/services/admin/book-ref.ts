@@ -17,7 +17,7 @@ export function ownPageSlug(text: string): string | null {
 
 /**
  * A book with a page that an operator names: its page address, an ISBN-10/13, its slug, or (with
- * `ids`) its numeric id. Never creates a book (lists may: see `findBookForList`).
+ * `ids`) its numeric id. Never creates a book (lists may: see `AdminLists.findBook`).
  */
 export async function findNamedBook(
   db: Db,

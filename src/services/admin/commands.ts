@@ -1,3 +1,4 @@
+import { parseHttpUrl } from '../../domain/urls.js';
 import { type AuditActor, type AuditEntry, writeAudit } from '../../store/audit.js';
 import type { Db } from '../../store/schema.js';
 import type { ChangeEvents } from '../change-events.js';
@@ -6,13 +7,6 @@ export type { AuditActor } from '../../store/audit.js';
 
 /** Who acts in the audit log when an operator runs `booklink admin …` or `booklink apikey …`. */
 export const CLI_ACTOR: AuditActor = Object.freeze({ id: null, email: 'cli' });
-
-/** What every admin command needs: the database, who acts (for the audit log), and the cache events. */
-export interface CommandContext {
-  db: Db;
-  actor: AuditActor;
-  events: ChangeEvents;
-}
 
 /**
  * One area of the admin use cases (books, lists, keys…), built once in `container.ts` with the
@@ -31,11 +25,6 @@ export abstract class AdminArea {
     entry: AuditEntry | ((value: T) => AuditEntry | null),
   ): Promise<T> {
     return audited({ db: this.db, actor }, change, entry);
-  }
-
-  /** The context the area's command functions take, for one operator's request. */
-  protected as(actor: AuditActor): CommandContext {
-    return { db: this.db, actor, events: this.events };
   }
 }
 
@@ -65,12 +54,7 @@ export const invalid = (errors: FieldErrors): CommandResult<never> => ({ ok: fal
 
 /** http(s) only: an operator's typo must not become a `javascript:` link on a public page. */
 export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
+  return parseHttpUrl(value) !== null;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;

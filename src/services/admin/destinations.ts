@@ -15,7 +15,6 @@ import {
 } from '../../store/admin-destinations.js';
 import { type LinkRecord, linksOfDestination } from '../../store/admin-links.js';
 import { destinationRowToDestination, listAllDestinations } from '../../store/destinations.js';
-import { removeBookLink } from './books.js';
 import {
   AdminArea,
   type AuditActor,
@@ -25,8 +24,6 @@ import {
   isHttpUrl,
   ok,
 } from './commands.js';
-import { updateDestinationLink } from './destination-links.js';
-import type { LinkInput } from './link-fields.js';
 
 export type { LinkRecord } from '../../store/admin-links.js';
 
@@ -265,20 +262,6 @@ export class AdminDestinations extends AdminArea {
       after: { isActive: false },
     });
     this.events.emit('destinations-changed');
-  }
-
-  /** One row of the destination's bulk view of book links. */
-  updateLink(
-    actor: AuditActor,
-    destinationId: number,
-    linkId: number,
-    input: LinkInput,
-  ): Promise<CommandResult<LinkRecord>> {
-    return updateDestinationLink(this.as(actor), destinationId, linkId, input);
-  }
-
-  removeLink(actor: AuditActor, destinationId: number, linkId: number): Promise<boolean> {
-    return removeBookLink(this.as(actor), linkId, { destinationId });
   }
 
   private async check(

@@ -1,6 +1,7 @@
 import { isValidCountry, isValidTag, normalisePartnerId, type PartnerTag } from '../../domain/partners.js';
 import { addDays, dayOf } from '../../store/analytics.js';
 import { listApiKeys } from '../../store/api-keys.js';
+import type { AuditEntry } from '../../store/audit.js';
 import { listAllDestinations } from '../../store/destinations.js';
 import { partnerClickCounts } from '../../store/partner-analytics.js';
 import {
@@ -62,6 +63,9 @@ const csvCell = (value: string | number) => {
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
+
+/** An audit row of a partner's change, less the partner it names. */
+type PartnerEntry = Omit<AuditEntry, 'entityType' | 'entityId'>;
 
 /**
  * Partners and their affiliate tags. Every change calls `changed` (built in the container: it drops
@@ -135,13 +139,10 @@ export class AdminPartners extends AdminArea {
     else if (await findPartner(this.db, id)) errors.id = 'A partner with this id exists.';
     if (!id || Object.keys(errors).length > 0) return invalid(errors);
     const fields = fieldsOf(input);
-    await this.audited(actor, (trx) => insertPartner(trx, id, fields), {
+    await this.change(actor, id, (trx) => insertPartner(trx, id, fields), {
       action: 'partner.create',
-      entityType: 'partner',
-      entityId: id,
       after: fields,
     });
-    this.changed();
     return ok(id);
   }
 
@@ -152,10 +153,8 @@ export class AdminPartners extends AdminArea {
     const errors = await this.checkFields(input);
     if (Object.keys(errors).length > 0) return invalid(errors);
     const fields = fieldsOf(input);
-    await this.audited(actor, (trx) => updatePartner(trx, id, fields), {
+    await this.change(actor, id, (trx) => updatePartner(trx, id, fields), {
       action: 'partner.update',
-      entityType: 'partner',
-      entityId: id,
       before: {
         name: before.name,
         contact: before.contact,
@@ -164,7 +163,6 @@ export class AdminPartners extends AdminArea {
       },
       after: fields,
     });
-    this.changed();
     return ok(undefined);
   }
 
@@ -185,34 +183,39 @@ export class AdminPartners extends AdminArea {
     const value: PartnerTag = { destinationSlug: slug, country: country || null, tag };
     const before =
       partner.tags.find((t) => t.destinationSlug === slug && t.country === value.country) ?? null;
-    await this.audited(actor, (trx) => upsertPartnerTag(trx, id, value), {
+    await this.change(actor, id, (trx) => upsertPartnerTag(trx, id, value), {
       action: 'partner.tag.set',
-      entityType: 'partner',
-      entityId: id,
       before,
       after: value,
     });
-    this.changed();
     return ok(undefined);
   }
 
   async removeTag(actor: AuditActor, id: string, destinationSlug: string, country: string): Promise<boolean> {
     const storefront = country.trim().toUpperCase() || null;
-    const removed = await this.audited(
+    return this.change(
       actor,
+      id,
       (trx) => deletePartnerTag(trx, id, destinationSlug, storefront),
       (done) =>
-        done
-          ? {
-              action: 'partner.tag.remove',
-              entityType: 'partner',
-              entityId: id,
-              before: { destinationSlug, country: storefront },
-            }
-          : null,
+        done ? { action: 'partner.tag.remove', before: { destinationSlug, country: storefront } } : null,
     );
+  }
+
+  /** One partner's change: audited against the partner, then `changed` (so cached partner lookups go). */
+  private async change<T>(
+    actor: AuditActor,
+    id: string,
+    change: (trx: Db) => Promise<T>,
+    entry: PartnerEntry | ((value: T) => PartnerEntry | null),
+  ): Promise<T> {
+    const row = (value: T) => {
+      const found = typeof entry === 'function' ? entry(value) : entry;
+      return found && { ...found, entityType: 'partner', entityId: id };
+    };
+    const value = await this.audited(actor, change, row);
     this.changed();
-    return removed;
+    return value;
   }
 
   private async checkFields(input: PartnerInput): Promise<FieldErrors> {

@@ -2,7 +2,6 @@ import { onBehalfOf, type Requester } from '../../catalog/requester.js';
 import type { BookRecord } from '../../catalog/types.js';
 import { editionIdentifiers } from '../../domain/identifiers.js';
 import { parseIsbn } from '../../domain/isbn.js';
-import { canonicalBookIdOfWorkKey } from '../../store/book-matches.js';
 import {
   addBookIdentifiers,
   type Book,
@@ -11,6 +10,7 @@ import {
   findBookByIdentifier,
 } from '../../store/books.js';
 import type { Db } from '../../store/schema.js';
+import { canonicalEditionOf } from '../../store/works.js';
 import type { BookCreator } from '../book-creator.js';
 import type { MayCreate } from '../write-limits.js';
 import { findCatalogEntryByIdentifier } from './catalog-identifiers.js';
@@ -48,7 +48,7 @@ const withEarlier = (pairs: ReadonlyArray<[string, string]>): Array<[string, str
 
 /** An Open Library work names no edition; the work's canonical edition stands for it. */
 async function canonicalBookOfWork(db: Db, workKey: string): Promise<Book | null> {
-  const canonicalId = await canonicalBookIdOfWorkKey(db, workKey);
+  const canonicalId = await canonicalEditionOf(db, { workKey });
   return canonicalId ? findBookById(db, canonicalId) : null;
 }
 

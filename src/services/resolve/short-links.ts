@@ -1,5 +1,6 @@
 import { SHORT_LINK_HOSTS } from '../../catalog/http-client.js';
 import { STORE_RULES } from '../../domain/retailer-urls/index.js';
+import { parseHttpUrl } from '../../domain/urls.js';
 
 /** What the resolver needs from the outbound client: one bounded, host-allow-listed walk. */
 export interface ShortLinkFollower {
@@ -28,14 +29,8 @@ function hostMatches(hostname: string, hosts: readonly string[]): boolean {
  * which the parser rightly refuses as a shop).
  */
 export function isShortLink(input: string, hosts: readonly string[] = SHORT_LINK_HOSTS): boolean {
-  let url: URL;
-  try {
-    url = new URL(input.trim());
-  } catch {
-    return false;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-  return hostMatches(url.hostname, hosts);
+  const url = parseHttpUrl(input.trim());
+  return url !== null && hostMatches(url.hostname, hosts);
 }
 
 export interface ExpandOptions {

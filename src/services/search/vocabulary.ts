@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { BookRecord } from '../../catalog/types.js';
+import { parseJsonArray } from '../../domain/json.js';
 import { indexTokens } from '../../domain/query.js';
 import { Vocabulary } from '../../domain/spelling.js';
 import type { Store } from '../../store/db.js';
@@ -50,15 +51,6 @@ function notes(json: string | null): string {
   }
 }
 
-const parseAuthors = (json: string): string[] => {
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
-};
-
 /**
  * The words queries are corrected against: an English word list, the words of the local
  * catalog's titles and authors (re-read every 15 minutes) and the words of every provider answer
@@ -104,7 +96,7 @@ export class SearchVocabulary {
     const words = new Vocabulary();
     const base = englishWords();
     for (const source of await vocabularySources(this.store.db, CATALOG_WORDS_FROM)) {
-      const text = `${source.title} ${source.subtitle ?? ''} ${parseAuthors(source.authors).join(' ')} ${notes(source.identifiers)}`;
+      const text = `${source.title} ${source.subtitle ?? ''} ${parseJsonArray(source.authors).join(' ')} ${notes(source.identifiers)}`;
       for (const word of indexTokens(text)) words.add(word, CATALOG_WEIGHT);
     }
     for (const [word, weight] of this.seen) words.add(word, weight);

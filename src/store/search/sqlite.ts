@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { BookRow, CatalogEntryRow, Database } from '../schema.js';
 import { BOOK_COLUMNS, ENTRY_COLUMNS, POPULAR_SHARE, RANKED_POOL, type Retrieved } from './rows.js';
-import type { TermRow } from './vocabulary.js';
+import { type TermRange, type TermRow, wordRange } from './vocabulary.js';
 
 /**
  * SQLite's retrieval: FTS5 over the saved books (books_fts) and the catalog (catalog_fts), and the
@@ -51,33 +51,13 @@ async function entriesById(db: Kysely<Database>, ids: readonly number[]): Promis
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** Saved books' words from `lower` (inclusive) to `upper` (exclusive) whose length is within `lengths`. */
-export async function savedTermRange(
-  db: Kysely<Database>,
-  lower: string,
-  upper: string,
-  [shortest, longest]: readonly [number, number],
-): Promise<TermRow[]> {
-  return (await savedRange(lower, upper, shortest, longest).execute(db)).rows;
-}
-
-const savedRange = (lower: string, upper: string, shortest: number, longest: number) =>
-  sql<TermRow>`select term, doc from books_fts_vocab where term >= ${lower} and term < ${upper}
-          and length(term) between ${shortest} and ${longest}`;
+/** Saved books' words in a range. */
+export const savedTermRange: TermRange = (db, lower, upper, lengths) =>
+  wordRange(db, ['books_fts_vocab'], lower, upper, lengths);
 
 /** The same over the catalog's full-text index and the saved books' (before any import listed the words). */
-export async function indexTermRange(
-  db: Kysely<Database>,
-  lower: string,
-  upper: string,
-  [shortest, longest]: readonly [number, number],
-): Promise<TermRow[]> {
-  return (
-    await sql<TermRow>`select term, doc from catalog_fts_vocab where term >= ${lower} and term < ${upper}
-          and length(term) between ${shortest} and ${longest}
-        union all ${savedRange(lower, upper, shortest, longest)}`.execute(db)
-  ).rows;
-}
+export const indexTermRange: TermRange = (db, lower, upper, lengths) =>
+  wordRange(db, ['catalog_fts_vocab', 'books_fts_vocab'], lower, upper, lengths);
 
 /**
  * How many saved books hold each word, and how many catalog entries each `unseen` word (one the last

@@ -21,18 +21,35 @@ export async function listedCounts(db: Kysely<Database>, words: readonly string[
   ).rows;
 }
 
-/** The listed words from `lower` (inclusive) to `upper` (exclusive) whose length is within `lengths`. */
-export async function listedRange(
+/** The words from `lower` (inclusive) to `upper` (exclusive) whose length is within `lengths`. */
+export type TermRange = (
   db: Kysely<Database>,
+  lower: string,
+  upper: string,
+  lengths: readonly [number, number],
+) => Promise<TermRow[]>;
+
+/**
+ * A `TermRange` over word tables of `term` and `doc` columns (this list, or SQLite's full-text
+ * vocabularies), their rows one after the other.
+ */
+export async function wordRange(
+  db: Kysely<Database>,
+  tables: readonly string[],
   lower: string,
   upper: string,
   [shortest, longest]: readonly [number, number],
 ): Promise<TermRow[]> {
-  return (
-    await sql<TermRow>`select term, doc from catalog_terms where term >= ${lower} and term < ${upper}
-      and length(term) between ${shortest} and ${longest}`.execute(db)
-  ).rows;
+  const selects = tables.map(
+    (table) => sql`select term, doc from ${sql.table(table)} where term >= ${lower} and term < ${upper}
+      and length(term) between ${shortest} and ${longest}`,
+  );
+  return (await sql<TermRow>`${sql.join(selects, sql` union all `)}`.execute(db)).rows;
 }
+
+/** The listed words in a range. */
+export const listedRange: TermRange = (db, lower, upper, lengths) =>
+  wordRange(db, ['catalog_terms'], lower, upper, lengths);
 
 /** A prefix's listed words, up to `max` + 1 (the caller tells "more than `max`" by the count). */
 export async function listedPrefixWords(

@@ -26,7 +26,7 @@ const DeletePinBody = Type.Object({ pin_id: int });
 
 /** A book's curated links, retailer overrides and search pins. */
 export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
-  const { books, pins } = services.admin;
+  const { books, links, pins } = services.admin;
   const options = <T>(body: T) => ({
     attachValidation: true,
     schema: { hide: true, params: IdParams, body },
@@ -36,7 +36,7 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
     submitBookForm(services, request, reply, {
       form: 'link',
       refill: true,
-      run: (actor, book, body) => books.addLink(actor, book, body),
+      run: (actor, book, body) => links.add(actor, book, body),
       done: (book) => `/admin/books/${book.id}?notice=created#links`,
     }),
   );
@@ -44,7 +44,7 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
   app.post('/admin/books/:id/links/remove', options(RemoveLinkBody), async (request, reply) => {
     const book = await bookOr404(services, request);
     if (!request.validationError)
-      await books.removeLink(request.adminActor, request.body.link_id, { bookId: book.id });
+      await links.remove(request.adminActor, request.body.link_id, { bookId: book.id });
     return seeOther(reply, `/admin/books/${book.id}?notice=deleted#links`);
   });
 

@@ -187,7 +187,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
     async (request, reply) =>
       submitForm(request, reply, {
         load: () => load(request),
-        run: (actor, d, body) => destinations.updateLink(actor, d.id, body.link_id, body),
+        run: (actor, d, body) => services.admin.links.update(actor, d.id, body.link_id, body),
         // The failed row of the bulk view shows its errors; the page's own form is left as it was.
         show: (d, failed) => {
           const linkId = Number(submitted(request).link_id ?? 0);
@@ -203,7 +203,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
     async (request, reply) => {
       const d = await load(request);
       if (!request.validationError)
-        await destinations.removeLink(request.adminActor, d.id, request.body.link_id);
+        await services.admin.links.remove(request.adminActor, request.body.link_id, { destinationId: d.id });
       return seeOther(reply, `/admin/destinations/${d.id}?notice=deleted#links`);
     },
   );

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { wholeNumber } from '../../../services/admin/lists.js';
-import { parseRanks } from '../../../services/admin/lists-edit.js';
+import { parseRanks, wholeNumber } from '../../../services/admin/list-fields.js';
 import { submitBookForm } from './book-form.js';
 import { bookOr404, showFailedForm } from './books.js';
 import { type AdminRouteOptions, IdParams, seeOther } from './context.js';
