@@ -5,8 +5,9 @@ import { UNTAGGED_DAYS } from '../../../services/admin/affiliate.js';
 import { Integer } from '../../validation.js';
 import { type AffiliateModel, renderAffiliate } from '../../views/admin/affiliate.js';
 import { EARNING_PERIODS, renderEarnings } from '../../views/admin/earnings.js';
-import { type AdminRouteOptions, noticeOf, seeOther, sendPage } from './context.js';
+import { type AdminRouteOptions, noticeOf, seeOther, sendCsv, sendPage } from './context.js';
 import { schemaErrors } from './form-errors.js';
+import { formOptions } from './submit-form.js';
 
 const TagBody = Type.Object({
   destination_id: Integer({ minimum: 1 }),
@@ -37,24 +38,20 @@ export const affiliateRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asy
     settingsPage(request, reply),
   );
 
-  app.post(
-    '/admin/affiliate/tags',
-    { config: adminOnly, attachValidation: true, schema: { hide: true, body: TagBody } },
-    async (request, reply) => {
-      const body = request.body as Partial<{ destination_id: number; country: string; tag: string }>;
-      const input = {
-        destinationId: Number(body.destination_id ?? 0),
-        country: String(body.country ?? ''),
-        tag: String(body.tag ?? ''),
-      };
-      const errors = schemaErrors(request);
-      const result = errors
-        ? { ok: false as const, errors }
-        : await affiliate.setTag(request.adminActor, input);
-      if (!result.ok) return settingsPage(request, reply, { ...input, errors: result.errors });
-      return seeOther(reply, '/admin/affiliate?notice=saved');
-    },
-  );
+  app.post('/admin/affiliate/tags', formOptions(TagBody, adminOnly), async (request, reply) => {
+    const body = request.body as Partial<{ destination_id: number; country: string; tag: string }>;
+    const input = {
+      destinationId: Number(body.destination_id ?? 0),
+      country: String(body.country ?? ''),
+      tag: String(body.tag ?? ''),
+    };
+    const errors = schemaErrors(request);
+    const result = errors
+      ? { ok: false as const, errors }
+      : await affiliate.setTag(request.adminActor, input);
+    if (!result.ok) return settingsPage(request, reply, { ...input, errors: result.errors });
+    return seeOther(reply, '/admin/affiliate?notice=saved');
+  });
 
   app.get('/admin/earnings', { schema: { hide: true, querystring: Days } }, async (request, reply) => {
     const model = await earnings.model(periodOf(request.query.days));
@@ -68,14 +65,7 @@ export const affiliateRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asy
       async (request, reply) => {
         const days = periodOf(request.query.days);
         const csv = what === 'stores' ? await earnings.storesCsv(days) : await earnings.booksCsv(days);
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('cache-control', 'no-store')
-          .header(
-            'content-disposition',
-            `attachment; filename="earnings-by-${what === 'stores' ? 'store' : 'book'}-${days}d.csv"`,
-          )
-          .send(csv);
+        return sendCsv(reply, `earnings-by-${what === 'stores' ? 'store' : 'book'}-${days}d.csv`, csv);
       },
     );
   }

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { RollupWorker } from '../../../services/admin/analytics.js';
 import { Integer } from '../../validation.js';
 import { PERIODS, renderDashboard } from '../../views/admin/dashboard.js';
-import { type AdminRouteOptions, sendPage } from './context.js';
+import { type AdminRouteOptions, sendCsv, sendPage } from './context.js';
 
 const Days = Type.Optional(
   Type.Union([Type.Literal('all'), Integer({ minimum: 1, maximum: 366 })], { default: 30 }),
@@ -56,11 +56,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asy
       const by = request.query.by ?? 'day';
       const days = periodOf(request.query.days);
       const csv = await analytics.csv(by, days);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="clicks-by-${by}-${days}d.csv"`)
-        .send(csv);
+      return sendCsv(reply, `clicks-by-${by}-${days}d.csv`, csv);
     },
   );
 };

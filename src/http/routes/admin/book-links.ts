@@ -4,6 +4,7 @@ import { Integer } from '../../validation.js';
 import { submitBookForm } from './book-form.js';
 import { bookOr404 } from './books.js';
 import { type AdminRouteOptions, IdParams, seeOther } from './context.js';
+import { formOptionsOn } from './submit-form.js';
 
 const text = (max: number) => Type.String({ default: '', maxLength: max });
 const int = Integer({ default: 0 });
@@ -27,12 +28,8 @@ const DeletePinBody = Type.Object({ pin_id: int });
 /** A book's curated links, retailer overrides and search pins. */
 export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
   const { books, pins } = services.admin;
-  const options = <T>(body: T) => ({
-    attachValidation: true,
-    schema: { hide: true, params: IdParams, body },
-  });
 
-  app.post('/admin/books/:id/links', options(AddLinkBody), async (request, reply) =>
+  app.post('/admin/books/:id/links', formOptionsOn(IdParams, AddLinkBody), async (request, reply) =>
     submitBookForm(services, request, reply, {
       form: 'link',
       refill: true,
@@ -41,14 +38,18 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
     }),
   );
 
-  app.post('/admin/books/:id/links/remove', options(RemoveLinkBody), async (request, reply) => {
-    const book = await bookOr404(services, request);
-    if (!request.validationError)
-      await books.removeLink(request.adminActor, request.body.link_id, { bookId: book.id });
-    return seeOther(reply, `/admin/books/${book.id}?notice=deleted#links`);
-  });
+  app.post(
+    '/admin/books/:id/links/remove',
+    formOptionsOn(IdParams, RemoveLinkBody),
+    async (request, reply) => {
+      const book = await bookOr404(services, request);
+      if (!request.validationError)
+        await books.removeLink(request.adminActor, request.body.link_id, { bookId: book.id });
+      return seeOther(reply, `/admin/books/${book.id}?notice=deleted#links`);
+    },
+  );
 
-  app.post('/admin/books/:id/overrides', options(OverrideBody), async (request, reply) =>
+  app.post('/admin/books/:id/overrides', formOptionsOn(IdParams, OverrideBody), async (request, reply) =>
     submitBookForm(services, request, reply, {
       form: 'override',
       refill: true,
@@ -57,14 +58,18 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
     }),
   );
 
-  app.post('/admin/books/:id/overrides/delete', options(DeleteOverrideBody), async (request, reply) => {
-    const book = await bookOr404(services, request);
-    if (!request.validationError)
-      await books.removeOverride(request.adminActor, book, request.body.retailer_key);
-    return seeOther(reply, `/admin/books/${book.id}?notice=deleted#overrides`);
-  });
+  app.post(
+    '/admin/books/:id/overrides/delete',
+    formOptionsOn(IdParams, DeleteOverrideBody),
+    async (request, reply) => {
+      const book = await bookOr404(services, request);
+      if (!request.validationError)
+        await books.removeOverride(request.adminActor, book, request.body.retailer_key);
+      return seeOther(reply, `/admin/books/${book.id}?notice=deleted#overrides`);
+    },
+  );
 
-  app.post('/admin/books/:id/pins', options(PinBody), async (request, reply) =>
+  app.post('/admin/books/:id/pins', formOptionsOn(IdParams, PinBody), async (request, reply) =>
     submitBookForm(services, request, reply, {
       form: 'pin',
       refill: true,
@@ -73,7 +78,7 @@ export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
     }),
   );
 
-  app.post('/admin/books/:id/pins/delete', options(DeletePinBody), async (request, reply) => {
+  app.post('/admin/books/:id/pins/delete', formOptionsOn(IdParams, DeletePinBody), async (request, reply) => {
     const book = await bookOr404(services, request);
     if (!request.validationError) await pins.remove(request.adminActor, request.body.pin_id);
     return seeOther(reply, `/admin/books/${book.id}?notice=deleted#pins`);

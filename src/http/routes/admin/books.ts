@@ -3,17 +3,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Book } from '../../../services/admin/books.js';
 import type { Services } from '../../../services/container.js';
-import { HttpError } from '../../errors.js';
 import { renderBookAdmin } from '../../views/admin/book.js';
 import { renderBookList } from '../../views/admin/books.js';
-import { type AdminRouteOptions, IdParams, idParam, noticeOf, sendPage } from './context.js';
-import { type FailedForm, submitForm } from './submit-form.js';
+import { type AdminRouteOptions, foundById, IdParams, noticeOf, sendPage } from './context.js';
+import { type FailedForm, formOptionsOn, submitForm } from './submit-form.js';
 
-export async function bookOr404(services: Services, request: FastifyRequest): Promise<Book> {
-  const book = await services.admin.books.find(idParam(request));
-  if (!book) throw new HttpError(404, 'book_not_found', 'There is no book with this id.');
-  return book;
-}
+export const bookOr404 = (services: Services, request: FastifyRequest): Promise<Book> =>
+  foundById(
+    request,
+    (id) => services.admin.books.find(id),
+    'book_not_found',
+    'There is no book with this id.',
+  );
 
 /** The book page again, with one form refilled and its errors beside the fields (422, never a raw body). */
 export async function showFailedForm(
@@ -56,15 +57,12 @@ export const bookRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     return sendPage(reply, renderBookAdmin(request.adminViewer, { ...model, notice: noticeOf(request) }));
   });
 
-  app.post(
-    '/admin/books/:id/edit',
-    { attachValidation: true, schema: { hide: true, params: IdParams, body: BookEditBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: () => bookOr404(services, request),
-        run: (actor, book, body) => books.update(actor, book, body),
-        show: (book, failed) => showFailedForm(services, request, reply, book, { form: 'edit', ...failed }),
-        done: (book) => `/admin/books/${book.id}?notice=saved`,
-      }),
+  app.post('/admin/books/:id/edit', formOptionsOn(IdParams, BookEditBody), async (request, reply) =>
+    submitForm(request, reply, {
+      load: () => bookOr404(services, request),
+      run: (actor, book, body) => books.update(actor, book, body),
+      show: (book, failed) => showFailedForm(services, request, reply, book, { form: 'edit', ...failed }),
+      done: (book) => `/admin/books/${book.id}?notice=saved`,
+    }),
   );
 };

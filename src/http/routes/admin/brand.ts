@@ -6,7 +6,7 @@ import { HttpError } from '../../errors.js';
 import { boundaryOf, parseMultipart, type UploadedFile } from '../../multipart.js';
 import { type BrandFormState, renderBrand } from '../../views/admin/brand.js';
 import { type AdminRouteOptions, noticeOf, seeOther, sendPage } from './context.js';
-import { nothing, submitForm } from './submit-form.js';
+import { formOptions, nothing, submitForm } from './submit-form.js';
 
 const BrandBody = Type.Object({
   site_name: Type.String({ default: '', maxLength: 200 }),
@@ -54,38 +54,32 @@ export const brandRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
 
   app.get('/admin/brand', { config, schema: { hide: true } }, async (request, reply) => page(request, reply));
 
-  app.post(
-    '/admin/brand',
-    { config, attachValidation: true, schema: { hide: true, body: BrandBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: nothing,
-        run: (actor, _none, body) =>
-          brand.save(actor, {
-            siteName: body.site_name,
-            accentLight: body.accent_light,
-            accentDark: body.accent_dark,
-            disclosure: body.disclosure,
-            defaultLanguage: body.default_language,
-            defaultCountry: body.default_country,
-            contactEmail: body.contact_email,
-          }),
-        show: (_none, failed) => page(request, reply, { form: failed }, 422),
-        done: () => '/admin/brand?notice=saved',
-      }),
+  app.post('/admin/brand', formOptions(BrandBody, config), async (request, reply) =>
+    submitForm(request, reply, {
+      load: nothing,
+      run: (actor, _none, body) =>
+        brand.save(actor, {
+          siteName: body.site_name,
+          accentLight: body.accent_light,
+          accentDark: body.accent_dark,
+          disclosure: body.disclosure,
+          defaultLanguage: body.default_language,
+          defaultCountry: body.default_country,
+          contactEmail: body.contact_email,
+        }),
+      show: (_none, failed) => page(request, reply, { form: failed }, 422),
+      done: () => '/admin/brand?notice=saved',
+    }),
   );
 
-  app.post(
-    '/admin/brand/logo',
-    { config, attachValidation: true, schema: { hide: true, body: LogoBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: nothing,
-        values: () => ({}),
-        run: (actor, _none, body) => brand.uploadLogo(actor, isUpload(body.logo) ? body.logo.bytes : null),
-        show: (_none, failed) => page(request, reply, { logo: failed }, 422),
-        done: () => '/admin/brand?notice=saved',
-      }),
+  app.post('/admin/brand/logo', formOptions(LogoBody, config), async (request, reply) =>
+    submitForm(request, reply, {
+      load: nothing,
+      values: () => ({}),
+      run: (actor, _none, body) => brand.uploadLogo(actor, isUpload(body.logo) ? body.logo.bytes : null),
+      show: (_none, failed) => page(request, reply, { logo: failed }, 422),
+      done: () => '/admin/brand?notice=saved',
+    }),
   );
 
   app.post('/admin/brand/logo/remove', { config, schema: { hide: true } }, async (request, reply) => {

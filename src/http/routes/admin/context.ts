@@ -67,6 +67,15 @@ export function sendPage(reply: FastifyReply, page: string, status = 200): Fasti
     .send(page);
 }
 
+/** A report's CSV (clicks, earnings, a partner's clicks): never cached, saved by the browser as `filename`. */
+export function sendCsv(reply: FastifyReply, filename: string, csv: string): FastifyReply {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .send(csv);
+}
+
 /** Post/redirect/get: a successful form lands on a page that reloading does not resubmit. */
 export function seeOther(reply: FastifyReply, location: string): FastifyReply {
   return reply.header('cache-control', 'no-store').redirect(location, 303);
@@ -92,4 +101,16 @@ export function idParam(request: FastifyRequest): number {
   if (!Number.isInteger(id) || id < 1)
     throw new HttpError(404, 'not_found', 'There is nothing at this address.');
   return id;
+}
+
+/** What the route's `:id` names (a book, a list, a destination…), or the 404 `code` when there is none. */
+export async function foundById<T>(
+  request: FastifyRequest,
+  find: (id: number) => Promise<T | null | undefined>,
+  code: string,
+  message: string,
+): Promise<T> {
+  const found = await find(idParam(request));
+  if (!found) throw new HttpError(404, code, message);
+  return found;
 }

@@ -4,7 +4,6 @@ import { Type } from 'typebox';
 import type { Destination } from '../../../domain/links.js';
 import { invalid } from '../../../services/admin/commands.js';
 import { previewTemplate } from '../../../services/admin/destinations.js';
-import { HttpError } from '../../errors.js';
 import {
   type DestinationPageModel,
   destinationValues,
@@ -13,7 +12,7 @@ import {
 import { renderDestinationList } from '../../views/admin/destinations.js';
 import type { FormValues } from '../../views/admin/form.js';
 import { renderLocalShopPage } from '../../views/admin/local-shop.js';
-import { type AdminRouteOptions, IdParams, idParam, noticeOf, seeOther, sendPage } from './context.js';
+import { type AdminRouteOptions, foundById, IdParams, noticeOf, seeOther, sendPage } from './context.js';
 import {
   CreateBody,
   LocalShopBody,
@@ -23,7 +22,7 @@ import {
   UpdateLinkBody,
 } from './destination-schemas.js';
 import { submitted } from './form-errors.js';
-import { nothing, submitForm } from './submit-form.js';
+import { formOptions, formOptionsOn, nothing, submitForm } from './submit-form.js';
 
 const previewOf = (values: FormValues) =>
   previewTemplate(
@@ -35,11 +34,13 @@ const previewOf = (values: FormValues) =>
 
 export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
   const destinations = services.admin.destinations;
-  const load = async (request: FastifyRequest): Promise<Destination> => {
-    const found = await destinations.find(idParam(request));
-    if (!found) throw new HttpError(404, 'destination_not_found', 'There is no destination with this id.');
-    return found;
-  };
+  const load = (request: FastifyRequest): Promise<Destination> =>
+    foundById(
+      request,
+      (id) => destinations.find(id),
+      'destination_not_found',
+      'There is no destination with this id.',
+    );
   const page = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -97,21 +98,17 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
     shopPage(request, reply, {}),
   );
 
-  app.post(
-    '/admin/destinations/local-shop',
-    { attachValidation: true, schema: { hide: true, body: LocalShopBody } },
-    async (request, reply) => {
-      // "Preview" shows the form again with the server's preview; nothing is saved.
-      if (!request.validationError && request.body.action === 'preview')
-        return shopPage(request, reply, submitted(request));
-      return submitForm(request, reply, {
-        load: nothing,
-        run: (actor, _new, body) => destinations.createLocalShop(actor, body),
-        show: async (_new, failed) => shopPage(request, reply, failed.values, failed.errors, 422),
-        done: (_new, id) => `/admin/destinations/${id}?notice=created`,
-      });
-    },
-  );
+  app.post('/admin/destinations/local-shop', formOptions(LocalShopBody), async (request, reply) => {
+    // "Preview" shows the form again with the server's preview; nothing is saved.
+    if (!request.validationError && request.body.action === 'preview')
+      return shopPage(request, reply, submitted(request));
+    return submitForm(request, reply, {
+      load: nothing,
+      run: (actor, _new, body) => destinations.createLocalShop(actor, body),
+      show: async (_new, failed) => shopPage(request, reply, failed.values, failed.errors, 422),
+      done: (_new, id) => `/admin/destinations/${id}?notice=created`,
+    });
+  });
 
   /** The live template preview the form's script asks for as the operator types. */
   app.get(
@@ -139,36 +136,30 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
     },
   );
 
-  app.post(
-    '/admin/destinations',
-    { attachValidation: true, schema: { hide: true, body: CreateBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: nothing,
-        run: (actor, _new, body) => destinations.create(actor, { ...body, is_active: true }),
-        show: (_new, failed) => page(request, reply, null, failed, 422),
-        done: (_new, id) => `/admin/destinations/${id}?notice=created`,
-      }),
+  app.post('/admin/destinations', formOptions(CreateBody), async (request, reply) =>
+    submitForm(request, reply, {
+      load: nothing,
+      run: (actor, _new, body) => destinations.create(actor, { ...body, is_active: true }),
+      show: (_new, failed) => page(request, reply, null, failed, 422),
+      done: (_new, id) => `/admin/destinations/${id}?notice=created`,
+    }),
   );
 
   app.get('/admin/destinations/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) =>
     page(request, reply, await load(request), {}),
   );
 
-  app.post(
-    '/admin/destinations/:id',
-    { attachValidation: true, schema: { hide: true, params: IdParams, body: UpdateBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: () => load(request),
-        run: async (actor, d, body) => {
-          const result = await destinations.update(actor, d, { ...body, slug: body.new_slug || d.slug });
-          // The form names the slug field `new_slug`.
-          return result.ok ? result : invalid({ ...result.errors, new_slug: result.errors.slug ?? '' });
-        },
-        show: (d, failed) => page(request, reply, d, failed, 422),
-        done: (d) => `/admin/destinations/${d.id}?notice=saved`,
-      }),
+  app.post('/admin/destinations/:id', formOptionsOn(IdParams, UpdateBody), async (request, reply) =>
+    submitForm(request, reply, {
+      load: () => load(request),
+      run: async (actor, d, body) => {
+        const result = await destinations.update(actor, d, { ...body, slug: body.new_slug || d.slug });
+        // The form names the slug field `new_slug`.
+        return result.ok ? result : invalid({ ...result.errors, new_slug: result.errors.slug ?? '' });
+      },
+      show: (d, failed) => page(request, reply, d, failed, 422),
+      done: (d) => `/admin/destinations/${d.id}?notice=saved`,
+    }),
   );
 
   app.post(
@@ -183,7 +174,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
 
   app.post(
     '/admin/destinations/:id/links/update',
-    { attachValidation: true, schema: { hide: true, params: IdParams, body: UpdateLinkBody } },
+    formOptionsOn(IdParams, UpdateLinkBody),
     async (request, reply) =>
       submitForm(request, reply, {
         load: () => load(request),
@@ -199,7 +190,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
 
   app.post(
     '/admin/destinations/:id/links/remove',
-    { attachValidation: true, schema: { hide: true, params: IdParams, body: RemoveBookBody } },
+    formOptionsOn(IdParams, RemoveBookBody),
     async (request, reply) => {
       const d = await load(request);
       if (!request.validationError)

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { Integer, Nullable } from '../../validation.js';
 import { submitBookForm } from './book-form.js';
 import { type AdminRouteOptions, IdParams } from './context.js';
+import { formOptionsOn } from './submit-form.js';
 
 /** SPEC 2.4 "book link edition", "book unlink edition", "book set canonical". */
 /** The other edition by ISBN, page address, slug or id (see `AdminEditions.link`). */
@@ -14,13 +15,9 @@ const CanonicalBody = Type.Object({
 
 export const editionRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
   const editions = services.admin.editions;
-  const options = <T>(body: T) => ({
-    attachValidation: true,
-    schema: { hide: true, params: IdParams, body },
-  });
   const done = (book: { id: number }) => `/admin/books/${book.id}?notice=saved#editions`;
 
-  app.post('/admin/books/:id/editions/link', options(LinkBody), async (request, reply) =>
+  app.post('/admin/books/:id/editions/link', formOptionsOn(IdParams, LinkBody), async (request, reply) =>
     submitBookForm(services, request, reply, {
       form: 'edition',
       refill: true,
@@ -29,7 +26,7 @@ export const editionRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     }),
   );
 
-  app.post('/admin/books/:id/editions/unlink', options(UnlinkBody), async (request, reply) =>
+  app.post('/admin/books/:id/editions/unlink', formOptionsOn(IdParams, UnlinkBody), async (request, reply) =>
     submitBookForm(services, request, reply, {
       form: 'edition',
       refill: false,
@@ -38,12 +35,15 @@ export const editionRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     }),
   );
 
-  app.post('/admin/books/:id/editions/canonical', options(CanonicalBody), async (request, reply) =>
-    submitBookForm(services, request, reply, {
-      form: 'edition',
-      refill: false,
-      run: (actor, book, body) => editions.setCanonical(actor, book, body.new_canonical_id ?? null),
-      done,
-    }),
+  app.post(
+    '/admin/books/:id/editions/canonical',
+    formOptionsOn(IdParams, CanonicalBody),
+    async (request, reply) =>
+      submitBookForm(services, request, reply, {
+        form: 'edition',
+        refill: false,
+        run: (actor, book, body) => editions.setCanonical(actor, book, body.new_canonical_id ?? null),
+        done,
+      }),
   );
 };

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { type KeysModel, renderKeys } from '../../views/admin/keys.js';
 import { type AdminRouteOptions, IdParams, idParam, noticeOf, seeOther, sendPage } from './context.js';
 import { schemaErrors, submitted } from './form-errors.js';
+import { formOptions } from './submit-form.js';
 
 const CreateBody = Type.Object({
   name: Type.String({ default: '', maxLength: 100 }),
@@ -36,7 +37,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (ap
 
   app.post(
     '/admin/keys',
-    { config, attachValidation: true, schema: { hide: true, body: CreateBody } },
+    formOptions(CreateBody, config),
     // Not submitForm: a success is rendered, not redirected (see below).
     async (request, reply) => {
       const values = submitted(request);

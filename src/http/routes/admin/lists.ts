@@ -3,18 +3,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
 import { type List, listPath } from '../../../services/lists.js';
-import { HttpError } from '../../errors.js';
 import { Integer } from '../../validation.js';
 import { LISTS_PAGE_SIZE, renderListIndex } from '../../views/admin/lists.js';
 import { type ListAdminModel, renderListAdmin, renderListDelete } from '../../views/admin/lists-detail.js';
-import { type AdminRouteOptions, IdParams, idParam, noticeOf, seeOther, sendPage } from './context.js';
-import { nothing, submitForm } from './submit-form.js';
+import { type AdminRouteOptions, foundById, IdParams, noticeOf, seeOther, sendPage } from './context.js';
+import { formOptions, formOptionsOn, nothing, submitForm } from './submit-form.js';
 
-export async function listOr404(services: Services, request: FastifyRequest): Promise<List> {
-  const list = await services.admin.lists.find(idParam(request));
-  if (!list) throw new HttpError(404, 'list_not_found', 'There is no list with this id.');
-  return list;
-}
+export const listOr404 = (services: Services, request: FastifyRequest): Promise<List> =>
+  foundById(
+    request,
+    (id) => services.admin.lists.find(id),
+    'list_not_found',
+    'There is no list with this id.',
+  );
 
 /** The list's page, optionally with one form refilled and its errors beside the fields (then a 422). */
 export async function showListPage(
@@ -60,10 +61,6 @@ const NewListBody = Type.Object({
 
 export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
   const lists = services.admin.lists;
-  const withBody = <T>(body: T) => ({
-    attachValidation: true,
-    schema: { hide: true, params: IdParams, body },
-  });
 
   app.get(
     '/admin/lists',
@@ -82,20 +79,17 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     },
   );
 
-  app.post(
-    '/admin/lists',
-    { attachValidation: true, schema: { hide: true, body: NewListBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: nothing,
-        run: (actor, _new, body) => lists.create(actor, body),
-        show: async (_new, failed) => {
-          const filter = { q: '', kind: null, offset: 0, limit: LISTS_PAGE_SIZE };
-          const model = { rows: await lists.search(filter), filter, notice: null, failed };
-          return sendPage(reply, renderListIndex(request.adminViewer, model), 422);
-        },
-        done: (_new, id) => `/admin/lists/${id}?notice=created`,
-      }),
+  app.post('/admin/lists', formOptions(NewListBody), async (request, reply) =>
+    submitForm(request, reply, {
+      load: nothing,
+      run: (actor, _new, body) => lists.create(actor, body),
+      show: async (_new, failed) => {
+        const filter = { q: '', kind: null, offset: 0, limit: LISTS_PAGE_SIZE };
+        const model = { rows: await lists.search(filter), filter, notice: null, failed };
+        return sendPage(reply, renderListIndex(request.adminViewer, model), 422);
+      },
+      done: (_new, id) => `/admin/lists/${id}?notice=created`,
+    }),
   );
 
   // attachValidation: a mistyped id is a 404 page (listOr404), never a raw validation body.
@@ -104,7 +98,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     showListPage(services, request, reply, await listOr404(services, request)),
   );
 
-  app.post('/admin/lists/:id/edit', withBody(EditBody), async (request, reply) =>
+  app.post('/admin/lists/:id/edit', formOptionsOn(IdParams, EditBody), async (request, reply) =>
     submitForm(request, reply, {
       load: () => listOr404(services, request),
       run: (actor, list, body) => lists.update(actor, list, body),
@@ -113,7 +107,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     }),
   );
 
-  app.post('/admin/lists/:id/feature', withBody(FeatureBody), async (request, reply) => {
+  app.post('/admin/lists/:id/feature', formOptionsOn(IdParams, FeatureBody), async (request, reply) => {
     const list = await listOr404(services, request);
     // Only the two buttons post here; anything else changes nothing and lands back on the list.
     if (request.validationError) return seeOther(reply, `/admin/lists/${list.id}`);
@@ -129,7 +123,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     return sendPage(reply, renderListDelete(request.adminViewer, model));
   });
 
-  app.post('/admin/lists/:id/delete', withBody(DeleteBody), async (request, reply) => {
+  app.post('/admin/lists/:id/delete', formOptionsOn(IdParams, DeleteBody), async (request, reply) => {
     const list = await listOr404(services, request);
     // Without the confirmation page's field, ask first rather than delete.
     if (request.validationError || request.body.confirm !== 'yes')

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { FormErrors } from '../../views/admin/form.js';
 import { renderOfferSettings } from '../../views/admin/offers.js';
 import { type AdminRouteOptions, noticeOf, sendPage } from './context.js';
-import { nothing, submitForm } from './submit-form.js';
+import { formOptions, nothing, submitForm } from './submit-form.js';
 
 /** One checkbox per source: a ticked box posts `on`, an unticked one nothing. */
 const OffersBody = Type.Object({
@@ -34,21 +34,18 @@ export const offerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     page(request, reply),
   );
 
-  app.post(
-    '/admin/offers',
-    { config, attachValidation: true, schema: { hide: true, body: OffersBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: nothing,
-        values: () => ({}),
-        run: (actor, _none, body) =>
-          offers.save(actor, [
-            ...(body.source_googlebooks ? ['googlebooks'] : []),
-            ...(body.source_itunes ? ['itunes'] : []),
-            ...(body.source_openlibrary ? ['openlibrary'] : []),
-          ]),
-        show: (_none, failed) => page(request, reply, failed.errors, 422),
-        done: () => '/admin/offers?notice=saved',
-      }),
+  app.post('/admin/offers', formOptions(OffersBody, config), async (request, reply) =>
+    submitForm(request, reply, {
+      load: nothing,
+      values: () => ({}),
+      run: (actor, _none, body) =>
+        offers.save(actor, [
+          ...(body.source_googlebooks ? ['googlebooks'] : []),
+          ...(body.source_itunes ? ['itunes'] : []),
+          ...(body.source_openlibrary ? ['openlibrary'] : []),
+        ]),
+      show: (_none, failed) => page(request, reply, failed.errors, 422),
+      done: () => '/admin/offers?notice=saved',
+    }),
   );
 };

@@ -6,8 +6,8 @@ import type { PartnerInput } from '../../../services/admin/partners.js';
 import { HttpError } from '../../errors.js';
 import { Integer } from '../../validation.js';
 import { type PartnerFormState, renderPartner, renderPartners } from '../../views/admin/partners.js';
-import { type AdminRouteOptions, noticeOf, seeOther, sendPage } from './context.js';
-import { nothing, submitForm } from './submit-form.js';
+import { type AdminRouteOptions, noticeOf, seeOther, sendCsv, sendPage } from './context.js';
+import { formOptions, formOptionsOn, nothing, submitForm } from './submit-form.js';
 
 const PartnerBody = Type.Object({
   name: Type.String({ default: '', maxLength: 200 }),
@@ -84,16 +84,13 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     listPage(request, reply),
   );
 
-  app.post(
-    '/admin/partners',
-    { config, attachValidation: true, schema: { hide: true, body: CreateBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: nothing,
-        run: (actor, _new, body) => partners.create(actor, body.id, inputOf(body)),
-        show: (_new, failed) => listPage(request, reply, failed, 422),
-        done: (_new, id) => `/admin/partners/${encodeURIComponent(id)}?notice=created`,
-      }),
+  app.post('/admin/partners', formOptions(CreateBody, config), async (request, reply) =>
+    submitForm(request, reply, {
+      load: nothing,
+      run: (actor, _new, body) => partners.create(actor, body.id, inputOf(body)),
+      show: (_new, failed) => listPage(request, reply, failed, 422),
+      done: (_new, id) => `/admin/partners/${encodeURIComponent(id)}?notice=created`,
+    }),
   );
 
   app.get(
@@ -109,32 +106,22 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
       const { id } = request.params;
       const csv = await partners.csv(id, request.query.days);
       if (csv === null) throw new HttpError(404, 'not_found', 'There is no partner with this id.');
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .header(
-          'content-disposition',
-          `attachment; filename="partner-${id}-clicks-${request.query.days}d.csv"`,
-        )
-        .send(csv);
+      return sendCsv(reply, `partner-${id}-clicks-${request.query.days}d.csv`, csv);
     },
   );
 
-  app.post(
-    '/admin/partners/:id',
-    { config, attachValidation: true, schema: { hide: true, params: PartnerParams, body: PartnerBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: async () => request.params.id,
-        run: async (actor, id, body) => found(await partners.edit(actor, id, inputOf(body))),
-        show: (id, failed) => detailPage(request, reply, id, { edit: failed }, 422),
-        done: (id) => `/admin/partners/${encodeURIComponent(id)}?notice=saved`,
-      }),
+  app.post('/admin/partners/:id', formOptionsOn(PartnerParams, PartnerBody, config), async (request, reply) =>
+    submitForm(request, reply, {
+      load: async () => request.params.id,
+      run: async (actor, id, body) => found(await partners.edit(actor, id, inputOf(body))),
+      show: (id, failed) => detailPage(request, reply, id, { edit: failed }, 422),
+      done: (id) => `/admin/partners/${encodeURIComponent(id)}?notice=saved`,
+    }),
   );
 
   app.post(
     '/admin/partners/:id/tags',
-    { config, attachValidation: true, schema: { hide: true, params: PartnerParams, body: TagBody } },
+    formOptionsOn(PartnerParams, TagBody, config),
     async (request, reply) =>
       submitForm(request, reply, {
         load: async () => request.params.id,

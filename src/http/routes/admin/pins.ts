@@ -5,7 +5,7 @@ import { Integer } from '../../validation.js';
 import type { FormErrors, FormValues } from '../../views/admin/form.js';
 import { renderPins } from '../../views/admin/pins.js';
 import { type AdminRouteOptions, noticeOf, seeOther, sendPage } from './context.js';
-import { nothing, submitForm } from './submit-form.js';
+import { formOptions, nothing, submitForm } from './submit-form.js';
 
 /** SPEC 2.4 "search pin create" and "book delete search pin". */
 const PinBody = Type.Object({
@@ -41,24 +41,17 @@ export const pinRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (ap
     async (request, reply) => page(request, reply, { query: request.query.query ?? '' }, {}),
   );
 
-  app.post(
-    '/admin/pins',
-    { attachValidation: true, schema: { hide: true, body: PinBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: nothing,
-        run: (actor, _new, body) => pins.pin(actor, body.book_ref, body.query, body.notes),
-        show: (_new, failed) => page(request, reply, failed.values, failed.errors, 422),
-        done: () => '/admin/pins?notice=created',
-      }),
+  app.post('/admin/pins', formOptions(PinBody), async (request, reply) =>
+    submitForm(request, reply, {
+      load: nothing,
+      run: (actor, _new, body) => pins.pin(actor, body.book_ref, body.query, body.notes),
+      show: (_new, failed) => page(request, reply, failed.values, failed.errors, 422),
+      done: () => '/admin/pins?notice=created',
+    }),
   );
 
-  app.post(
-    '/admin/pins/delete',
-    { attachValidation: true, schema: { hide: true, body: DeleteBody } },
-    async (request, reply) => {
-      if (!request.validationError) await pins.remove(request.adminActor, request.body.pin_id);
-      return seeOther(reply, '/admin/pins?notice=deleted');
-    },
-  );
+  app.post('/admin/pins/delete', formOptions(DeleteBody), async (request, reply) => {
+    if (!request.validationError) await pins.remove(request.adminActor, request.body.pin_id);
+    return seeOther(reply, '/admin/pins?notice=deleted');
+  });
 };
