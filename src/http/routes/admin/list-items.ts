@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { wholeNumber } from '../../../services/admin/lists.js';
 import { parseRanks } from '../../../services/admin/lists-edit.js';
-import { submitBookForm } from './book-form.js';
+import { bookPageForms } from './book-form.js';
 import { bookOr404, showFailedForm } from './books.js';
 import { type AdminRouteOptions, IdParams, seeOther } from './context.js';
 import { submitted } from './form-errors.js';
@@ -69,14 +69,11 @@ export const listItemRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
     return seeOther(reply, `/admin/lists/${list.id}?notice=saved#books`);
   });
 
-  app.post('/admin/books/:id/lists', formOptionsOn(IdParams, BookAddListBody), async (request, reply) =>
-    submitBookForm(services, request, reply, {
-      form: 'list',
-      refill: true,
-      run: (actor, book, body) => lists.addToNamedList(actor, book, body),
-      done: (book) => `/admin/books/${book.id}?notice=created#lists`,
-    }),
-  );
+  bookPageForms(app, services).form('/admin/books/:id/lists', BookAddListBody, {
+    form: 'list',
+    run: (actor, book, body) => lists.addToNamedList(actor, book, body),
+    done: (book) => `/admin/books/${book.id}?notice=created#lists`,
+  });
 
   // Not submitForm: a missing or mistyped list id gets one message of its own, not the schema's.
   app.post(
