@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { parseIsbn } from '../../../domain/isbn.js';
 import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
 import type { Services } from '../../../services/container.js';
-import { ValidationProblem } from '../../errors.js';
 import { requesterOf } from '../../requester.js';
+import { isbnOrProblem } from '../../validation.js';
 
 const CoverQuery = Type.Object({
   isbn: Type.String({
@@ -59,17 +58,7 @@ export const coverFallbackRoutes: FastifyPluginAsyncTypebox<{ services: Services
       },
     },
     async (request) => {
-      const isbn = parseIsbn(request.query.isbn);
-      if (!isbn) {
-        throw new ValidationProblem([
-          {
-            type: 'isbn_invalid',
-            loc: ['query', 'isbn'],
-            msg: 'Value error, not a valid ISBN-10 or ISBN-13 (wrong length, characters or check digit)',
-            input: request.query.isbn,
-          },
-        ]);
-      }
+      const isbn = isbnOrProblem(request.query.isbn, 'query');
       const found = await services.covers.find({
         isbn,
         slug: request.query.slug ?? null,

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { parseIsbn } from '../../../domain/isbn.js';
 import { readerCountry } from '../../../domain/storefronts.js';
 import type { Services } from '../../../services/container.js';
-import { HttpError, ValidationProblem } from '../../errors.js';
+import { HttpError } from '../../errors.js';
 import { wantsJson } from '../../plugins/errors.js';
 import { requesterOf } from '../../requester.js';
+import { isbnOrProblem } from '../../validation.js';
 import { renderUnknownIsbnPage } from '../../views/error-page.js';
 import { refuseIfCreationRefused, visitorMayCreate } from '../../write-refusals.js';
 
@@ -40,17 +40,7 @@ export const isbnRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
       },
     },
     async (request, reply) => {
-      const isbn = parseIsbn(request.params.isbn);
-      if (!isbn) {
-        throw new ValidationProblem([
-          {
-            type: 'isbn_invalid',
-            loc: ['path', 'isbn'],
-            msg: 'Value error, not a valid ISBN-10 or ISBN-13 (wrong length, characters or check digit)',
-            input: request.params.isbn,
-          },
-        ]);
-      }
+      const isbn = isbnOrProblem(request.params.isbn, 'path');
       const mayCreate = visitorMayCreate(services, request, request.isAutomated);
       const outcome = await services.creator.byIsbn(isbn, mayCreate, requesterOf(request));
       if (outcome.kind === 'existing' || outcome.kind === 'created') {

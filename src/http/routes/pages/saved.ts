@@ -4,7 +4,7 @@ import type { Services } from '../../../services/container.js';
 import { writerOf } from '../../plugins/rate-limit.js';
 import { Integer } from '../../validation.js';
 import { renderSavedPage, SAVED_VIEWS, type SavedView } from '../../views/saved-page.js';
-import { writeRefused } from '../../write-refusals.js';
+import { refuseIfOverCap } from '../../write-refusals.js';
 
 const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 
@@ -63,7 +63,7 @@ export const savedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         },
         writerOf(request),
       );
-      if (admission.kind === 'refused') writeRefused(reply, 'saved_event', admission.retryAfterSeconds);
+      refuseIfOverCap(reply, 'saved_event', admission);
       return reply.code(204).send(null);
     },
   );

@@ -9,7 +9,8 @@ import { type ResolveNote, readResolveReason, resolveReasonCookie } from '../../
 import { requesterOf } from '../../requester.js';
 import { Integer } from '../../validation.js';
 import { renderMissThanks, renderSearchPage, type SearchResultView } from '../../views/search-page.js';
-import { refuseIfCreationRefused, visitorMayCreate, writeRefused } from '../../write-refusals.js';
+import { refuseIfCreationRefused, visitorMayCreate } from '../../write-refusals.js';
+import { recordMiss } from '../api/search-feedback.js';
 
 const SearchPageQuery = Type.Object({
   q: Type.Optional(
@@ -204,14 +205,11 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       },
     },
     async (request, reply) => {
-      const { query, result_count, sfid, details } = request.body;
-      const miss = { query, result_count, sfid: sfid ?? null, details: details?.trim() || null };
-      const admission = await services.signals.miss(miss, writerOf(request));
-      if (admission.kind === 'refused') writeRefused(reply, 'miss', admission.retryAfterSeconds);
+      await recordMiss(services, request, reply, request.body);
       return reply
         .code(201)
         .type('text/html; charset=utf-8')
-        .send(renderMissThanks(query, await services.brand.current()));
+        .send(renderMissThanks(request.body.query, await services.brand.current()));
     },
   );
 };
