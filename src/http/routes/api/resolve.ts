@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Services } from '../../../services/container.js';
+import type { Requester } from '../../../catalog/requester.js';
+import type { MayCreate, Services } from '../../../services/container.js';
 import { ClientResolveResult, presentResolve, ResolveResult } from '../../presenters/resolve.js';
 import { requesterOf } from '../../requester.js';
 import { refuseIfCreationRefused } from '../../write-refusals.js';
@@ -45,6 +47,17 @@ export const apiResolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
   { services },
 ) => {
   const base = services.config.baseUrl;
+  /** Resolves with what this request may create; no book where creating was refused is the 429. */
+  const resolveFor = async <Outcome extends { status: string }>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    resolve: (mayCreate: MayCreate, requester: Requester) => Promise<Outcome>,
+  ): Promise<Outcome> => {
+    const mayCreate = mayCreateBook(services, request);
+    const outcome = await resolve(mayCreate, requesterOf(request));
+    if (outcome.status !== 'found') refuseIfCreationRefused(reply, mayCreate);
+    return outcome;
+  };
 
   app.get(
     '/api/v1/resolve',
@@ -59,13 +72,9 @@ export const apiResolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       },
     },
     async (request, reply) => {
-      const mayCreate = mayCreateBook(services, request);
-      const outcome = await services.resolver.resolveUrl(
-        request.query.url ?? '',
-        mayCreate,
-        requesterOf(request),
+      const outcome = await resolveFor(request, reply, (mayCreate, requester) =>
+        services.resolver.resolveUrl(request.query.url ?? '', mayCreate, requester),
       );
-      if (outcome.status !== 'found') refuseIfCreationRefused(reply, mayCreate);
       return presentResolve(outcome, base);
     },
   );
@@ -83,13 +92,9 @@ export const apiResolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       },
     },
     async (request, reply) => {
-      const mayCreate = mayCreateBook(services, request);
-      const outcome = await services.resolver.resolveInput(
-        request.body.input,
-        mayCreate,
-        requesterOf(request),
+      const outcome = await resolveFor(request, reply, (mayCreate, requester) =>
+        services.resolver.resolveInput(request.body.input, mayCreate, requester),
       );
-      if (outcome.status !== 'found') refuseIfCreationRefused(reply, mayCreate);
       return { ...presentResolve(outcome, base), input_kind: outcome.inputKind };
     },
   );
