@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ok } from '../../../services/admin/commands.js';
 import { Integer } from '../../validation.js';
 import { renderAccessCodes } from '../../views/admin/access-codes.js';
-import type { FormErrors, FormValues } from '../../views/admin/form.js';
-import { type AdminRouteOptions, IdParams, idParam, noticeOf, seeOther, sendPage } from './context.js';
-import { formOptions, formOptionsOn, nothing, submitForm } from './submit-form.js';
+import { type AdminRouteOptions, areaPage, IdParams, idParam, seeOther } from './context.js';
+import { BLANK_FORM, formOptions, formOptionsOn, nothing, submitForm } from './submit-form.js';
 
 /** SPEC 2.4 "access code create", "access code update" and "access code add/remove destination". */
 const CreateBody = Type.Object({
@@ -40,20 +38,9 @@ const inputOf = (body: {
 export const accessCodeRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
   const codes = services.admin.accessCodes;
 
-  const page = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    values: FormValues,
-    errors: FormErrors,
-    status = 200,
-  ) => {
-    const model = { overview: await codes.overview(), values, errors, notice: noticeOf(request) };
-    return sendPage(reply, renderAccessCodes(request.adminViewer, model), status);
-  };
+  const page = areaPage(async () => ({ overview: await codes.overview() }), BLANK_FORM, renderAccessCodes);
 
-  app.get('/admin/access-codes', { schema: { hide: true } }, async (request, reply) =>
-    page(request, reply, {}, {}),
-  );
+  app.get('/admin/access-codes', { schema: { hide: true } }, async (request, reply) => page(request, reply));
 
   app.post('/admin/access-codes', formOptions(CreateBody), async (request, reply) =>
     submitForm(request, reply, {
@@ -63,7 +50,7 @@ export const accessCodeRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = as
         const input = { displayName, slug: body.slug, description, cookieTtlHours, isActive };
         return codes.create(actor, input);
       },
-      show: (_new, failed) => page(request, reply, failed.values, failed.errors, 422),
+      show: (_new, failed) => page(request, reply, failed, 422),
       done: () => '/admin/access-codes?notice=created',
     }),
   );
@@ -72,7 +59,7 @@ export const accessCodeRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = as
     submitForm(request, reply, {
       load: async () => idParam(request),
       run: async (actor, id, body) => ok(await codes.update(actor, id, inputOf(body))),
-      show: (_id, failed) => page(request, reply, failed.values, failed.errors, 422),
+      show: (_id, failed) => page(request, reply, failed, 422),
       done: () => '/admin/access-codes?notice=saved',
     }),
   );

@@ -1,11 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { UNTAGGED_DAYS } from '../../../services/admin/affiliate.js';
 import { Integer } from '../../validation.js';
 import { type AffiliateModel, renderAffiliate } from '../../views/admin/affiliate.js';
 import { EARNING_PERIODS, renderEarnings } from '../../views/admin/earnings.js';
-import { type AdminRouteOptions, noticeOf, seeOther, sendCsv, sendPage } from './context.js';
+import type { AdminViewer } from '../../views/admin/layout.js';
+import {
+  ADMINS_ONLY,
+  type AdminPage,
+  type AdminRouteOptions,
+  seeOther,
+  sendAdminPage,
+  sendCsv,
+  sendPage,
+} from './context.js';
 import { schemaErrors } from './form-errors.js';
 import { formOptions } from './submit-form.js';
 
@@ -23,15 +31,13 @@ const periodOf = (days: number) => EARNING_PERIODS.find((period) => period === d
  */
 export const affiliateRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
   const { affiliate, earnings } = services.admin;
-  const adminOnly = { adminRole: 'admin' as const };
+  const adminOnly = ADMINS_ONLY;
 
-  const settingsPage = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    failed?: AffiliateModel['failed'],
-  ) => {
-    const model = { overview: await affiliate.overview(), failed, notice: noticeOf(request) };
-    return sendPage(reply, renderAffiliate(request.adminViewer, model, UNTAGGED_DAYS), failed ? 422 : 200);
+  const settingsPage: AdminPage<AffiliateModel['failed']> = async (request, reply, failed) => {
+    const model = { overview: await affiliate.overview(), failed };
+    const render = (viewer: AdminViewer, full: AffiliateModel) =>
+      renderAffiliate(viewer, full, UNTAGGED_DAYS);
+    return sendAdminPage(request, reply, render, model, failed ? 422 : 200);
   };
 
   app.get('/admin/affiliate', { config: adminOnly, schema: { hide: true } }, async (request, reply) =>

@@ -5,7 +5,7 @@ import type { Book } from '../../../services/admin/books.js';
 import type { Services } from '../../../services/container.js';
 import { renderBookAdmin } from '../../views/admin/book.js';
 import { renderBookList } from '../../views/admin/books.js';
-import { type AdminRouteOptions, foundById, IdParams, noticeOf, sendPage } from './context.js';
+import { type AdminRouteOptions, foundById, IdParams, sendAdminPage, sendPage } from './context.js';
 import { type FailedForm, formOptionsOn, submitForm } from './submit-form.js';
 
 export const bookOr404 = (services: Services, request: FastifyRequest): Promise<Book> =>
@@ -54,7 +54,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
 
   app.get('/admin/books/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
     const model = await books.page(await bookOr404(services, request));
-    return sendPage(reply, renderBookAdmin(request.adminViewer, { ...model, notice: noticeOf(request) }));
+    return sendAdminPage(request, reply, renderBookAdmin, model);
   });
 
   app.post('/admin/books/:id/edit', formOptionsOn(IdParams, BookEditBody), async (request, reply) =>

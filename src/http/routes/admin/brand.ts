@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { MAX_LOGO_BYTES } from '../../../domain/brand.js';
 import { HttpError } from '../../errors.js';
 import { boundaryOf, parseMultipart, type UploadedFile } from '../../multipart.js';
 import { type BrandFormState, renderBrand } from '../../views/admin/brand.js';
-import { type AdminRouteOptions, noticeOf, seeOther, sendPage } from './context.js';
+import { ADMINS_ONLY, type AdminPage, type AdminRouteOptions, seeOther, sendAdminPage } from './context.js';
 import { formOptions, nothing, submitForm } from './submit-form.js';
 
 const BrandBody = Type.Object({
@@ -26,7 +25,7 @@ const isUpload = (value: unknown): value is UploadedFile =>
 /** The operator's brand (admins only: it is on every public page); every change is audited. */
 export const brandRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
   const brand = services.admin.brand;
-  const config = { adminRole: 'admin' as const };
+  const config = ADMINS_ONLY;
 
   // The logo form posts multipart (a file input needs no script); read whole under a small limit.
   app.addContentTypeParser(
@@ -40,17 +39,12 @@ export const brandRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     },
   );
 
-  const page = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    forms: { form?: BrandFormState; logo?: BrandFormState } = {},
+  const page: AdminPage<{ form?: BrandFormState; logo?: BrandFormState }> = async (
+    request,
+    reply,
+    forms = {},
     status = 200,
-  ) =>
-    sendPage(
-      reply,
-      renderBrand(request.adminViewer, { brand: await brand.current(), ...forms, notice: noticeOf(request) }),
-      status,
-    );
+  ) => sendAdminPage(request, reply, renderBrand, { brand: await brand.current(), ...forms }, status);
 
   app.get('/admin/brand', { config, schema: { hide: true } }, async (request, reply) => page(request, reply));
 

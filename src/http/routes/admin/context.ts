@@ -24,6 +24,9 @@ declare module 'fastify' {
   }
 }
 
+/** The route config of the admins-only areas (users, API keys, brand, offers, partners, affiliate tags). */
+export const ADMINS_ONLY = { adminRole: 'admin' } as const;
+
 export interface AdminRouteOptions {
   services: Services;
 }
@@ -56,6 +59,50 @@ export function sameToken(a: string | null | undefined, b: string | null | undef
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** What every admin page's view is given besides its model: the fixed text of `?notice=`. */
+export interface Noticed {
+  notice: string | null;
+}
+
+/**
+ * An admin page: its view drawn for who is signed in from the model and the `?notice=` text (a model
+ * that shows a refused form says `notice: null`), sent as `sendPage` sends it.
+ */
+export function sendAdminPage<Model>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  render: (viewer: AdminViewer, model: NoInfer<Model> & Noticed) => string,
+  model: Model,
+  status = 200,
+): FastifyReply {
+  return sendPage(reply, render(request.adminViewer, { notice: noticeOf(request), ...model }), status);
+}
+
+/**
+ * How every admin area draws its page: with the state of its form (by default what the page shows
+ * first; after a refused post the values refilled and the errors beside the fields) and the status
+ * (422 for a refused form).
+ */
+export type AdminPage<Form> = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  form?: Form,
+  status?: number,
+) => Promise<FastifyReply>;
+
+/**
+ * The `AdminPage` of an area with one page and one form on it: what `load` finds, the form's state
+ * over `blank` (what it shows first), drawn by `render`.
+ */
+export function areaPage<Form extends object, Shown extends object>(
+  load: () => Promise<Shown>,
+  blank: Form,
+  render: (viewer: AdminViewer, model: Shown & Form & Noticed) => string,
+): AdminPage<Partial<Form>> {
+  return async (request, reply, form = {}, status = 200) =>
+    sendAdminPage(request, reply, render, { ...(await load()), ...blank, ...form }, status);
 }
 
 export function sendPage(reply: FastifyReply, page: string, status = 200): FastifyReply {

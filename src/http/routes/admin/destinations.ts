@@ -12,7 +12,7 @@ import {
 import { renderDestinationList } from '../../views/admin/destinations.js';
 import type { FormValues } from '../../views/admin/form.js';
 import { renderLocalShopPage } from '../../views/admin/local-shop.js';
-import { type AdminRouteOptions, foundById, IdParams, noticeOf, seeOther, sendPage } from './context.js';
+import { type AdminRouteOptions, foundById, IdParams, seeOther, sendAdminPage, sendPage } from './context.js';
 import {
   CreateBody,
   LocalShopBody,
@@ -62,15 +62,13 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
       values,
       errors: {},
       preview: previewOf(values),
-      notice: noticeOf(request),
       ...extra,
     };
-    return sendPage(reply, renderDestinationPage(request.adminViewer, model), status);
+    return sendAdminPage(request, reply, renderDestinationPage, model, status);
   };
 
   app.get('/admin/destinations', { schema: { hide: true } }, async (request, reply) => {
-    const model = { ...(await destinations.overview()), notice: noticeOf(request) };
-    return sendPage(reply, renderDestinationList(request.adminViewer, model));
+    return sendAdminPage(request, reply, renderDestinationList, await destinations.overview());
   });
 
   app.get('/admin/destinations/new', { schema: { hide: true } }, async (request, reply) =>

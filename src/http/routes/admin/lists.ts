@@ -6,7 +6,7 @@ import { type List, listPath } from '../../../services/lists.js';
 import { Integer } from '../../validation.js';
 import { LISTS_PAGE_SIZE, renderListIndex } from '../../views/admin/lists.js';
 import { type ListAdminModel, renderListAdmin, renderListDelete } from '../../views/admin/lists-detail.js';
-import { type AdminRouteOptions, foundById, IdParams, noticeOf, seeOther, sendPage } from './context.js';
+import { type AdminRouteOptions, foundById, IdParams, seeOther, sendAdminPage, sendPage } from './context.js';
 import { formOptions, formOptionsOn, nothing, submitForm } from './submit-form.js';
 
 export const listOr404 = (services: Services, request: FastifyRequest): Promise<List> =>
@@ -26,8 +26,8 @@ export async function showListPage(
   failed?: ListAdminModel['failed'],
 ): Promise<FastifyReply> {
   const items = await services.admin.lists.items(list);
-  const model = { list, items, path: listPath(list), failed, notice: failed ? null : noticeOf(request) };
-  return sendPage(reply, renderListAdmin(request.adminViewer, model), failed ? 422 : 200);
+  const model = { list, items, path: listPath(list), failed, ...(failed ? { notice: null } : {}) };
+  return sendAdminPage(request, reply, renderListAdmin, model, failed ? 422 : 200);
 }
 
 const IndexQuery = Type.Object({
@@ -74,8 +74,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
         offset: (query.page - 1) * LISTS_PAGE_SIZE,
         limit: LISTS_PAGE_SIZE,
       };
-      const model = { rows: await lists.search(filter), filter, notice: noticeOf(request) };
-      return sendPage(reply, renderListIndex(request.adminViewer, model));
+      return sendAdminPage(request, reply, renderListIndex, { rows: await lists.search(filter), filter });
     },
   );
 

@@ -6,7 +6,14 @@ import type { PartnerInput } from '../../../services/admin/partners.js';
 import { HttpError } from '../../errors.js';
 import { Integer } from '../../validation.js';
 import { type PartnerFormState, renderPartner, renderPartners } from '../../views/admin/partners.js';
-import { type AdminRouteOptions, noticeOf, seeOther, sendCsv, sendPage } from './context.js';
+import {
+  ADMINS_ONLY,
+  type AdminPage,
+  type AdminRouteOptions,
+  seeOther,
+  sendAdminPage,
+  sendCsv,
+} from './context.js';
 import { formOptions, formOptionsOn, nothing, submitForm } from './submit-form.js';
 
 const PartnerBody = Type.Object({
@@ -53,18 +60,10 @@ function found<T>(result: CommandResult<T> | null): CommandResult<T> {
 /** Partners and their affiliate tags (admins only: tags decide who is paid); every change is audited. */
 export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
   const partners = services.admin.partners;
-  const config = { adminRole: 'admin' as const };
+  const config = ADMINS_ONLY;
 
-  const listPage = async (request: FastifyRequest, reply: FastifyReply, form = blank, status = 200) =>
-    sendPage(
-      reply,
-      renderPartners(request.adminViewer, {
-        overview: await partners.overview(),
-        form,
-        notice: noticeOf(request),
-      }),
-      status,
-    );
+  const listPage: AdminPage<PartnerFormState> = async (request, reply, form = blank, status = 200) =>
+    sendAdminPage(request, reply, renderPartners, { overview: await partners.overview(), form }, status);
 
   const detailPage = async (
     request: FastifyRequest,
@@ -76,8 +75,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     const days = (request.query as { days?: number } | undefined)?.days ?? 30;
     const detail = await partners.detail(id, days);
     if (!detail) throw new HttpError(404, 'not_found', 'There is no partner with this id.');
-    const page = renderPartner(request.adminViewer, { detail, ...forms, notice: noticeOf(request) });
-    return sendPage(reply, page, status);
+    return sendAdminPage(request, reply, renderPartner, { detail, ...forms }, status);
   };
 
   app.get('/admin/partners', { config, schema: { hide: true } }, async (request, reply) =>

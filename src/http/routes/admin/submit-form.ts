@@ -11,6 +11,9 @@ export interface FailedForm {
   errors: FormErrors;
 }
 
+/** A form as first shown: nothing typed, no errors. */
+export const BLANK_FORM: FailedForm = { values: {}, errors: {} };
+
 /** One admin form: what it acts on, the command it runs, the page that shows it again, where a success goes. */
 export interface FormCommand<Target, Body, Value> {
   /** What the form acts on (a book, a list…), throwing the 404 when it is gone; null for a new thing. */

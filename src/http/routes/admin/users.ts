@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ok } from '../../../services/admin/commands.js';
 import type { AdminUser } from '../../../services/admin/users.js';
 import { renderUsers, type UsersModel } from '../../views/admin/users.js';
-import { type AdminRouteOptions, IdParams, idParam, noticeOf, sendPage } from './context.js';
+import { ADMINS_ONLY, type AdminRouteOptions, areaPage, IdParams, idParam } from './context.js';
 import { submitted } from './form-errors.js';
 import { formOptions, formOptionsOn, nothing, submitForm } from './submit-form.js';
 
@@ -23,26 +22,11 @@ const UpdateBody = Type.Object({
 /** Accounts: admins only (the area-wide hook enforces `adminRole`). */
 export const userRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
   const users = services.admin.users;
-  const config = { adminRole: 'admin' as const };
-  const page = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    extra: Partial<UsersModel>,
-    status = 200,
-  ) => {
-    const model: UsersModel = {
-      users: await users.list(),
-      values: { role: 'editor' },
-      errors: {},
-      notice: noticeOf(request),
-      ...extra,
-    };
-    return sendPage(reply, renderUsers(request.adminViewer, model), status);
-  };
+  const config = ADMINS_ONLY;
+  const blank: Pick<UsersModel, 'values' | 'errors' | 'failed'> = { values: { role: 'editor' }, errors: {} };
+  const page = areaPage(async () => ({ users: await users.list() }), blank, renderUsers);
 
-  app.get('/admin/users', { config, schema: { hide: true } }, async (request, reply) =>
-    page(request, reply, {}),
-  );
+  app.get('/admin/users', { config, schema: { hide: true } }, async (request, reply) => page(request, reply));
 
   app.post('/admin/users', formOptions(CreateBody, config), async (request, reply) =>
     submitForm(request, reply, {
