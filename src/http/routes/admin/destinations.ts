@@ -12,7 +12,14 @@ import {
 import { renderDestinationList } from '../../views/admin/destinations.js';
 import type { FormValues } from '../../views/admin/form.js';
 import { renderLocalShopPage } from '../../views/admin/local-shop.js';
-import { type AdminRouteOptions, foundById, IdParams, seeOther, sendAdminPage, sendPage } from './context.js';
+import {
+  type AdminPage,
+  type AdminRouteOptions,
+  foundById,
+  IdParams,
+  seeOther,
+  sendAdminPage,
+} from './context.js';
 import {
   CreateBody,
   LocalShopBody,
@@ -22,7 +29,14 @@ import {
   UpdateLinkBody,
 } from './destination-schemas.js';
 import { submitted } from './form-errors.js';
-import { formOptions, formOptionsOn, nothing, submitForm } from './submit-form.js';
+import {
+  BLANK_FORM,
+  type FailedForm,
+  formOptions,
+  formOptionsOn,
+  nothing,
+  submitForm,
+} from './submit-form.js';
 
 const previewOf = (values: FormValues) =>
   previewTemplate(
@@ -75,35 +89,23 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
     page(request, reply, null, {}),
   );
 
-  const shopPage = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    values: FormValues,
-    errors = {},
-    status = 200,
-  ) =>
-    sendPage(
-      reply,
-      renderLocalShopPage(request.adminViewer, {
-        values,
-        errors,
-        preview: previewOf({ ...values, group: 'new' }),
-      }),
-      status,
-    );
+  const shopPage: AdminPage<FailedForm> = async (request, reply, form = BLANK_FORM, status = 200) => {
+    const preview = previewOf({ ...form.values, group: 'new' });
+    return sendAdminPage(request, reply, renderLocalShopPage, { ...form, preview }, status);
+  };
 
   app.get('/admin/destinations/local-shop', { schema: { hide: true } }, async (request, reply) =>
-    shopPage(request, reply, {}),
+    shopPage(request, reply),
   );
 
   app.post('/admin/destinations/local-shop', formOptions(LocalShopBody), async (request, reply) => {
     // "Preview" shows the form again with the server's preview; nothing is saved.
     if (!request.validationError && request.body.action === 'preview')
-      return shopPage(request, reply, submitted(request));
+      return shopPage(request, reply, { values: submitted(request), errors: {} });
     return submitForm(request, reply, {
       load: nothing,
       run: (actor, _new, body) => destinations.createLocalShop(actor, body),
-      show: async (_new, failed) => shopPage(request, reply, failed.values, failed.errors, 422),
+      show: async (_new, failed) => shopPage(request, reply, failed, 422),
       done: (_new, id) => `/admin/destinations/${id}?notice=created`,
     });
   });
