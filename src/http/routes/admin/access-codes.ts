@@ -1,9 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ok } from '../../../services/admin/commands.js';
 import { Integer } from '../../validation.js';
 import { renderAccessCodes } from '../../views/admin/access-codes.js';
-import { type AdminRouteOptions, areaPage, IdParams, idParam, seeOther } from './context.js';
+import { type AdminRoutes, areaPage, IdParams, idParam, seeOther } from './context.js';
 import { BLANK_FORM, formOptions, formOptionsOn, nothing, submitForm } from './submit-form.js';
 
 /** SPEC 2.4 "access code create", "access code update" and "access code add/remove destination". */
@@ -35,7 +34,7 @@ const inputOf = (body: {
 });
 
 /** Access codes: patron links that unlock non-public destinations (a library's catalogue). */
-export const accessCodeRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const accessCodeRoutes: AdminRoutes = async (app, { services }) => {
   const codes = services.admin.accessCodes;
 
   const page = areaPage(async () => ({ overview: await codes.overview() }), BLANK_FORM, renderAccessCodes);

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { UNTAGGED_DAYS } from '../../../services/admin/affiliate.js';
 import { Integer } from '../../validation.js';
@@ -8,7 +7,7 @@ import type { AdminViewer } from '../../views/admin/layout.js';
 import {
   ADMINS_ONLY,
   type AdminPage,
-  type AdminRouteOptions,
+  type AdminRoutes,
   seeOther,
   sendAdminPage,
   sendCsv,
@@ -29,7 +28,7 @@ const periodOf = (days: number) => EARNING_PERIODS.find((period) => period === d
  * `/admin/affiliate`: the operator's tags per destination and storefront (admins only: tags decide
  * who is paid), every change audited and live on every instance; `/admin/earnings`: what earns.
  */
-export const affiliateRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const affiliateRoutes: AdminRoutes = async (app, { services }) => {
   const { affiliate, earnings } = services.admin;
   const adminOnly = ADMINS_ONLY;
 

@@ -1,8 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { randomToken, SESSION_TTL_MS } from '../../../services/admin/auth.js';
 import { renderLogin } from '../../views/admin/login.js';
-import { type AdminRouteOptions, seeOther, sendPage } from './context.js';
+import { type AdminRoutes, seeOther, sendPage } from './context.js';
 import { LOGIN_COOKIE, readCookie, SESSION_COOKIE, serializeCookie } from './cookies.js';
 import { schemaErrors, submitted } from './form-errors.js';
 import { formOptions } from './submit-form.js';
@@ -20,7 +19,7 @@ const MESSAGES = {
 } as const;
 
 /** `/admin/login` (SPEC 2.4 login body: email, password) and `/admin/logout`. */
-export const authRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const authRoutes: AdminRoutes = async (app, { services }) => {
   const auth = services.admin.auth;
   const secure = services.config.baseUrl.startsWith('https:');
   const loginCookie = (token: string) =>

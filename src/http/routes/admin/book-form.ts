@@ -1,11 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import type { Book } from '../../../services/admin/books.js';
 import type { AuditActor, CommandResult } from '../../../services/admin/commands.js';
 import type { Services } from '../../../services/container.js';
 import { bookOr404, showFailedForm } from './books.js';
-import { type AdminRouteOptions, IdParams, seeOther } from './context.js';
+import { type AdminRoutes, IdParams, seeOther } from './context.js';
 import { formOptionsOn, submitForm } from './submit-form.js';
 
 /** One form on the admin book page: the command it runs and where a success goes. */
@@ -35,7 +34,7 @@ async function submitBookForm<Body>(
   });
 }
 
-type AdminApp = Parameters<FastifyPluginAsyncTypebox<AdminRouteOptions>>[0];
+type AdminApp = Parameters<AdminRoutes>[0];
 
 /**
  * The admin book page's posts (`/admin/books/:id/…`), registered on `app`: a form that runs a command

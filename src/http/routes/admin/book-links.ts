@@ -1,8 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Integer } from '../../validation.js';
 import { bookPageForms } from './book-form.js';
-import type { AdminRouteOptions } from './context.js';
+import type { AdminRoutes } from './context.js';
 
 const text = (max: number) => Type.String({ default: '', maxLength: max });
 const int = Integer({ default: 0 });
@@ -24,7 +23,7 @@ const PinBody = Type.Object({ query: text(500), notes: text(500) });
 const DeletePinBody = Type.Object({ pin_id: int });
 
 /** A book's curated links, retailer overrides and search pins. */
-export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const bookLinkRoutes: AdminRoutes = async (app, { services }) => {
   const { books, pins } = services.admin;
   const page = bookPageForms(app, services);
 

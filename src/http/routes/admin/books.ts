@@ -1,11 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Book } from '../../../services/admin/books.js';
 import type { Services } from '../../../services/container.js';
 import { renderBookAdmin } from '../../views/admin/book.js';
 import { renderBookList } from '../../views/admin/books.js';
-import { type AdminRouteOptions, foundById, IdParams, sendAdminPage, sendPage } from './context.js';
+import { type AdminRoutes, foundById, IdParams, sendAdminPage, sendPage } from './context.js';
 import { type FailedForm, formOptionsOn, submitForm } from './submit-form.js';
 
 export const bookOr404 = (services: Services, request: FastifyRequest): Promise<Book> =>
@@ -37,7 +36,7 @@ const BookEditBody = Type.Object({
   description: Type.String({ default: '', maxLength: 10000 }),
 });
 
-export const bookRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const bookRoutes: AdminRoutes = async (app, { services }) => {
   const books = services.admin.books;
 
   app.get(

@@ -1,10 +1,9 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { MAX_LOGO_BYTES } from '../../../domain/brand.js';
 import { HttpError } from '../../errors.js';
 import { boundaryOf, parseMultipart, type UploadedFile } from '../../multipart.js';
 import { type BrandFormState, renderBrand } from '../../views/admin/brand.js';
-import { ADMINS_ONLY, type AdminPage, type AdminRouteOptions, seeOther, sendAdminPage } from './context.js';
+import { ADMINS_ONLY, type AdminPage, type AdminRoutes, seeOther, sendAdminPage } from './context.js';
 import { formOptions, nothing, submitForm } from './submit-form.js';
 
 const BrandBody = Type.Object({
@@ -23,7 +22,7 @@ const isUpload = (value: unknown): value is UploadedFile =>
   typeof value === 'object' && value !== null && Buffer.isBuffer((value as { bytes?: unknown }).bytes);
 
 /** The operator's brand (admins only: it is on every public page); every change is audited. */
-export const brandRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const brandRoutes: AdminRoutes = async (app, { services }) => {
   const brand = services.admin.brand;
   const config = ADMINS_ONLY;
 

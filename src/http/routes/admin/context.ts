@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AdminSession } from '../../../services/admin/auth.js';
@@ -30,6 +31,9 @@ export const ADMINS_ONLY = { adminRole: 'admin' } as const;
 export interface AdminRouteOptions {
   services: Services;
 }
+
+/** An admin area's routes: a plugin registered with the services (see `index.ts`). */
+export type AdminRoutes = FastifyPluginAsyncTypebox<AdminRouteOptions>;
 
 function sessionOf(request: FastifyRequest): AdminSession {
   // The area-wide hook has already redirected every request without one.

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Destination } from '../../../domain/links.js';
@@ -12,14 +11,7 @@ import {
 import { renderDestinationList } from '../../views/admin/destinations.js';
 import type { FormValues } from '../../views/admin/form.js';
 import { renderLocalShopPage } from '../../views/admin/local-shop.js';
-import {
-  type AdminPage,
-  type AdminRouteOptions,
-  foundById,
-  IdParams,
-  seeOther,
-  sendAdminPage,
-} from './context.js';
+import { type AdminPage, type AdminRoutes, foundById, IdParams, seeOther, sendAdminPage } from './context.js';
 import {
   CreateBody,
   LocalShopBody,
@@ -46,7 +38,7 @@ const previewOf = (values: FormValues) =>
     String(values.affiliate_tag ?? ''),
   );
 
-export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const destinationRoutes: AdminRoutes = async (app, { services }) => {
   const destinations = services.admin.destinations;
   const load = (request: FastifyRequest): Promise<Destination> =>
     foundById(

@@ -1,8 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Integer, Nullable } from '../../validation.js';
 import { bookPageForms } from './book-form.js';
-import type { AdminRouteOptions } from './context.js';
+import type { AdminRoutes } from './context.js';
 
 /** SPEC 2.4 "book link edition", "book unlink edition", "book set canonical". */
 /** The other edition by ISBN, page address, slug or id (see `AdminEditions.link`). */
@@ -12,7 +11,7 @@ const CanonicalBody = Type.Object({
   new_canonical_id: Nullable(Integer()),
 });
 
-export const editionRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const editionRoutes: AdminRoutes = async (app, { services }) => {
   const editions = services.admin.editions;
   const page = bookPageForms(app, services);
   const done = (book: { id: number }) => `/admin/books/${book.id}?notice=saved#editions`;

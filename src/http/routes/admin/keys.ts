@@ -1,7 +1,6 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { type KeysModel, renderKeys } from '../../views/admin/keys.js';
-import { ADMINS_ONLY, type AdminRouteOptions, areaPage, IdParams, idParam, seeOther } from './context.js';
+import { ADMINS_ONLY, type AdminRoutes, areaPage, IdParams, idParam, seeOther } from './context.js';
 import { schemaErrors, submitted } from './form-errors.js';
 import { BLANK_FORM, formOptions } from './submit-form.js';
 
@@ -11,7 +10,7 @@ const CreateBody = Type.Object({
 });
 
 /** API keys (admins only): create (the key is shown once), scope, revoke; usage per key and per source. */
-export const keyRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const keyRoutes: AdminRoutes = async (app, { services }) => {
   const keys = services.admin.keys;
   const config = ADMINS_ONLY;
   // The form's state may carry the key just created (shown once, see below).

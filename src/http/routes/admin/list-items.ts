@@ -1,10 +1,9 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { wholeNumber } from '../../../services/admin/lists.js';
 import { parseRanks } from '../../../services/admin/lists-edit.js';
 import { bookPageForms } from './book-form.js';
 import { bookOr404, showFailedForm } from './books.js';
-import { type AdminRouteOptions, IdParams, seeOther } from './context.js';
+import { type AdminRoutes, IdParams, seeOther } from './context.js';
 import { submitted } from './form-errors.js';
 import { listOr404, showListPage } from './lists.js';
 import { formOptionsOn, submitForm } from './submit-form.js';
@@ -32,7 +31,7 @@ const OrderBody = Type.Record(
 );
 
 /** A list's books (Lists area) and a book's lists (book page): both ends of the same items. */
-export const listItemRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const listItemRoutes: AdminRoutes = async (app, { services }) => {
   const lists = services.admin.lists;
 
   app.post('/admin/lists/:id/books', formOptionsOn(IdParams, AddBookBody), async (request, reply) =>

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
@@ -6,7 +5,7 @@ import { type List, listPath } from '../../../services/lists.js';
 import { Integer } from '../../validation.js';
 import { LISTS_PAGE_SIZE, renderListIndex } from '../../views/admin/lists.js';
 import { type ListAdminModel, renderListAdmin, renderListDelete } from '../../views/admin/lists-detail.js';
-import { type AdminRouteOptions, foundById, IdParams, seeOther, sendAdminPage, sendPage } from './context.js';
+import { type AdminRoutes, foundById, IdParams, seeOther, sendAdminPage, sendPage } from './context.js';
 import { formOptions, formOptionsOn, nothing, submitForm } from './submit-form.js';
 
 export const listOr404 = (services: Services, request: FastifyRequest): Promise<List> =>
@@ -59,7 +58,7 @@ const NewListBody = Type.Object({
   books: Type.String({ default: '', maxLength: 100_000 }),
 });
 
-export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const listRoutes: AdminRoutes = async (app, { services }) => {
   const lists = services.admin.lists;
 
   app.get(

@@ -1,8 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FormErrors } from '../../views/admin/form.js';
 import { renderOfferSettings } from '../../views/admin/offers.js';
-import { ADMINS_ONLY, type AdminPage, type AdminRouteOptions, sendAdminPage } from './context.js';
+import { ADMINS_ONLY, type AdminPage, type AdminRoutes, sendAdminPage } from './context.js';
 import { formOptions, nothing, submitForm } from './submit-form.js';
 
 /** One checkbox per source: a ticked box posts `on`, an unticked one nothing. */
@@ -14,7 +13,7 @@ const OffersBody = Type.Object({
 });
 
 /** The offer sources' switches (admins only); each change is audited and reaches every instance. */
-export const offerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const offerRoutes: AdminRoutes = async (app, { services }) => {
   const offers = services.admin.offers;
   const config = ADMINS_ONLY;
   const ttlHours = Math.round(services.config.offerTtlMs / 3_600_000);

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { CommandResult } from '../../../services/admin/commands.js';
@@ -9,7 +8,7 @@ import { type PartnerFormState, renderPartner, renderPartners } from '../../view
 import {
   ADMINS_ONLY,
   type AdminPage,
-  type AdminRouteOptions,
+  type AdminRoutes,
   seeOther,
   sendAdminPage,
   sendCsv,
@@ -58,7 +57,7 @@ function found<T>(result: CommandResult<T> | null): CommandResult<T> {
 }
 
 /** Partners and their affiliate tags (admins only: tags decide who is paid); every change is audited. */
-export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const partnerRoutes: AdminRoutes = async (app, { services }) => {
   const partners = services.admin.partners;
   const config = ADMINS_ONLY;
 

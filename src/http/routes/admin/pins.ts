@@ -1,8 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Integer } from '../../validation.js';
 import { renderPins } from '../../views/admin/pins.js';
-import { type AdminRouteOptions, areaPage, seeOther } from './context.js';
+import { type AdminRoutes, areaPage, seeOther } from './context.js';
 import { BLANK_FORM, formOptions, nothing, submitForm } from './submit-form.js';
 
 /** SPEC 2.4 "search pin create" and "book delete search pin". */
@@ -13,7 +12,7 @@ const PinBody = Type.Object({
 });
 const DeleteBody = Type.Object({ pin_id: Integer({ default: 0 }) });
 
-export const pinRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const pinRoutes: AdminRoutes = async (app, { services }) => {
   const pins = services.admin.pins;
   const page = areaPage(async () => ({ pins: await pins.list() }), BLANK_FORM, renderPins);
 

@@ -1,9 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ok } from '../../../services/admin/commands.js';
 import type { AdminUser } from '../../../services/admin/users.js';
 import { renderUsers, type UsersModel } from '../../views/admin/users.js';
-import { ADMINS_ONLY, type AdminRouteOptions, areaPage, IdParams, idParam } from './context.js';
+import { ADMINS_ONLY, type AdminRoutes, areaPage, IdParams, idParam } from './context.js';
 import { submitted } from './form-errors.js';
 import { formOptions, formOptionsOn, nothing, submitForm } from './submit-form.js';
 
@@ -20,7 +19,7 @@ const UpdateBody = Type.Object({
 });
 
 /** Accounts: admins only (the area-wide hook enforces `adminRole`). */
-export const userRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const userRoutes: AdminRoutes = async (app, { services }) => {
   const users = services.admin.users;
   const config = ADMINS_ONLY;
   const blank: Pick<UsersModel, 'values' | 'errors' | 'failed'> = { values: { role: 'editor' }, errors: {} };
