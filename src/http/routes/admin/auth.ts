@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { randomToken, SESSION_TTL_MS } from '../../../services/admin/auth.js';
+import { servedOverHttps } from '../../security-headers.js';
 import { renderLogin } from '../../views/admin/login.js';
 import { type AdminRoutes, seeOther, sendPage } from './context.js';
 import { LOGIN_COOKIE, readCookie, SESSION_COOKIE, serializeCookie } from './cookies.js';
@@ -21,7 +22,7 @@ const MESSAGES = {
 /** `/admin/login` (SPEC 2.4 login body: email, password) and `/admin/logout`. */
 export const authRoutes: AdminRoutes = async (app, { services }) => {
   const auth = services.admin.auth;
-  const secure = services.config.baseUrl.startsWith('https:');
+  const secure = servedOverHttps(services.config.baseUrl);
   const loginCookie = (token: string) =>
     serializeCookie(LOGIN_COOKIE, token, { path: '/admin/login', maxAgeSeconds: 3600, secure });
 

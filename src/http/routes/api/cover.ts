@@ -1,9 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
-import type { Services } from '../../../services/container.js';
 import { requesterOf } from '../../requester.js';
 import { isbnOrProblem } from '../../validation.js';
+import type { PublicRoutes } from '../public-routes.js';
 
 const CoverQuery = Type.Object({
   isbn: Type.String({
@@ -41,10 +40,7 @@ const CoverResult = Type.Object(
 );
 
 /** `GET /api/v1/cover-fallback` (SPEC 4.2): called by the book page when its cover loads blank or tiny. */
-export const coverFallbackRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const coverFallbackRoutes: PublicRoutes = async (app, { services }) => {
   app.get(
     '/api/v1/cover-fallback',
     {

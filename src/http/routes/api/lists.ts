@@ -1,13 +1,12 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { LIST_ID_PATTERN } from '../../../domain/list-ids.js';
-import type { Services } from '../../../services/container.js';
 import { type BookChange, listPath, MAX_LIST_BOOKS } from '../../../services/lists.js';
 import { HttpError, notFound, ValidationProblem } from '../../errors.js';
 import { writerOf } from '../../plugins/rate-limit.js';
 import { CreatedListBody, ListBody, listJson, MyListsBody } from '../../presenters/list.js';
 import { Integer, Nullable } from '../../validation.js';
 import { refuseIfOverCap } from '../../write-refusals.js';
+import type { PublicRoutes } from '../public-routes.js';
 
 const ListId = Type.String({
   pattern: LIST_ID_PATTERN,
@@ -64,7 +63,7 @@ function refuse(outcome: BookChange, bookId: number): never {
 }
 
 /** Lists without accounts (DESIGN: interaction endpoints); editing needs the list's X-Edit-Token. */
-export const listRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const listRoutes: PublicRoutes = async (app, { services }) => {
   const { lists } = services;
   const base = services.config.baseUrl;
   const load = async (id: string) => {

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
@@ -6,6 +5,7 @@ import { notFound } from '../../errors.js';
 import { writerOf } from '../../plugins/rate-limit.js';
 import { absentAsNull, Integer, Nullable } from '../../validation.js';
 import { refuseIfOverCap } from '../../write-refusals.js';
+import type { PublicRoutes } from '../public-routes.js';
 
 const SearchFeedbackRequest = Type.Object(
   {
@@ -73,10 +73,7 @@ export async function recordMiss(
  * Search interaction signals (DESIGN.md): clicks, misses and votes, stored with the query and its
  * parsed parts so an operator can see what readers did not find and which searches went wrong.
  */
-export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const searchFeedbackRoutes: PublicRoutes = async (app, { services }) => {
   const { signals } = services;
 
   app.post(

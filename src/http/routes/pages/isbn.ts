@@ -1,13 +1,12 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { readerCountry } from '../../../domain/storefronts.js';
-import type { Services } from '../../../services/container.js';
 import { HttpError } from '../../errors.js';
 import { wantsJson } from '../../plugins/errors.js';
 import { requesterOf } from '../../requester.js';
 import { isbnOrProblem } from '../../validation.js';
 import { renderUnknownIsbnPage } from '../../views/error-page.js';
 import { refuseIfCreationRefused, visitorMayCreate } from '../../write-refusals.js';
+import { type PublicRoutes, pageSchema } from '../public-routes.js';
 
 const IsbnParams = Type.Object({
   isbn: Type.String({
@@ -22,23 +21,20 @@ const IsbnParams = Type.Object({
  * `/isbn/{isbn}` (SPEC 3, 4.1): the ISBN-10 and ISBN-13 of one edition reach the same book; a new
  * book is created for a human visitor, never for an automated one.
  */
-export const isbnRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const isbnRoutes: PublicRoutes = async (app, { services }) => {
   app.get(
     '/isbn/:isbn',
-    {
-      schema: {
-        summary: 'Go to the book page for an ISBN, creating the book on first visit',
-        tags: ['pages'],
-        params: IsbnParams,
-        response: {
-          302: Type.Null({ description: 'Redirect to /book/{slug}' }),
-          404: Type.String({
-            description:
-              'No catalogue knows the ISBN: to a browser, a page offering searches for it at stores and WorldCat',
-          }),
-        },
+    pageSchema({
+      summary: 'Go to the book page for an ISBN, creating the book on first visit',
+      params: IsbnParams,
+      response: {
+        302: Type.Null({ description: 'Redirect to /book/{slug}' }),
+        404: Type.String({
+          description:
+            'No catalogue knows the ISBN: to a browser, a page offering searches for it at stores and WorldCat',
+        }),
       },
-    },
+    }),
     async (request, reply) => {
       const isbn = isbnOrProblem(request.params.isbn, 'path');
       const mayCreate = visitorMayCreate(services, request, request.isAutomated);

@@ -1,8 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Brand } from '../../../domain/brand.js';
-import type { Services } from '../../../services/container.js';
 import { renderAuthorPage, renderSeriesPage } from '../../views/shelf-pages.js';
+import { HtmlPage, type PublicRoutes, pageSchema } from '../public-routes.js';
 
 const Params = Type.Object({
   slug: Type.String({
@@ -12,7 +11,6 @@ const Params = Type.Object({
     examples: ['jane-austen'],
   }),
 });
-const Html = Type.String({ description: 'HTML page' });
 const ToSearch = Type.Null({ description: 'Nothing known by that name: redirect to a search for it' });
 
 /** An unknown name is not a dead end: the reader lands on a search for its words. */
@@ -29,13 +27,13 @@ interface Shelf<Model> {
 }
 
 /** `/series/{slug}` (volumes in reading order) and `/author/{slug}` (books, most popular first). */
-export const shelfRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const shelfRoutes: PublicRoutes = async (app, { services }) => {
   const { baseUrl } = services.config;
 
   const serve = <Model>({ path, summary, find, render }: Shelf<Model>) =>
     app.get(
       path,
-      { schema: { summary, tags: ['pages'], params: Params, response: { 200: Html, 302: ToSearch } } },
+      pageSchema({ summary, params: Params, response: { 200: HtmlPage, 302: ToSearch } }),
       async (request, reply) => {
         const model = await find(request.params.slug.toLowerCase());
         if (!model) return reply.redirect(searchPath(request.params.slug), 302);
