@@ -23,6 +23,9 @@ function pagePolicy(frameAncestors: string): string {
   return policy;
 }
 
+/** BASE_URL is https: cookies are `Secure` and responses carry HSTS. */
+export const servedOverHttps = (baseUrl: string): boolean => baseUrl.startsWith('https:');
+
 export type HeaderPairs = readonly (readonly [name: string, value: string])[];
 
 /** The headers of every response: no type sniffing; HSTS when the service is served over https. */

@@ -1,7 +1,8 @@
 import type { Ajv } from 'ajv';
 import type { FastifySchemaValidationError } from 'fastify';
-import { type TInteger, type TNumberOptions, type TSchema, Type } from 'typebox';
-import type { ValidationIssue } from './errors.js';
+import { type Static, type TInteger, type TNumberOptions, type TObject, type TSchema, Type } from 'typebox';
+import { type Isbn, parseIsbn } from '../domain/isbn.js';
+import { type ValidationIssue, ValidationProblem } from './errors.js';
 
 const INT_MAX = 2_147_483_647;
 const INT_MIN = -INT_MAX - 1;
@@ -37,6 +38,18 @@ export function int32Keyword(ajv: Ajv): Ajv {
  * JSON `null` into 0 or "" (`{"book_id": null}` read as book 0) before the null branch is reached.
  */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([Type.Null(), schema]));
+
+/** A body with every field its schema names, those a client left out as null (as the services take them). */
+export type AbsentAsNull<T> = {
+  [K in keyof T]-?: undefined extends T[K] ? Exclude<T[K], undefined> | null : T[K];
+};
+
+/** `body` with exactly `schema`'s fields, a left-out `Nullable` one as null; anything else is dropped. */
+export function absentAsNull<S extends TObject>(schema: S, body: Static<S>): AbsentAsNull<Static<S>> {
+  const fields = body as Record<string, unknown>;
+  const entries = Object.keys(schema.properties).map((key) => [key, fields[key] ?? null]);
+  return Object.fromEntries(entries) as AbsentAsNull<Static<S>>;
+}
 
 export const Integer = (options: TNumberOptions = {}): TInteger =>
   Type.Integer({ format: 'int32', ...options, [INT32_KEYWORD]: true });
@@ -281,4 +294,21 @@ export function validationIssues(
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * The ISBN a request names, or SPEC 7's 422 `isbn_invalid` (a check digit is beyond JSON Schema);
+ * `location` is where it came from (`query`, `path`), with the field `isbn`.
+ */
+export function isbnOrProblem(input: string, location: string): Isbn {
+  const isbn = parseIsbn(input);
+  if (isbn) return isbn;
+  throw new ValidationProblem([
+    {
+      type: 'isbn_invalid',
+      loc: [location, 'isbn'],
+      msg: 'Value error, not a valid ISBN-10 or ISBN-13 (wrong length, characters or check digit)',
+      input,
+    },
+  ]);
 }

@@ -43,6 +43,22 @@ export function writeRefused(reply: FastifyReply, kind: WriteKind, retryAfterSec
   );
 }
 
+/** A service's answer when a write is past its writer's cap. */
+export interface Refusal {
+  kind: 'refused';
+  retryAfterSeconds: number;
+}
+const isRefusal = (outcome: { kind: string }): outcome is Refusal => outcome.kind === 'refused';
+
+/** `writeRefused` (the 429) when the service refused the write at its writer's cap; else nothing. */
+export function refuseIfOverCap<T extends { kind: string }>(
+  reply: FastifyReply,
+  kind: WriteKind,
+  outcome: T,
+): asserts outcome is Exclude<T, Refusal> {
+  if (isRefusal(outcome)) writeRefused(reply, kind, outcome.retryAfterSeconds);
+}
+
 /** What this request may create: nothing when `automated`, else its writer's allowance of new books. */
 export function visitorMayCreate(services: Services, request: FastifyRequest, automated: boolean): MayCreate {
   return services.creationAllowance(automated, writerOf(request));

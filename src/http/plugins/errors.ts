@@ -8,7 +8,7 @@ import type { Brand } from '../../services/brand.js';
 import { isDatabaseUnavailable } from '../../services/container.js';
 import { HttpError, type ValidationIssue, ValidationProblem } from '../errors.js';
 import { inLanguage, t } from '../i18n/context.js';
-import { pageHeaders, responseHeaders } from '../security-headers.js';
+import { pageHeaders, responseHeaders, servedOverHttps } from '../security-headers.js';
 import { locationOf, storableIssues, validationIssues } from '../validation.js';
 import { renderBadIsbnPage, renderErrorPage } from '../views/error-page.js';
 import { routedPath } from './api-keys.js';
@@ -230,7 +230,7 @@ function rawHeader(head: string, name: string): string | undefined {
  * routing, outside the error handler; it answers in the same format, a page in the reader's language.
  */
 export function frameworkErrorResponder(baseUrl: string, defaultLanguage: () => ReaderLanguage) {
-  const always = responseHeaders(baseUrl.startsWith('https:'));
+  const always = responseHeaders(servedOverHttps(baseUrl));
   return (_error: Error, request: FastifyRequest, reply: FastifyReply): void => {
     // Refused before routing, so before the hooks that add these to every other answer.
     for (const [name, value] of always) reply.header(name, value);
@@ -270,7 +270,7 @@ const CLOSE_AFTER_REFUSAL_MS = 1000;
  * the request line names an /api/ path, an HTML page in the site's layout otherwise.
  */
 export function clientErrorResponder(baseUrl: string, defaultLanguage: () => ReaderLanguage) {
-  const always = responseHeaders(baseUrl.startsWith('https:'));
+  const always = responseHeaders(servedOverHttps(baseUrl));
   return (error: ConnectionError, socket: Socket): void => {
     // The client hung up, or an answer is already being written on this connection: nothing to say.
     const answering = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;

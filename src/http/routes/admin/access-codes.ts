@@ -1,12 +1,9 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ok } from '../../../services/admin/commands.js';
 import { Integer } from '../../validation.js';
 import { renderAccessCodes } from '../../views/admin/access-codes.js';
-import type { FormErrors, FormValues } from '../../views/admin/form.js';
-import { type AdminRouteOptions, IdParams, idParam, noticeOf, seeOther, sendPage } from './context.js';
-import { nothing, submitForm } from './submit-form.js';
+import { type AdminRoutes, areaPage, IdParams, idParam, seeOther } from './context.js';
+import { BLANK_FORM, formOptions, formOptionsOn, nothing, submitForm } from './submit-form.js';
 
 /** SPEC 2.4 "access code create", "access code update" and "access code add/remove destination". */
 const CreateBody = Type.Object({
@@ -37,50 +34,33 @@ const inputOf = (body: {
 });
 
 /** Access codes: patron links that unlock non-public destinations (a library's catalogue). */
-export const accessCodeRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const accessCodeRoutes: AdminRoutes = async (app, { services }) => {
   const codes = services.admin.accessCodes;
 
-  const page = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    values: FormValues,
-    errors: FormErrors,
-    status = 200,
-  ) => {
-    const model = { overview: await codes.overview(), values, errors, notice: noticeOf(request) };
-    return sendPage(reply, renderAccessCodes(request.adminViewer, model), status);
-  };
+  const page = areaPage(async () => ({ overview: await codes.overview() }), BLANK_FORM, renderAccessCodes);
 
-  app.get('/admin/access-codes', { schema: { hide: true } }, async (request, reply) =>
-    page(request, reply, {}, {}),
+  app.get('/admin/access-codes', { schema: { hide: true } }, async (request, reply) => page(request, reply));
+
+  app.post('/admin/access-codes', formOptions(CreateBody), async (request, reply) =>
+    submitForm(request, reply, {
+      load: nothing,
+      run: (actor, _new, body) => {
+        const { displayName, description, cookieTtlHours, isActive } = inputOf(body);
+        const input = { displayName, slug: body.slug, description, cookieTtlHours, isActive };
+        return codes.create(actor, input);
+      },
+      show: (_new, failed) => page(request, reply, failed, 422),
+      done: () => '/admin/access-codes?notice=created',
+    }),
   );
 
-  app.post(
-    '/admin/access-codes',
-    { attachValidation: true, schema: { hide: true, body: CreateBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: nothing,
-        run: (actor, _new, body) => {
-          const { displayName, description, cookieTtlHours, isActive } = inputOf(body);
-          const input = { displayName, slug: body.slug, description, cookieTtlHours, isActive };
-          return codes.create(actor, input);
-        },
-        show: (_new, failed) => page(request, reply, failed.values, failed.errors, 422),
-        done: () => '/admin/access-codes?notice=created',
-      }),
-  );
-
-  app.post(
-    '/admin/access-codes/:id',
-    { attachValidation: true, schema: { hide: true, params: IdParams, body: UpdateBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: async () => idParam(request),
-        run: async (actor, id, body) => ok(await codes.update(actor, id, inputOf(body))),
-        show: (_id, failed) => page(request, reply, failed.values, failed.errors, 422),
-        done: () => '/admin/access-codes?notice=saved',
-      }),
+  app.post('/admin/access-codes/:id', formOptionsOn(IdParams, UpdateBody), async (request, reply) =>
+    submitForm(request, reply, {
+      load: async () => idParam(request),
+      run: async (actor, id, body) => ok(await codes.update(actor, id, inputOf(body))),
+      show: (_id, failed) => page(request, reply, failed, 422),
+      done: () => '/admin/access-codes?notice=saved',
+    }),
   );
 
   for (const action of ['add', 'remove'] as const) {
@@ -88,16 +68,12 @@ export const accessCodeRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = as
       action === 'add'
         ? '/admin/access-codes/:id/destinations'
         : '/admin/access-codes/:id/destinations/remove';
-    app.post(
-      path,
-      { attachValidation: true, schema: { hide: true, params: IdParams, body: DestinationBody } },
-      async (request, reply) => {
-        const id = idParam(request);
-        const destinationId = request.body.destination_id;
-        if (!request.validationError && destinationId > 0)
-          await codes.changeDestination(request.adminActor, id, action, destinationId);
-        return seeOther(reply, `/admin/access-codes?notice=saved#code-${id}`);
-      },
-    );
+    app.post(path, formOptionsOn(IdParams, DestinationBody), async (request, reply) => {
+      const id = idParam(request);
+      const destinationId = request.body.destination_id;
+      if (!request.validationError && destinationId > 0)
+        await codes.changeDestination(request.adminActor, id, action, destinationId);
+      return seeOther(reply, `/admin/access-codes?notice=saved#code-${id}`);
+    });
   }
 };

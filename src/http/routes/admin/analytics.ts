@@ -1,9 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { RollupWorker } from '../../../services/admin/analytics.js';
 import { Integer } from '../../validation.js';
 import { PERIODS, renderDashboard } from '../../views/admin/dashboard.js';
-import { type AdminRouteOptions, sendPage } from './context.js';
+import { type AdminRoutes, sendCsv, sendPage } from './context.js';
 
 const Days = Type.Optional(
   Type.Union([Type.Literal('all'), Integer({ minimum: 1, maximum: 366 })], { default: 30 }),
@@ -11,7 +10,7 @@ const Days = Type.Optional(
 const periodOf = (days: number | 'all' | undefined) => PERIODS.find((period) => period === days) ?? 30;
 
 /** `/admin`: clicks, searches and misses from our own tables (no third-party tracker), and CSV exports. */
-export const analyticsRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const analyticsRoutes: AdminRoutes = async (app, { services }) => {
   const analytics = services.admin.analytics;
   let worker: RollupWorker | null = null;
   // Roll-ups and their back-fill run beside the server, never inside a page request.
@@ -56,11 +55,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asy
       const by = request.query.by ?? 'day';
       const days = periodOf(request.query.days);
       const csv = await analytics.csv(by, days);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="clicks-by-${by}-${days}d.csv"`)
-        .send(csv);
+      return sendCsv(reply, `clicks-by-${by}-${days}d.csv`, csv);
     },
   );
 };

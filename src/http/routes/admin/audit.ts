@@ -1,12 +1,11 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Integer } from '../../validation.js';
 import { renderAudit } from '../../views/admin/audit.js';
-import { type AdminRouteOptions, sendPage } from './context.js';
+import { type AdminRoutes, sendPage } from './context.js';
 
 const PAGE_SIZE = 50;
 
-export const auditRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const auditRoutes: AdminRoutes = async (app, { services }) => {
   app.get(
     '/admin/audit',
     {

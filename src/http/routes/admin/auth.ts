@@ -1,10 +1,11 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { randomToken, SESSION_TTL_MS } from '../../../services/admin/auth.js';
+import { servedOverHttps } from '../../security-headers.js';
 import { renderLogin } from '../../views/admin/login.js';
-import { type AdminRouteOptions, seeOther, sendPage } from './context.js';
+import { type AdminRoutes, seeOther, sendPage } from './context.js';
 import { LOGIN_COOKIE, readCookie, SESSION_COOKIE, serializeCookie } from './cookies.js';
 import { schemaErrors, submitted } from './form-errors.js';
+import { formOptions } from './submit-form.js';
 
 const LoginBody = Type.Object({
   email: Type.String({ minLength: 1, maxLength: 320 }),
@@ -19,9 +20,9 @@ const MESSAGES = {
 } as const;
 
 /** `/admin/login` (SPEC 2.4 login body: email, password) and `/admin/logout`. */
-export const authRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const authRoutes: AdminRoutes = async (app, { services }) => {
   const auth = services.admin.auth;
-  const secure = services.config.baseUrl.startsWith('https:');
+  const secure = servedOverHttps(services.config.baseUrl);
   const loginCookie = (token: string) =>
     serializeCookie(LOGIN_COOKIE, token, { path: '/admin/login', maxAgeSeconds: 3600, secure });
 
@@ -37,36 +38,32 @@ export const authRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     },
   );
 
-  app.post(
-    '/admin/login',
-    { config: { adminPublic: true }, attachValidation: true, schema: { hide: true, body: LoginBody } },
-    async (request, reply) => {
-      const token = readCookie(request.headers.cookie, LOGIN_COOKIE) ?? randomToken();
-      const errors = schemaErrors(request);
-      if (errors) return sendPage(reply, renderLogin({ token, values: submitted(request), errors }), 400);
-      const result = await auth.login({
-        email: request.body.email,
-        password: request.body.password,
-        ip: request.ip,
-        userAgent: request.headers['user-agent'] ?? null,
-      });
-      if (result.kind !== 'ok') {
-        const status = result.kind === 'invalid' ? 401 : 429;
-        const values = { email: request.body.email };
-        const errors = { _form: MESSAGES[result.kind] };
-        return sendPage(reply, renderLogin({ token, values, errors }), status);
-      }
-      reply.header('set-cookie', [
-        serializeCookie(SESSION_COOKIE, result.token, {
-          path: '/admin',
-          maxAgeSeconds: SESSION_TTL_MS / 1000,
-          secure,
-        }),
-        serializeCookie(LOGIN_COOKIE, '', { path: '/admin/login', maxAgeSeconds: 0, secure }),
-      ]);
-      return seeOther(reply, '/admin');
-    },
-  );
+  app.post('/admin/login', formOptions(LoginBody, { adminPublic: true }), async (request, reply) => {
+    const token = readCookie(request.headers.cookie, LOGIN_COOKIE) ?? randomToken();
+    const errors = schemaErrors(request);
+    if (errors) return sendPage(reply, renderLogin({ token, values: submitted(request), errors }), 400);
+    const result = await auth.login({
+      email: request.body.email,
+      password: request.body.password,
+      ip: request.ip,
+      userAgent: request.headers['user-agent'] ?? null,
+    });
+    if (result.kind !== 'ok') {
+      const status = result.kind === 'invalid' ? 401 : 429;
+      const values = { email: request.body.email };
+      const errors = { _form: MESSAGES[result.kind] };
+      return sendPage(reply, renderLogin({ token, values, errors }), status);
+    }
+    reply.header('set-cookie', [
+      serializeCookie(SESSION_COOKIE, result.token, {
+        path: '/admin',
+        maxAgeSeconds: SESSION_TTL_MS / 1000,
+        secure,
+      }),
+      serializeCookie(LOGIN_COOKIE, '', { path: '/admin/login', maxAgeSeconds: 0, secure }),
+    ]);
+    return seeOther(reply, '/admin');
+  });
 
   app.post('/admin/logout', { schema: { hide: true } }, async (request, reply) => {
     const token = readCookie(request.headers.cookie, SESSION_COOKIE);

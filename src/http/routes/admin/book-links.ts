@@ -1,9 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Integer } from '../../validation.js';
-import { submitBookForm } from './book-form.js';
-import { bookOr404 } from './books.js';
-import { type AdminRouteOptions, IdParams, seeOther } from './context.js';
+import { bookPageForms } from './book-form.js';
+import type { AdminRoutes } from './context.js';
 
 const text = (max: number) => Type.String({ default: '', maxLength: max });
 const int = Integer({ default: 0 });
@@ -25,57 +23,34 @@ const PinBody = Type.Object({ query: text(500), notes: text(500) });
 const DeletePinBody = Type.Object({ pin_id: int });
 
 /** A book's curated links, retailer overrides and search pins. */
-export const bookLinkRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const bookLinkRoutes: AdminRoutes = async (app, { services }) => {
   const { books, links, pins } = services.admin;
-  const options = <T>(body: T) => ({
-    attachValidation: true,
-    schema: { hide: true, params: IdParams, body },
-  });
+  const page = bookPageForms(app, services);
 
-  app.post('/admin/books/:id/links', options(AddLinkBody), async (request, reply) =>
-    submitBookForm(services, request, reply, {
-      form: 'link',
-      refill: true,
-      run: (actor, book, body) => links.add(actor, book, body),
-      done: (book) => `/admin/books/${book.id}?notice=created#links`,
-    }),
+  page.form('/admin/books/:id/links', AddLinkBody, {
+    form: 'link',
+    run: (actor, book, body) => links.add(actor, book, body),
+    done: (book) => `/admin/books/${book.id}?notice=created#links`,
+  });
+  page.remove('/admin/books/:id/links/remove', RemoveLinkBody, 'links', (actor, book, body) =>
+    links.remove(actor, body.link_id, { bookId: book.id }),
   );
 
-  app.post('/admin/books/:id/links/remove', options(RemoveLinkBody), async (request, reply) => {
-    const book = await bookOr404(services, request);
-    if (!request.validationError)
-      await links.remove(request.adminActor, request.body.link_id, { bookId: book.id });
-    return seeOther(reply, `/admin/books/${book.id}?notice=deleted#links`);
+  page.form('/admin/books/:id/overrides', OverrideBody, {
+    form: 'override',
+    run: (actor, book, body) => books.setOverride(actor, book, body),
+    done: (book) => `/admin/books/${book.id}?notice=saved#overrides`,
   });
-
-  app.post('/admin/books/:id/overrides', options(OverrideBody), async (request, reply) =>
-    submitBookForm(services, request, reply, {
-      form: 'override',
-      refill: true,
-      run: (actor, book, body) => books.setOverride(actor, book, body),
-      done: (book) => `/admin/books/${book.id}?notice=saved#overrides`,
-    }),
+  page.remove('/admin/books/:id/overrides/delete', DeleteOverrideBody, 'overrides', (actor, book, body) =>
+    books.removeOverride(actor, book, body.retailer_key),
   );
 
-  app.post('/admin/books/:id/overrides/delete', options(DeleteOverrideBody), async (request, reply) => {
-    const book = await bookOr404(services, request);
-    if (!request.validationError)
-      await books.removeOverride(request.adminActor, book, request.body.retailer_key);
-    return seeOther(reply, `/admin/books/${book.id}?notice=deleted#overrides`);
+  page.form('/admin/books/:id/pins', PinBody, {
+    form: 'pin',
+    run: (actor, book, body) => pins.pinBook(actor, book, body.query, body.notes),
+    done: (book) => `/admin/books/${book.id}?notice=created#pins`,
   });
-
-  app.post('/admin/books/:id/pins', options(PinBody), async (request, reply) =>
-    submitBookForm(services, request, reply, {
-      form: 'pin',
-      refill: true,
-      run: (actor, book, body) => pins.pinBook(actor, book, body.query, body.notes),
-      done: (book) => `/admin/books/${book.id}?notice=created#pins`,
-    }),
+  page.remove('/admin/books/:id/pins/delete', DeletePinBody, 'pins', (actor, _book, body) =>
+    pins.remove(actor, body.pin_id),
   );
-
-  app.post('/admin/books/:id/pins/delete', options(DeletePinBody), async (request, reply) => {
-    const book = await bookOr404(services, request);
-    if (!request.validationError) await pins.remove(request.adminActor, request.body.pin_id);
-    return seeOther(reply, `/admin/books/${book.id}?notice=deleted#pins`);
-  });
 };

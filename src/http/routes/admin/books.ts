@@ -1,19 +1,19 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Book } from '../../../services/admin/books.js';
 import type { Services } from '../../../services/container.js';
-import { HttpError } from '../../errors.js';
 import { renderBookAdmin } from '../../views/admin/book.js';
 import { renderBookList } from '../../views/admin/books.js';
-import { type AdminRouteOptions, IdParams, idParam, noticeOf, sendPage } from './context.js';
-import { type FailedForm, submitForm } from './submit-form.js';
+import { type AdminRoutes, foundById, IdParams, sendAdminPage, sendPage } from './context.js';
+import { type FailedForm, formOptionsOn, submitForm } from './submit-form.js';
 
-export async function bookOr404(services: Services, request: FastifyRequest): Promise<Book> {
-  const book = await services.admin.books.find(idParam(request));
-  if (!book) throw new HttpError(404, 'book_not_found', 'There is no book with this id.');
-  return book;
-}
+export const bookOr404 = (services: Services, request: FastifyRequest): Promise<Book> =>
+  foundById(
+    request,
+    (id) => services.admin.books.find(id),
+    'book_not_found',
+    'There is no book with this id.',
+  );
 
 /** The book page again, with one form refilled and its errors beside the fields (422, never a raw body). */
 export async function showFailedForm(
@@ -36,7 +36,7 @@ const BookEditBody = Type.Object({
   description: Type.String({ default: '', maxLength: 10000 }),
 });
 
-export const bookRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const bookRoutes: AdminRoutes = async (app, { services }) => {
   const books = services.admin.books;
 
   app.get(
@@ -53,18 +53,15 @@ export const bookRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
 
   app.get('/admin/books/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
     const model = await books.page(await bookOr404(services, request));
-    return sendPage(reply, renderBookAdmin(request.adminViewer, { ...model, notice: noticeOf(request) }));
+    return sendAdminPage(request, reply, renderBookAdmin, model);
   });
 
-  app.post(
-    '/admin/books/:id/edit',
-    { attachValidation: true, schema: { hide: true, params: IdParams, body: BookEditBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: () => bookOr404(services, request),
-        run: (actor, book, body) => books.update(actor, book, body),
-        show: (book, failed) => showFailedForm(services, request, reply, book, { form: 'edit', ...failed }),
-        done: (book) => `/admin/books/${book.id}?notice=saved`,
-      }),
+  app.post('/admin/books/:id/edit', formOptionsOn(IdParams, BookEditBody), async (request, reply) =>
+    submitForm(request, reply, {
+      load: () => bookOr404(services, request),
+      run: (actor, book, body) => books.update(actor, book, body),
+      show: (book, failed) => showFailedForm(services, request, reply, book, { form: 'edit', ...failed }),
+      done: (book) => `/admin/books/${book.id}?notice=saved`,
+    }),
   );
 };

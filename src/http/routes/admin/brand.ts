@@ -1,12 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { MAX_LOGO_BYTES } from '../../../domain/brand.js';
 import { HttpError } from '../../errors.js';
 import { boundaryOf, parseMultipart, type UploadedFile } from '../../multipart.js';
 import { type BrandFormState, renderBrand } from '../../views/admin/brand.js';
-import { type AdminRouteOptions, noticeOf, seeOther, sendPage } from './context.js';
-import { nothing, submitForm } from './submit-form.js';
+import { ADMINS_ONLY, type AdminPage, type AdminRoutes, seeOther, sendAdminPage } from './context.js';
+import { formOptions, nothing, submitForm } from './submit-form.js';
 
 const BrandBody = Type.Object({
   site_name: Type.String({ default: '', maxLength: 200 }),
@@ -24,9 +22,9 @@ const isUpload = (value: unknown): value is UploadedFile =>
   typeof value === 'object' && value !== null && Buffer.isBuffer((value as { bytes?: unknown }).bytes);
 
 /** The operator's brand (admins only: it is on every public page); every change is audited. */
-export const brandRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const brandRoutes: AdminRoutes = async (app, { services }) => {
   const brand = services.admin.brand;
-  const config = { adminRole: 'admin' as const };
+  const config = ADMINS_ONLY;
 
   // The logo form posts multipart (a file input needs no script); read whole under a small limit.
   app.addContentTypeParser(
@@ -40,52 +38,41 @@ export const brandRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     },
   );
 
-  const page = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    forms: { form?: BrandFormState; logo?: BrandFormState } = {},
+  const page: AdminPage<{ form?: BrandFormState; logo?: BrandFormState }> = async (
+    request,
+    reply,
+    forms = {},
     status = 200,
-  ) =>
-    sendPage(
-      reply,
-      renderBrand(request.adminViewer, { brand: await brand.current(), ...forms, notice: noticeOf(request) }),
-      status,
-    );
+  ) => sendAdminPage(request, reply, renderBrand, { brand: await brand.current(), ...forms }, status);
 
   app.get('/admin/brand', { config, schema: { hide: true } }, async (request, reply) => page(request, reply));
 
-  app.post(
-    '/admin/brand',
-    { config, attachValidation: true, schema: { hide: true, body: BrandBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: nothing,
-        run: (actor, _none, body) =>
-          brand.save(actor, {
-            siteName: body.site_name,
-            accentLight: body.accent_light,
-            accentDark: body.accent_dark,
-            disclosure: body.disclosure,
-            defaultLanguage: body.default_language,
-            defaultCountry: body.default_country,
-            contactEmail: body.contact_email,
-          }),
-        show: (_none, failed) => page(request, reply, { form: failed }, 422),
-        done: () => '/admin/brand?notice=saved',
-      }),
+  app.post('/admin/brand', formOptions(BrandBody, config), async (request, reply) =>
+    submitForm(request, reply, {
+      load: nothing,
+      run: (actor, _none, body) =>
+        brand.save(actor, {
+          siteName: body.site_name,
+          accentLight: body.accent_light,
+          accentDark: body.accent_dark,
+          disclosure: body.disclosure,
+          defaultLanguage: body.default_language,
+          defaultCountry: body.default_country,
+          contactEmail: body.contact_email,
+        }),
+      show: (_none, failed) => page(request, reply, { form: failed }, 422),
+      done: () => '/admin/brand?notice=saved',
+    }),
   );
 
-  app.post(
-    '/admin/brand/logo',
-    { config, attachValidation: true, schema: { hide: true, body: LogoBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: nothing,
-        values: () => ({}),
-        run: (actor, _none, body) => brand.uploadLogo(actor, isUpload(body.logo) ? body.logo.bytes : null),
-        show: (_none, failed) => page(request, reply, { logo: failed }, 422),
-        done: () => '/admin/brand?notice=saved',
-      }),
+  app.post('/admin/brand/logo', formOptions(LogoBody, config), async (request, reply) =>
+    submitForm(request, reply, {
+      load: nothing,
+      values: () => ({}),
+      run: (actor, _none, body) => brand.uploadLogo(actor, isUpload(body.logo) ? body.logo.bytes : null),
+      show: (_none, failed) => page(request, reply, { logo: failed }, 422),
+      done: () => '/admin/brand?notice=saved',
+    }),
   );
 
   app.post('/admin/brand/logo/remove', { config, schema: { hide: true } }, async (request, reply) => {

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AdminSession } from '../../../services/admin/auth.js';
@@ -24,9 +25,15 @@ declare module 'fastify' {
   }
 }
 
+/** The route config of the admins-only areas (users, API keys, brand, offers, partners, affiliate tags). */
+export const ADMINS_ONLY = { adminRole: 'admin' } as const;
+
 export interface AdminRouteOptions {
   services: Services;
 }
+
+/** An admin area's routes: a plugin registered with the services (see `index.ts`). */
+export type AdminRoutes = FastifyPluginAsyncTypebox<AdminRouteOptions>;
 
 function sessionOf(request: FastifyRequest): AdminSession {
   // The area-wide hook has already redirected every request without one.
@@ -58,6 +65,50 @@ export function sameToken(a: string | null | undefined, b: string | null | undef
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** What every admin page's view is given besides its model: the fixed text of `?notice=`. */
+export interface Noticed {
+  notice: string | null;
+}
+
+/**
+ * An admin page: its view drawn for who is signed in from the model and the `?notice=` text (a model
+ * that shows a refused form says `notice: null`), sent as `sendPage` sends it.
+ */
+export function sendAdminPage<Model>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  render: (viewer: AdminViewer, model: NoInfer<Model> & Noticed) => string,
+  model: Model,
+  status = 200,
+): FastifyReply {
+  return sendPage(reply, render(request.adminViewer, { notice: noticeOf(request), ...model }), status);
+}
+
+/**
+ * How every admin area draws its page: with the state of its form (by default what the page shows
+ * first; after a refused post the values refilled and the errors beside the fields) and the status
+ * (422 for a refused form).
+ */
+export type AdminPage<Form> = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  form?: Form,
+  status?: number,
+) => Promise<FastifyReply>;
+
+/**
+ * The `AdminPage` of an area with one page and one form on it: what `load` finds, the form's state
+ * over `blank` (what it shows first), drawn by `render`.
+ */
+export function areaPage<Form extends object, Shown extends object>(
+  load: () => Promise<Shown>,
+  blank: Form,
+  render: (viewer: AdminViewer, model: Shown & Form & Noticed) => string,
+): AdminPage<Partial<Form>> {
+  return async (request, reply, form = {}, status = 200) =>
+    sendAdminPage(request, reply, render, { ...(await load()), ...blank, ...form }, status);
+}
+
 export function sendPage(reply: FastifyReply, page: string, status = 200): FastifyReply {
   return reply
     .code(status)
@@ -65,6 +116,15 @@ export function sendPage(reply: FastifyReply, page: string, status = 200): Fasti
     .header('cache-control', 'no-store')
     .header('x-frame-options', 'DENY')
     .send(page);
+}
+
+/** A report's CSV (clicks, earnings, a partner's clicks): never cached, saved by the browser as `filename`. */
+export function sendCsv(reply: FastifyReply, filename: string, csv: string): FastifyReply {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .send(csv);
 }
 
 /** Post/redirect/get: a successful form lands on a page that reloading does not resubmit. */
@@ -92,4 +152,16 @@ export function idParam(request: FastifyRequest): number {
   if (!Number.isInteger(id) || id < 1)
     throw new HttpError(404, 'not_found', 'There is nothing at this address.');
   return id;
+}
+
+/** What the route's `:id` names (a book, a list, a destination…), or the 404 `code` when there is none. */
+export async function foundById<T>(
+  request: FastifyRequest,
+  find: (id: number) => Promise<T | null | undefined>,
+  code: string,
+  message: string,
+): Promise<T> {
+  const found = await find(idParam(request));
+  if (!found) throw new HttpError(404, code, message);
+  return found;
 }

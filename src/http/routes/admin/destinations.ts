@@ -1,10 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Destination } from '../../../domain/links.js';
 import { invalid } from '../../../services/admin/commands.js';
 import { previewTemplate } from '../../../services/admin/destinations.js';
-import { HttpError } from '../../errors.js';
 import {
   type DestinationPageModel,
   destinationValues,
@@ -13,7 +11,7 @@ import {
 import { renderDestinationList } from '../../views/admin/destinations.js';
 import type { FormValues } from '../../views/admin/form.js';
 import { renderLocalShopPage } from '../../views/admin/local-shop.js';
-import { type AdminRouteOptions, IdParams, idParam, noticeOf, seeOther, sendPage } from './context.js';
+import { type AdminPage, type AdminRoutes, foundById, IdParams, seeOther, sendAdminPage } from './context.js';
 import {
   CreateBody,
   LocalShopBody,
@@ -23,7 +21,14 @@ import {
   UpdateLinkBody,
 } from './destination-schemas.js';
 import { submitted } from './form-errors.js';
-import { nothing, submitForm } from './submit-form.js';
+import {
+  BLANK_FORM,
+  type FailedForm,
+  formOptions,
+  formOptionsOn,
+  nothing,
+  submitForm,
+} from './submit-form.js';
 
 const previewOf = (values: FormValues) =>
   previewTemplate(
@@ -33,13 +38,15 @@ const previewOf = (values: FormValues) =>
     String(values.affiliate_tag ?? ''),
   );
 
-export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const destinationRoutes: AdminRoutes = async (app, { services }) => {
   const destinations = services.admin.destinations;
-  const load = async (request: FastifyRequest): Promise<Destination> => {
-    const found = await destinations.find(idParam(request));
-    if (!found) throw new HttpError(404, 'destination_not_found', 'There is no destination with this id.');
-    return found;
-  };
+  const load = (request: FastifyRequest): Promise<Destination> =>
+    foundById(
+      request,
+      (id) => destinations.find(id),
+      'destination_not_found',
+      'There is no destination with this id.',
+    );
   const page = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -61,57 +68,39 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
       values,
       errors: {},
       preview: previewOf(values),
-      notice: noticeOf(request),
       ...extra,
     };
-    return sendPage(reply, renderDestinationPage(request.adminViewer, model), status);
+    return sendAdminPage(request, reply, renderDestinationPage, model, status);
   };
 
   app.get('/admin/destinations', { schema: { hide: true } }, async (request, reply) => {
-    const model = { ...(await destinations.overview()), notice: noticeOf(request) };
-    return sendPage(reply, renderDestinationList(request.adminViewer, model));
+    return sendAdminPage(request, reply, renderDestinationList, await destinations.overview());
   });
 
   app.get('/admin/destinations/new', { schema: { hide: true } }, async (request, reply) =>
     page(request, reply, null, {}),
   );
 
-  const shopPage = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    values: FormValues,
-    errors = {},
-    status = 200,
-  ) =>
-    sendPage(
-      reply,
-      renderLocalShopPage(request.adminViewer, {
-        values,
-        errors,
-        preview: previewOf({ ...values, group: 'new' }),
-      }),
-      status,
-    );
+  const shopPage: AdminPage<FailedForm> = async (request, reply, form = BLANK_FORM, status = 200) => {
+    const preview = previewOf({ ...form.values, group: 'new' });
+    return sendAdminPage(request, reply, renderLocalShopPage, { ...form, preview }, status);
+  };
 
   app.get('/admin/destinations/local-shop', { schema: { hide: true } }, async (request, reply) =>
-    shopPage(request, reply, {}),
+    shopPage(request, reply),
   );
 
-  app.post(
-    '/admin/destinations/local-shop',
-    { attachValidation: true, schema: { hide: true, body: LocalShopBody } },
-    async (request, reply) => {
-      // "Preview" shows the form again with the server's preview; nothing is saved.
-      if (!request.validationError && request.body.action === 'preview')
-        return shopPage(request, reply, submitted(request));
-      return submitForm(request, reply, {
-        load: nothing,
-        run: (actor, _new, body) => destinations.createLocalShop(actor, body),
-        show: async (_new, failed) => shopPage(request, reply, failed.values, failed.errors, 422),
-        done: (_new, id) => `/admin/destinations/${id}?notice=created`,
-      });
-    },
-  );
+  app.post('/admin/destinations/local-shop', formOptions(LocalShopBody), async (request, reply) => {
+    // "Preview" shows the form again with the server's preview; nothing is saved.
+    if (!request.validationError && request.body.action === 'preview')
+      return shopPage(request, reply, { values: submitted(request), errors: {} });
+    return submitForm(request, reply, {
+      load: nothing,
+      run: (actor, _new, body) => destinations.createLocalShop(actor, body),
+      show: async (_new, failed) => shopPage(request, reply, failed, 422),
+      done: (_new, id) => `/admin/destinations/${id}?notice=created`,
+    });
+  });
 
   /** The live template preview the form's script asks for as the operator types. */
   app.get(
@@ -139,36 +128,30 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
     },
   );
 
-  app.post(
-    '/admin/destinations',
-    { attachValidation: true, schema: { hide: true, body: CreateBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: nothing,
-        run: (actor, _new, body) => destinations.create(actor, { ...body, is_active: true }),
-        show: (_new, failed) => page(request, reply, null, failed, 422),
-        done: (_new, id) => `/admin/destinations/${id}?notice=created`,
-      }),
+  app.post('/admin/destinations', formOptions(CreateBody), async (request, reply) =>
+    submitForm(request, reply, {
+      load: nothing,
+      run: (actor, _new, body) => destinations.create(actor, { ...body, is_active: true }),
+      show: (_new, failed) => page(request, reply, null, failed, 422),
+      done: (_new, id) => `/admin/destinations/${id}?notice=created`,
+    }),
   );
 
   app.get('/admin/destinations/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) =>
     page(request, reply, await load(request), {}),
   );
 
-  app.post(
-    '/admin/destinations/:id',
-    { attachValidation: true, schema: { hide: true, params: IdParams, body: UpdateBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: () => load(request),
-        run: async (actor, d, body) => {
-          const result = await destinations.update(actor, d, { ...body, slug: body.new_slug || d.slug });
-          // The form names the slug field `new_slug`.
-          return result.ok ? result : invalid({ ...result.errors, new_slug: result.errors.slug ?? '' });
-        },
-        show: (d, failed) => page(request, reply, d, failed, 422),
-        done: (d) => `/admin/destinations/${d.id}?notice=saved`,
-      }),
+  app.post('/admin/destinations/:id', formOptionsOn(IdParams, UpdateBody), async (request, reply) =>
+    submitForm(request, reply, {
+      load: () => load(request),
+      run: async (actor, d, body) => {
+        const result = await destinations.update(actor, d, { ...body, slug: body.new_slug || d.slug });
+        // The form names the slug field `new_slug`.
+        return result.ok ? result : invalid({ ...result.errors, new_slug: result.errors.slug ?? '' });
+      },
+      show: (d, failed) => page(request, reply, d, failed, 422),
+      done: (d) => `/admin/destinations/${d.id}?notice=saved`,
+    }),
   );
 
   app.post(
@@ -183,7 +166,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
 
   app.post(
     '/admin/destinations/:id/links/update',
-    { attachValidation: true, schema: { hide: true, params: IdParams, body: UpdateLinkBody } },
+    formOptionsOn(IdParams, UpdateLinkBody),
     async (request, reply) =>
       submitForm(request, reply, {
         load: () => load(request),
@@ -199,7 +182,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = a
 
   app.post(
     '/admin/destinations/:id/links/remove',
-    { attachValidation: true, schema: { hide: true, params: IdParams, body: RemoveBookBody } },
+    formOptionsOn(IdParams, RemoveBookBody),
     async (request, reply) => {
       const d = await load(request);
       if (!request.validationError)

@@ -1,8 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Integer, Nullable } from '../../validation.js';
-import { submitBookForm } from './book-form.js';
-import { type AdminRouteOptions, IdParams } from './context.js';
+import { bookPageForms } from './book-form.js';
+import type { AdminRoutes } from './context.js';
 
 /** SPEC 2.4 "book link edition", "book unlink edition", "book set canonical". */
 /** The other edition by ISBN, page address, slug or id (see `AdminEditions.link`). */
@@ -12,38 +11,26 @@ const CanonicalBody = Type.Object({
   new_canonical_id: Nullable(Integer()),
 });
 
-export const editionRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const editionRoutes: AdminRoutes = async (app, { services }) => {
   const editions = services.admin.editions;
-  const options = <T>(body: T) => ({
-    attachValidation: true,
-    schema: { hide: true, params: IdParams, body },
-  });
+  const page = bookPageForms(app, services);
   const done = (book: { id: number }) => `/admin/books/${book.id}?notice=saved#editions`;
 
-  app.post('/admin/books/:id/editions/link', options(LinkBody), async (request, reply) =>
-    submitBookForm(services, request, reply, {
-      form: 'edition',
-      refill: true,
-      run: (actor, book, body) => editions.link(actor, book, body.target_book_id),
-      done,
-    }),
-  );
-
-  app.post('/admin/books/:id/editions/unlink', options(UnlinkBody), async (request, reply) =>
-    submitBookForm(services, request, reply, {
-      form: 'edition',
-      refill: false,
-      run: (actor, book, body) => editions.unlink(actor, book, body.target_book_id ?? null),
-      done,
-    }),
-  );
-
-  app.post('/admin/books/:id/editions/canonical', options(CanonicalBody), async (request, reply) =>
-    submitBookForm(services, request, reply, {
-      form: 'edition',
-      refill: false,
-      run: (actor, book, body) => editions.setCanonical(actor, book, body.new_canonical_id ?? null),
-      done,
-    }),
-  );
+  page.form('/admin/books/:id/editions/link', LinkBody, {
+    form: 'edition',
+    run: (actor, book, body) => editions.link(actor, book, body.target_book_id),
+    done,
+  });
+  page.form('/admin/books/:id/editions/unlink', UnlinkBody, {
+    form: 'edition',
+    refill: false,
+    run: (actor, book, body) => editions.unlink(actor, book, body.target_book_id ?? null),
+    done,
+  });
+  page.form('/admin/books/:id/editions/canonical', CanonicalBody, {
+    form: 'edition',
+    refill: false,
+    run: (actor, book, body) => editions.setCanonical(actor, book, body.new_canonical_id ?? null),
+    done,
+  });
 };

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../../errors.js';
 import { accessCodeRoutes } from './access-codes.js';
@@ -9,7 +8,7 @@ import { authRoutes } from './auth.js';
 import { bookLinkRoutes } from './book-links.js';
 import { bookRoutes } from './books.js';
 import { brandRoutes } from './brand.js';
-import { type AdminRouteOptions, decorateAdminRequest, sameToken } from './context.js';
+import { type AdminRoutes, decorateAdminRequest, sameToken } from './context.js';
 import { LOGIN_COOKIE, readCookie, SESSION_COOKIE } from './cookies.js';
 import { destinationRoutes } from './destinations.js';
 import { editionRoutes } from './editions.js';
@@ -43,7 +42,7 @@ function formToken(request: FastifyRequest): string | null {
  * can forget: no session → 303 to the login form; a wrong role → 403; and every non-GET request must
  * carry the session's CSRF token (the login form a token tied to its own cookie) or it is refused.
  */
-export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, options) => {
+export const adminRoutes: AdminRoutes = async (app, options) => {
   const auth = options.services.admin.auth;
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',

@@ -1,9 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type KeysModel, renderKeys } from '../../views/admin/keys.js';
-import { type AdminRouteOptions, IdParams, idParam, noticeOf, seeOther, sendPage } from './context.js';
+import { ADMINS_ONLY, type AdminRoutes, areaPage, IdParams, idParam, seeOther } from './context.js';
 import { schemaErrors, submitted } from './form-errors.js';
+import { BLANK_FORM, formOptions } from './submit-form.js';
 
 const CreateBody = Type.Object({
   name: Type.String({ default: '', maxLength: 100 }),
@@ -11,32 +10,18 @@ const CreateBody = Type.Object({
 });
 
 /** API keys (admins only): create (the key is shown once), scope, revoke; usage per key and per source. */
-export const keyRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const keyRoutes: AdminRoutes = async (app, { services }) => {
   const keys = services.admin.keys;
-  const config = { adminRole: 'admin' as const };
-  const page = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    extra: Partial<KeysModel>,
-    status = 200,
-  ) => {
-    const model: KeysModel = {
-      overview: await keys.overview(),
-      values: {},
-      errors: {},
-      notice: noticeOf(request),
-      ...extra,
-    };
-    return sendPage(reply, renderKeys(request.adminViewer, model), status);
-  };
+  const config = ADMINS_ONLY;
+  // The form's state may carry the key just created (shown once, see below).
+  const blank: Pick<KeysModel, 'values' | 'errors' | 'created'> = BLANK_FORM;
+  const page = areaPage(async () => ({ overview: await keys.overview() }), blank, renderKeys);
 
-  app.get('/admin/keys', { config, schema: { hide: true } }, async (request, reply) =>
-    page(request, reply, {}),
-  );
+  app.get('/admin/keys', { config, schema: { hide: true } }, async (request, reply) => page(request, reply));
 
   app.post(
     '/admin/keys',
-    { config, attachValidation: true, schema: { hide: true, body: CreateBody } },
+    formOptions(CreateBody, config),
     // Not submitForm: a success is rendered, not redirected (see below).
     async (request, reply) => {
       const values = submitted(request);

@@ -1,12 +1,11 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { parseRanks, wholeNumber } from '../../../services/admin/list-fields.js';
-import { submitBookForm } from './book-form.js';
+import { bookPageForms } from './book-form.js';
 import { bookOr404, showFailedForm } from './books.js';
-import { type AdminRouteOptions, IdParams, seeOther } from './context.js';
+import { type AdminRoutes, IdParams, seeOther } from './context.js';
 import { submitted } from './form-errors.js';
 import { listOr404, showListPage } from './lists.js';
-import { submitForm } from './submit-form.js';
+import { formOptionsOn, submitForm } from './submit-form.js';
 
 // Numbers are taken as text and checked by the commands (see wholeNumber): errors beside the field.
 const rank = Type.String({ default: '', maxLength: 20 });
@@ -31,14 +30,10 @@ const OrderBody = Type.Record(
 );
 
 /** A list's books (Lists area) and a book's lists (book page): both ends of the same items. */
-export const listItemRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const listItemRoutes: AdminRoutes = async (app, { services }) => {
   const lists = services.admin.lists;
-  const withBody = <T>(body: T) => ({
-    attachValidation: true,
-    schema: { hide: true, params: IdParams, body },
-  });
 
-  app.post('/admin/lists/:id/books', withBody(AddBookBody), async (request, reply) =>
+  app.post('/admin/lists/:id/books', formOptionsOn(IdParams, AddBookBody), async (request, reply) =>
     submitForm(request, reply, {
       load: () => listOr404(services, request),
       run: (actor, list, body) => lists.addBook(actor, list, body),
@@ -47,15 +42,19 @@ export const listItemRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
     }),
   );
 
-  app.post('/admin/lists/:id/books/remove', withBody(RemoveBookBody), async (request, reply) => {
-    const list = await listOr404(services, request);
-    const bookId = request.validationError ? null : idOf(request.body.book_id);
-    if (typeof bookId === 'number') await lists.removeBook(request.adminActor, list.id, bookId);
-    return seeOther(reply, `/admin/lists/${list.id}?notice=deleted#books`);
-  });
+  app.post(
+    '/admin/lists/:id/books/remove',
+    formOptionsOn(IdParams, RemoveBookBody),
+    async (request, reply) => {
+      const list = await listOr404(services, request);
+      const bookId = request.validationError ? null : idOf(request.body.book_id);
+      if (typeof bookId === 'number') await lists.removeBook(request.adminActor, list.id, bookId);
+      return seeOther(reply, `/admin/lists/${list.id}?notice=deleted#books`);
+    },
+  );
 
   // Not submitForm: a refused body changes nothing and goes back to the list (only rank errors show).
-  app.post('/admin/lists/:id/order', withBody(OrderBody), async (request, reply) => {
+  app.post('/admin/lists/:id/order', formOptionsOn(IdParams, OrderBody), async (request, reply) => {
     const list = await listOr404(services, request);
     const parsed = request.validationError ? { ranks: new Map() } : parseRanks(request.body);
     if ('errors' in parsed)
@@ -68,26 +67,27 @@ export const listItemRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = asyn
     return seeOther(reply, `/admin/lists/${list.id}?notice=saved#books`);
   });
 
-  app.post('/admin/books/:id/lists', withBody(BookAddListBody), async (request, reply) =>
-    submitBookForm(services, request, reply, {
-      form: 'list',
-      refill: true,
-      run: (actor, book, body) => lists.addToNamedList(actor, book, body),
-      done: (book) => `/admin/books/${book.id}?notice=created#lists`,
-    }),
-  );
+  bookPageForms(app, services).form('/admin/books/:id/lists', BookAddListBody, {
+    form: 'list',
+    run: (actor, book, body) => lists.addToNamedList(actor, book, body),
+    done: (book) => `/admin/books/${book.id}?notice=created#lists`,
+  });
 
   // Not submitForm: a missing or mistyped list id gets one message of its own, not the schema's.
-  app.post('/admin/books/:id/lists/remove', withBody(BookRemoveListBody), async (request, reply) => {
-    const book = await bookOr404(services, request);
-    const listId = request.validationError ? null : idOf(request.body.list_id);
-    if (typeof listId !== 'number')
-      return showFailedForm(services, request, reply, book, {
-        form: 'list-remove',
-        values: submitted(request),
-        errors: { list_id: 'Choose a list to remove the book from.' },
-      });
-    await lists.removeBook(request.adminActor, listId, book.id);
-    return seeOther(reply, `/admin/books/${book.id}?notice=deleted#lists`);
-  });
+  app.post(
+    '/admin/books/:id/lists/remove',
+    formOptionsOn(IdParams, BookRemoveListBody),
+    async (request, reply) => {
+      const book = await bookOr404(services, request);
+      const listId = request.validationError ? null : idOf(request.body.list_id);
+      if (typeof listId !== 'number')
+        return showFailedForm(services, request, reply, book, {
+          form: 'list-remove',
+          values: submitted(request),
+          errors: { list_id: 'Choose a list to remove the book from.' },
+        });
+      await lists.removeBook(request.adminActor, listId, book.id);
+      return seeOther(reply, `/admin/books/${book.id}?notice=deleted#lists`);
+    },
+  );
 };

@@ -1,20 +1,20 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
 import { type List, listPath } from '../../../services/lists.js';
-import { HttpError } from '../../errors.js';
 import { Integer } from '../../validation.js';
 import { LISTS_PAGE_SIZE, renderListIndex } from '../../views/admin/lists.js';
 import { type ListAdminModel, renderListAdmin, renderListDelete } from '../../views/admin/lists-detail.js';
-import { type AdminRouteOptions, IdParams, idParam, noticeOf, seeOther, sendPage } from './context.js';
-import { nothing, submitForm } from './submit-form.js';
+import { type AdminRoutes, foundById, IdParams, seeOther, sendAdminPage, sendPage } from './context.js';
+import { formOptions, formOptionsOn, nothing, submitForm } from './submit-form.js';
 
-export async function listOr404(services: Services, request: FastifyRequest): Promise<List> {
-  const list = await services.admin.lists.find(idParam(request));
-  if (!list) throw new HttpError(404, 'list_not_found', 'There is no list with this id.');
-  return list;
-}
+export const listOr404 = (services: Services, request: FastifyRequest): Promise<List> =>
+  foundById(
+    request,
+    (id) => services.admin.lists.find(id),
+    'list_not_found',
+    'There is no list with this id.',
+  );
 
 /** The list's page, optionally with one form refilled and its errors beside the fields (then a 422). */
 export async function showListPage(
@@ -25,8 +25,8 @@ export async function showListPage(
   failed?: ListAdminModel['failed'],
 ): Promise<FastifyReply> {
   const items = await services.admin.lists.items(list);
-  const model = { list, items, path: listPath(list), failed, notice: failed ? null : noticeOf(request) };
-  return sendPage(reply, renderListAdmin(request.adminViewer, model), failed ? 422 : 200);
+  const model = { list, items, path: listPath(list), failed, ...(failed ? { notice: null } : {}) };
+  return sendAdminPage(request, reply, renderListAdmin, model, failed ? 422 : 200);
 }
 
 const IndexQuery = Type.Object({
@@ -58,12 +58,8 @@ const NewListBody = Type.Object({
   books: Type.String({ default: '', maxLength: 100_000 }),
 });
 
-export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const listRoutes: AdminRoutes = async (app, { services }) => {
   const lists = services.admin.lists;
-  const withBody = <T>(body: T) => ({
-    attachValidation: true,
-    schema: { hide: true, params: IdParams, body },
-  });
 
   app.get(
     '/admin/lists',
@@ -77,25 +73,21 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
         offset: (query.page - 1) * LISTS_PAGE_SIZE,
         limit: LISTS_PAGE_SIZE,
       };
-      const model = { rows: await lists.search(filter), filter, notice: noticeOf(request) };
-      return sendPage(reply, renderListIndex(request.adminViewer, model));
+      return sendAdminPage(request, reply, renderListIndex, { rows: await lists.search(filter), filter });
     },
   );
 
-  app.post(
-    '/admin/lists',
-    { attachValidation: true, schema: { hide: true, body: NewListBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: nothing,
-        run: (actor, _new, body) => lists.create(actor, body),
-        show: async (_new, failed) => {
-          const filter = { q: '', kind: null, offset: 0, limit: LISTS_PAGE_SIZE };
-          const model = { rows: await lists.search(filter), filter, notice: null, failed };
-          return sendPage(reply, renderListIndex(request.adminViewer, model), 422);
-        },
-        done: (_new, id) => `/admin/lists/${id}?notice=created`,
-      }),
+  app.post('/admin/lists', formOptions(NewListBody), async (request, reply) =>
+    submitForm(request, reply, {
+      load: nothing,
+      run: (actor, _new, body) => lists.create(actor, body),
+      show: async (_new, failed) => {
+        const filter = { q: '', kind: null, offset: 0, limit: LISTS_PAGE_SIZE };
+        const model = { rows: await lists.search(filter), filter, notice: null, failed };
+        return sendPage(reply, renderListIndex(request.adminViewer, model), 422);
+      },
+      done: (_new, id) => `/admin/lists/${id}?notice=created`,
+    }),
   );
 
   // attachValidation: a mistyped id is a 404 page (listOr404), never a raw validation body.
@@ -104,7 +96,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     showListPage(services, request, reply, await listOr404(services, request)),
   );
 
-  app.post('/admin/lists/:id/edit', withBody(EditBody), async (request, reply) =>
+  app.post('/admin/lists/:id/edit', formOptionsOn(IdParams, EditBody), async (request, reply) =>
     submitForm(request, reply, {
       load: () => listOr404(services, request),
       run: (actor, list, body) => lists.update(actor, list, body),
@@ -113,7 +105,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     }),
   );
 
-  app.post('/admin/lists/:id/feature', withBody(FeatureBody), async (request, reply) => {
+  app.post('/admin/lists/:id/feature', formOptionsOn(IdParams, FeatureBody), async (request, reply) => {
     const list = await listOr404(services, request);
     // Only the two buttons post here; anything else changes nothing and lands back on the list.
     if (request.validationError) return seeOther(reply, `/admin/lists/${list.id}`);
@@ -129,7 +121,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (a
     return sendPage(reply, renderListDelete(request.adminViewer, model));
   });
 
-  app.post('/admin/lists/:id/delete', withBody(DeleteBody), async (request, reply) => {
+  app.post('/admin/lists/:id/delete', formOptionsOn(IdParams, DeleteBody), async (request, reply) => {
     const list = await listOr404(services, request);
     // Without the confirmation page's field, ask first rather than delete.
     if (request.validationError || request.body.confirm !== 'yes')

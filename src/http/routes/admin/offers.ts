@@ -1,10 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { FormErrors } from '../../views/admin/form.js';
 import { renderOfferSettings } from '../../views/admin/offers.js';
-import { type AdminRouteOptions, noticeOf, sendPage } from './context.js';
-import { nothing, submitForm } from './submit-form.js';
+import { ADMINS_ONLY, type AdminPage, type AdminRoutes, sendAdminPage } from './context.js';
+import { formOptions, nothing, submitForm } from './submit-form.js';
 
 /** One checkbox per source: a ticked box posts `on`, an unticked one nothing. */
 const OffersBody = Type.Object({
@@ -15,18 +13,16 @@ const OffersBody = Type.Object({
 });
 
 /** The offer sources' switches (admins only); each change is audited and reaches every instance. */
-export const offerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const offerRoutes: AdminRoutes = async (app, { services }) => {
   const offers = services.admin.offers;
-  const config = { adminRole: 'admin' as const };
-  const page = async (request: FastifyRequest, reply: FastifyReply, errors?: FormErrors, status = 200) =>
-    sendPage(
+  const config = ADMINS_ONLY;
+  const ttlHours = Math.round(services.config.offerTtlMs / 3_600_000);
+  const page: AdminPage<FormErrors> = async (request, reply, errors, status = 200) =>
+    sendAdminPage(
+      request,
       reply,
-      renderOfferSettings(request.adminViewer, {
-        sources: await offers.settings(),
-        errors,
-        notice: noticeOf(request),
-        ttlHours: Math.round(services.config.offerTtlMs / 3_600_000),
-      }),
+      renderOfferSettings,
+      { sources: await offers.settings(), errors, ttlHours },
       status,
     );
 
@@ -34,21 +30,18 @@ export const offerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     page(request, reply),
   );
 
-  app.post(
-    '/admin/offers',
-    { config, attachValidation: true, schema: { hide: true, body: OffersBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: nothing,
-        values: () => ({}),
-        run: (actor, _none, body) =>
-          offers.save(actor, [
-            ...(body.source_googlebooks ? ['googlebooks'] : []),
-            ...(body.source_itunes ? ['itunes'] : []),
-            ...(body.source_openlibrary ? ['openlibrary'] : []),
-          ]),
-        show: (_none, failed) => page(request, reply, failed.errors, 422),
-        done: () => '/admin/offers?notice=saved',
-      }),
+  app.post('/admin/offers', formOptions(OffersBody, config), async (request, reply) =>
+    submitForm(request, reply, {
+      load: nothing,
+      values: () => ({}),
+      run: (actor, _none, body) =>
+        offers.save(actor, [
+          ...(body.source_googlebooks ? ['googlebooks'] : []),
+          ...(body.source_itunes ? ['itunes'] : []),
+          ...(body.source_openlibrary ? ['openlibrary'] : []),
+        ]),
+      show: (_none, failed) => page(request, reply, failed.errors, 422),
+      done: () => '/admin/offers?notice=saved',
+    }),
   );
 };

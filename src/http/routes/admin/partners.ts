@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { CommandResult } from '../../../services/admin/commands.js';
@@ -6,8 +5,15 @@ import type { PartnerInput } from '../../../services/admin/partners.js';
 import { HttpError } from '../../errors.js';
 import { Integer } from '../../validation.js';
 import { type PartnerFormState, renderPartner, renderPartners } from '../../views/admin/partners.js';
-import { type AdminRouteOptions, noticeOf, seeOther, sendPage } from './context.js';
-import { nothing, submitForm } from './submit-form.js';
+import {
+  ADMINS_ONLY,
+  type AdminPage,
+  type AdminRoutes,
+  seeOther,
+  sendAdminPage,
+  sendCsv,
+} from './context.js';
+import { formOptions, formOptionsOn, nothing, submitForm } from './submit-form.js';
 
 const PartnerBody = Type.Object({
   name: Type.String({ default: '', maxLength: 200 }),
@@ -51,20 +57,12 @@ function found<T>(result: CommandResult<T> | null): CommandResult<T> {
 }
 
 /** Partners and their affiliate tags (admins only: tags decide who is paid); every change is audited. */
-export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { services }) => {
+export const partnerRoutes: AdminRoutes = async (app, { services }) => {
   const partners = services.admin.partners;
-  const config = { adminRole: 'admin' as const };
+  const config = ADMINS_ONLY;
 
-  const listPage = async (request: FastifyRequest, reply: FastifyReply, form = blank, status = 200) =>
-    sendPage(
-      reply,
-      renderPartners(request.adminViewer, {
-        overview: await partners.overview(),
-        form,
-        notice: noticeOf(request),
-      }),
-      status,
-    );
+  const listPage: AdminPage<PartnerFormState> = async (request, reply, form = blank, status = 200) =>
+    sendAdminPage(request, reply, renderPartners, { overview: await partners.overview(), form }, status);
 
   const detailPage = async (
     request: FastifyRequest,
@@ -76,24 +74,20 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
     const days = (request.query as { days?: number } | undefined)?.days ?? 30;
     const detail = await partners.detail(id, days);
     if (!detail) throw new HttpError(404, 'not_found', 'There is no partner with this id.');
-    const page = renderPartner(request.adminViewer, { detail, ...forms, notice: noticeOf(request) });
-    return sendPage(reply, page, status);
+    return sendAdminPage(request, reply, renderPartner, { detail, ...forms }, status);
   };
 
   app.get('/admin/partners', { config, schema: { hide: true } }, async (request, reply) =>
     listPage(request, reply),
   );
 
-  app.post(
-    '/admin/partners',
-    { config, attachValidation: true, schema: { hide: true, body: CreateBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: nothing,
-        run: (actor, _new, body) => partners.create(actor, body.id, inputOf(body)),
-        show: (_new, failed) => listPage(request, reply, failed, 422),
-        done: (_new, id) => `/admin/partners/${encodeURIComponent(id)}?notice=created`,
-      }),
+  app.post('/admin/partners', formOptions(CreateBody, config), async (request, reply) =>
+    submitForm(request, reply, {
+      load: nothing,
+      run: (actor, _new, body) => partners.create(actor, body.id, inputOf(body)),
+      show: (_new, failed) => listPage(request, reply, failed, 422),
+      done: (_new, id) => `/admin/partners/${encodeURIComponent(id)}?notice=created`,
+    }),
   );
 
   app.get(
@@ -109,32 +103,22 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async
       const { id } = request.params;
       const csv = await partners.csv(id, request.query.days);
       if (csv === null) throw new HttpError(404, 'not_found', 'There is no partner with this id.');
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .header(
-          'content-disposition',
-          `attachment; filename="partner-${id}-clicks-${request.query.days}d.csv"`,
-        )
-        .send(csv);
+      return sendCsv(reply, `partner-${id}-clicks-${request.query.days}d.csv`, csv);
     },
   );
 
-  app.post(
-    '/admin/partners/:id',
-    { config, attachValidation: true, schema: { hide: true, params: PartnerParams, body: PartnerBody } },
-    async (request, reply) =>
-      submitForm(request, reply, {
-        load: async () => request.params.id,
-        run: async (actor, id, body) => found(await partners.edit(actor, id, inputOf(body))),
-        show: (id, failed) => detailPage(request, reply, id, { edit: failed }, 422),
-        done: (id) => `/admin/partners/${encodeURIComponent(id)}?notice=saved`,
-      }),
+  app.post('/admin/partners/:id', formOptionsOn(PartnerParams, PartnerBody, config), async (request, reply) =>
+    submitForm(request, reply, {
+      load: async () => request.params.id,
+      run: async (actor, id, body) => found(await partners.edit(actor, id, inputOf(body))),
+      show: (id, failed) => detailPage(request, reply, id, { edit: failed }, 422),
+      done: (id) => `/admin/partners/${encodeURIComponent(id)}?notice=saved`,
+    }),
   );
 
   app.post(
     '/admin/partners/:id/tags',
-    { config, attachValidation: true, schema: { hide: true, params: PartnerParams, body: TagBody } },
+    formOptionsOn(PartnerParams, TagBody, config),
     async (request, reply) =>
       submitForm(request, reply, {
         load: async () => request.params.id,

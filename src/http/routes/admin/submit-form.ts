@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
 import { type AuditActor, type CommandResult, invalid } from '../../../services/admin/commands.js';
 import type { FormErrors, FormValues } from '../../views/admin/form.js';
 import { seeOther } from './context.js';
@@ -9,6 +10,9 @@ export interface FailedForm {
   values: FormValues;
   errors: FormErrors;
 }
+
+/** A form as first shown: nothing typed, no errors. */
+export const BLANK_FORM: FailedForm = { values: {}, errors: {} };
 
 /** One admin form: what it acts on, the command it runs, the page that shows it again, where a success goes. */
 export interface FormCommand<Target, Body, Value> {
@@ -43,3 +47,21 @@ export async function submitForm<Target, Body, Value>(
 
 /** `load` for a form that creates something. */
 export const nothing = async (): Promise<null> => null;
+
+/**
+ * The route options of an admin form's post: the body's schema errors are attached, never answered
+ * raw (`submitForm` shows them beside the fields), and the route stays out of the OpenAPI document.
+ * `config` carries `adminRole` for the admins-only areas.
+ */
+export const formOptions = <Body extends TSchema>(body: Body, config: FastifyContextConfig = {}) => ({
+  config,
+  attachValidation: true,
+  schema: { hide: true, body },
+});
+
+/** `formOptions` for a form on one thing, which `params` name (`IdParams`: a book, a list…). */
+export const formOptionsOn = <Params extends TSchema, Body extends TSchema>(
+  params: Params,
+  body: Body,
+  config: FastifyContextConfig = {},
+) => ({ config, attachValidation: true, schema: { hide: true, params, body } });

@@ -1,13 +1,12 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { DESTINATION_GROUPS } from '../../../domain/groups.js';
 import { SRC_PATTERN } from '../../../domain/partners.js';
 import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
 import { readerCountry } from '../../../domain/storefronts.js';
-import type { Services } from '../../../services/container.js';
 import { HttpError } from '../../errors.js';
 import { OfferSchema, offerJson } from '../../presenters/offers.js';
+import type { PublicRoutes } from '../public-routes.js';
 
 const Group = Type.Union(
   [
@@ -62,10 +61,7 @@ const BookLinksBody = Type.Object(
 const Detail = Type.Object({ detail: Type.String() });
 
 /** `GET /api/v1/books/{slug}/links`: the book page's grouped links as JSON, with an ETag. */
-export const apiBookLinksRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const apiBookLinksRoutes: PublicRoutes = async (app, { services }) => {
   app.get(
     '/api/v1/books/:slug/links',
     {

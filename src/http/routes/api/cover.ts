@@ -1,10 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { parseIsbn } from '../../../domain/isbn.js';
 import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
-import type { Services } from '../../../services/container.js';
-import { ValidationProblem } from '../../errors.js';
 import { requesterOf } from '../../requester.js';
+import { isbnOrProblem } from '../../validation.js';
+import type { PublicRoutes } from '../public-routes.js';
 
 const CoverQuery = Type.Object({
   isbn: Type.String({
@@ -42,10 +40,7 @@ const CoverResult = Type.Object(
 );
 
 /** `GET /api/v1/cover-fallback` (SPEC 4.2): called by the book page when its cover loads blank or tiny. */
-export const coverFallbackRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const coverFallbackRoutes: PublicRoutes = async (app, { services }) => {
   app.get(
     '/api/v1/cover-fallback',
     {
@@ -59,17 +54,7 @@ export const coverFallbackRoutes: FastifyPluginAsyncTypebox<{ services: Services
       },
     },
     async (request) => {
-      const isbn = parseIsbn(request.query.isbn);
-      if (!isbn) {
-        throw new ValidationProblem([
-          {
-            type: 'isbn_invalid',
-            loc: ['query', 'isbn'],
-            msg: 'Value error, not a valid ISBN-10 or ISBN-13 (wrong length, characters or check digit)',
-            input: request.query.isbn,
-          },
-        ]);
-      }
+      const isbn = isbnOrProblem(request.query.isbn, 'query');
       const found = await services.covers.find({
         isbn,
         slug: request.query.slug ?? null,

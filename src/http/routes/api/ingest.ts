@@ -1,10 +1,9 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../../services/container.js';
 import { listPath } from '../../../services/lists.js';
 import { ValidationProblem } from '../../errors.js';
 import { requireScope } from '../../plugins/api-keys.js';
 import { Integer, Nullable } from '../../validation.js';
+import type { PublicRoutes } from '../public-routes.js';
 
 const IngestBookRequest = Type.Object(
   {
@@ -60,7 +59,7 @@ const IngestResult = Type.Object({
 });
 
 /** `POST /api/v1/ingest/lists` (DESIGN): partner lists, for keys with the `ingest` scope. */
-export const ingestRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const ingestRoutes: PublicRoutes = async (app, { services }) => {
   const { ingest } = services;
   const base = services.config.baseUrl;
   app.post(

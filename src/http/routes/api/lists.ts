@@ -1,13 +1,12 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { LIST_ID_PATTERN } from '../../../domain/list-ids.js';
-import type { Services } from '../../../services/container.js';
 import { type BookChange, listPath, MAX_LIST_BOOKS } from '../../../services/lists.js';
 import { HttpError, notFound, ValidationProblem } from '../../errors.js';
 import { writerOf } from '../../plugins/rate-limit.js';
 import { CreatedListBody, ListBody, listJson, MyListsBody } from '../../presenters/list.js';
 import { Integer, Nullable } from '../../validation.js';
-import { writeRefused } from '../../write-refusals.js';
+import { refuseIfOverCap } from '../../write-refusals.js';
+import type { PublicRoutes } from '../public-routes.js';
 
 const ListId = Type.String({
   pattern: LIST_ID_PATTERN,
@@ -64,7 +63,7 @@ function refuse(outcome: BookChange, bookId: number): never {
 }
 
 /** Lists without accounts (DESIGN: interaction endpoints); editing needs the list's X-Edit-Token. */
-export const listRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const listRoutes: PublicRoutes = async (app, { services }) => {
   const { lists } = services;
   const base = services.config.baseUrl;
   const load = async (id: string) => {
@@ -88,7 +87,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
       const bookId = request.body.book_id ?? null;
       const outcome = await lists.create({ name: request.body.name ?? null, bookId }, writerOf(request));
       if (outcome.kind === 'no_book') throw noBook(bookId ?? 0);
-      if (outcome.kind === 'refused') writeRefused(reply, 'list', outcome.retryAfterSeconds);
+      refuseIfOverCap(reply, 'list', outcome);
       return reply.code(201).send({ ...(await load(outcome.list.publicId)), edit_token: outcome.token });
     },
   );
@@ -145,7 +144,7 @@ export const listRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
       const { book_id } = request.body;
       const { id } = request.params;
       const outcome = await lists.addBook(id, request.headers['x-edit-token'], book_id, writerOf(request));
-      if (outcome.kind === 'refused') writeRefused(reply, 'list_book', outcome.retryAfterSeconds);
+      refuseIfOverCap(reply, 'list_book', outcome);
       if (outcome.kind !== 'ok') refuse(outcome, book_id);
       return reply.code(201).send(await load(request.params.id));
     },

@@ -1,10 +1,12 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Services } from '../../../services/container.js';
+import type { Requester } from '../../../catalog/requester.js';
+import type { MayCreate } from '../../../services/container.js';
 import { ClientResolveResult, presentResolve, ResolveResult } from '../../presenters/resolve.js';
 import { requesterOf } from '../../requester.js';
 import { refuseIfCreationRefused } from '../../write-refusals.js';
 import { mayCreateBook } from '../pages/resolve.js';
+import type { PublicRoutes } from '../public-routes.js';
 
 const ResolveQuery = Type.Object({
   url: Type.Optional(
@@ -40,11 +42,19 @@ const ClientResolveRequest = Type.Object(
  * `GET /api/v1/resolve` and `POST /api/v1/clients/resolve` (SPEC 4.2, 2.2, 7 rule 1): always 200
  * with found or not_found. Automated clients (by User-Agent) read existing books but never create.
  */
-export const apiResolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const apiResolveRoutes: PublicRoutes = async (app, { services }) => {
   const base = services.config.baseUrl;
+  /** Resolves with what this request may create; no book where creating was refused is the 429. */
+  const resolveFor = async <Outcome extends { status: string }>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    resolve: (mayCreate: MayCreate, requester: Requester) => Promise<Outcome>,
+  ): Promise<Outcome> => {
+    const mayCreate = mayCreateBook(services, request);
+    const outcome = await resolve(mayCreate, requesterOf(request));
+    if (outcome.status !== 'found') refuseIfCreationRefused(reply, mayCreate);
+    return outcome;
+  };
 
   app.get(
     '/api/v1/resolve',
@@ -59,13 +69,9 @@ export const apiResolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       },
     },
     async (request, reply) => {
-      const mayCreate = mayCreateBook(services, request);
-      const outcome = await services.resolver.resolveUrl(
-        request.query.url ?? '',
-        mayCreate,
-        requesterOf(request),
+      const outcome = await resolveFor(request, reply, (mayCreate, requester) =>
+        services.resolver.resolveUrl(request.query.url ?? '', mayCreate, requester),
       );
-      if (outcome.status !== 'found') refuseIfCreationRefused(reply, mayCreate);
       return presentResolve(outcome, base);
     },
   );
@@ -83,13 +89,9 @@ export const apiResolveRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       },
     },
     async (request, reply) => {
-      const mayCreate = mayCreateBook(services, request);
-      const outcome = await services.resolver.resolveInput(
-        request.body.input,
-        mayCreate,
-        requesterOf(request),
+      const outcome = await resolveFor(request, reply, (mayCreate, requester) =>
+        services.resolver.resolveInput(request.body.input, mayCreate, requester),
       );
-      if (outcome.status !== 'found') refuseIfCreationRefused(reply, mayCreate);
       return { ...presentResolve(outcome, base), input_kind: outcome.inputKind };
     },
   );

@@ -1,10 +1,11 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../services/container.js';
 import { notFound } from '../../errors.js';
 import { writerOf } from '../../plugins/rate-limit.js';
-import { Integer, Nullable } from '../../validation.js';
-import { writeRefused } from '../../write-refusals.js';
+import { absentAsNull, Integer, Nullable } from '../../validation.js';
+import { refuseIfOverCap } from '../../write-refusals.js';
+import type { PublicRoutes } from '../public-routes.js';
 
 const SearchFeedbackRequest = Type.Object(
   {
@@ -49,14 +50,30 @@ const VoteRequest = Type.Object(
 const Recorded = Type.Object({ status: Type.Literal('recorded') });
 const created = { 201: Recorded };
 
+/** What a can't-find-my-book report holds, from the API's JSON or the search page's plain form. */
+export interface MissReport {
+  query: string;
+  result_count: number;
+  sfid?: number | null;
+  details?: string | null;
+}
+
+/** Stores a can't-find-my-book report (blank details are none), or answers the 429 of the writer's cap. */
+export async function recordMiss(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { query, result_count, sfid, details }: MissReport,
+): Promise<void> {
+  const miss = { query, result_count, sfid: sfid ?? null, details: details?.trim() || null };
+  refuseIfOverCap(reply, 'miss', await services.signals.miss(miss, writerOf(request)));
+}
+
 /**
  * Search interaction signals (DESIGN.md): clicks, misses and votes, stored with the query and its
  * parsed parts so an operator can see what readers did not find and which searches went wrong.
  */
-export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const searchFeedbackRoutes: PublicRoutes = async (app, { services }) => {
   const { signals } = services;
 
   app.post(
@@ -70,23 +87,9 @@ export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Service
       },
     },
     async (request, reply) => {
-      const body = request.body;
-      const admission = await signals.feedback(
-        {
-          query: body.query,
-          parsed_title: body.parsed_title ?? null,
-          parsed_author: body.parsed_author ?? null,
-          result_count: body.result_count,
-          clicked_position: body.clicked_position,
-          clicked_book_id: body.clicked_book_id ?? null,
-          clicked_score: body.clicked_score ?? null,
-          clicked_relevance: body.clicked_relevance ?? null,
-          top_results_json: body.top_results_json ?? null,
-          source_sfid: body.source_sfid ?? null,
-        },
-        writerOf(request),
-      );
-      if (admission.kind === 'refused') writeRefused(reply, 'feedback', admission.retryAfterSeconds);
+      const entry = absentAsNull(SearchFeedbackRequest, request.body);
+      const admission = await signals.feedback(entry, writerOf(request));
+      refuseIfOverCap(reply, 'feedback', admission);
       return reply.code(201).send({ status: 'recorded' as const });
     },
   );
@@ -102,10 +105,7 @@ export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Service
       },
     },
     async (request, reply) => {
-      const { query, result_count, sfid, details } = request.body;
-      const miss = { query, result_count, sfid: sfid ?? null, details: details?.trim() || null };
-      const admission = await signals.miss(miss, writerOf(request));
-      if (admission.kind === 'refused') writeRefused(reply, 'miss', admission.retryAfterSeconds);
+      await recordMiss(services, request, reply, request.body);
       return reply.code(201).send({ status: 'recorded' as const });
     },
   );
@@ -126,7 +126,7 @@ export const searchFeedbackRoutes: FastifyPluginAsyncTypebox<{ services: Service
     async (request, reply) => {
       const outcome = await signals.vote(request.params.sfid, request.body.feedback, writerOf(request));
       if (outcome.kind === 'not_found') throw notFound('No search has this id.');
-      if (outcome.kind === 'refused') writeRefused(reply, 'vote', outcome.retryAfterSeconds);
+      refuseIfOverCap(reply, 'vote', outcome);
       return reply.code(201).send({ status: 'recorded' as const });
     },
   );

@@ -1,9 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../../services/container.js';
 import { writerOf } from '../../plugins/rate-limit.js';
 import { requesterOf } from '../../requester.js';
 import { Integer } from '../../validation.js';
+import type { PublicRoutes } from '../public-routes.js';
 
 const SearchQuerystring = Type.Object({
   q: Type.String({
@@ -60,10 +59,7 @@ const SearchResponse = Type.Object(
 );
 
 /** `GET /api/v1/search` (SPEC 4.2, 2.3): candidates for a text or ISBN, each with a pick link. */
-export const apiSearchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const apiSearchRoutes: PublicRoutes = async (app, { services }) => {
   const base = services.config.baseUrl;
   app.get(
     '/api/v1/search',

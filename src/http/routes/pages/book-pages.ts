@@ -19,6 +19,7 @@ import { bookPageModel } from '../../presenters/book-page.js';
 import { Integer } from '../../validation.js';
 import { renderBookPage } from '../../views/book-page.js';
 import type { PageTemplate } from '../../views/models.js';
+import { HtmlPage } from '../public-routes.js';
 
 const SlugParams = Type.Object({
   slug: Type.String({
@@ -85,7 +86,6 @@ const lang = Type.Optional(
 const TEMPLATES: readonly PageTemplate[] = ['default', 'compact', 'card'];
 const NO_ACCESS: ReadonlySet<number> = new Set();
 const NO_FAVOURITES: Favourites = Object.freeze({});
-const Html = Type.String({ description: 'HTML page' });
 
 interface PageQuery {
   sfid?: number;
@@ -317,7 +317,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         params: SlugParams,
         querystring: Type.Object({ sfid, use, top, template, country, partner, src, go, full, lang }),
         response: {
-          200: Html,
+          200: HtmlPage,
           302: Type.Null({ description: "With go=1: to the reader's favourite store" }),
         },
       },
@@ -337,7 +337,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         description:
           'Bots, link unfurlers and readers without a favourite store get the full page; a reader who picked "always open this in <store>" is sent there through /go/ (302), unless `full=1`.',
         querystring: Type.Object({ sfid, use, top, country, partner, src, full, lang }),
-        response: { 200: Html, 302: Type.Null({ description: "To the reader's favourite store" }) },
+        response: { 200: HtmlPage, 302: Type.Null({ description: "To the reader's favourite store" }) },
       },
     },
     async (request, reply) => render(request.params.slug, request.query, request, reply, true),

@@ -1,8 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { brandStylesheet, LOGO_EXTENSIONS, parseAccentVersion } from '../../../domain/brand.js';
-import type { Services } from '../../../services/container.js';
 import { HttpError } from '../../errors.js';
+import type { PublicRoutes } from '../public-routes.js';
 
 /** The URL names the content (a hash, the colours): what it answers never changes, so it is cached for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -11,7 +10,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * The operator's logo and accent stylesheet, from this origin (the pages' CSP allows no inline style,
  * and a logo from elsewhere would tell a third party who reads which page).
  */
-export const brandRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const brandRoutes: PublicRoutes = async (app, { services }) => {
   app.get(
     '/brand/logo-:hash.:ext',
     {

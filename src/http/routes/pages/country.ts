@@ -1,8 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { serializeCookie } from '../../../domain/cookies.js';
 import { COUNTRY_COOKIE, normaliseCountry } from '../../../domain/storefronts.js';
-import type { Services } from '../../../services/container.js';
+import { servedOverHttps } from '../../security-headers.js';
+import { type PublicRoutes, pageSchema } from '../public-routes.js';
 
 /** A path on this site only: `//host` and `/\host` would leave it. */
 export function sameOriginPath(back: string | undefined): string {
@@ -18,29 +18,25 @@ const YEAR_SECONDS = 365 * 86_400;
  * after `?country=` (domain/storefronts.ts), and sends the reader back with 303. `country=auto` (or
  * none) forgets the choice.
  */
-export const countryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const secure = services.config.baseUrl.startsWith('https:');
+export const countryRoutes: PublicRoutes = async (app, { services }) => {
   app.get(
     '/country',
-    {
-      schema: {
-        summary: 'Choose whose shops the pages show (sets a cookie) and go back',
-        tags: ['pages'],
-        querystring: Type.Object({
-          country: Type.Optional(
-            Type.String({ maxLength: 10, description: 'ISO 3166-1 alpha-2 code, or "auto" to forget' }),
-          ),
-          back: Type.Optional(Type.String({ maxLength: 2000, description: 'A path on this site' })),
-        }),
-        response: { 303: Type.Null({ description: 'Back to `back` (a path on this site), or home' }) },
-      },
-    },
+    pageSchema({
+      summary: 'Choose whose shops the pages show (sets a cookie) and go back',
+      querystring: Type.Object({
+        country: Type.Optional(
+          Type.String({ maxLength: 10, description: 'ISO 3166-1 alpha-2 code, or "auto" to forget' }),
+        ),
+        back: Type.Optional(Type.String({ maxLength: 2000, description: 'A path on this site' })),
+      }),
+      response: { 303: Type.Null({ description: 'Back to `back` (a path on this site), or home' }) },
+    }),
     async (request, reply) => {
       const country = normaliseCountry(request.query.country);
       const cookie = serializeCookie(COUNTRY_COOKIE, country ?? '', {
         path: '/',
         maxAgeSeconds: country ? YEAR_SECONDS : 0,
-        secure,
+        secure: servedOverHttps(services.config.baseUrl),
       });
       return reply
         .header('set-cookie', cookie)

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { projectRoot } from '../../../paths.js';
 import type { Brand } from '../../../services/brand.js';
-import type { Services } from '../../../services/container.js';
 import { escapeXml, sitemapXml } from '../../presenters/sitemap.js';
 import { Integer } from '../../validation.js';
 import { renderDevelopersPage } from '../../views/developers-page.js';
+import { HtmlPage, type PublicRoutes } from '../public-routes.js';
 
 /** Fills the guide's placeholders with this deployment's origin, name and contact. */
 function fillTemplate(text: string, baseUrl: string, brand: Brand): string {
@@ -35,10 +34,7 @@ function prefersHtml(accept: string | undefined): boolean {
 }
 
 /** `/developers.md`, `/llms.txt` and `/sitemap.xml` (SPEC 1, DESIGN): the service describes itself. */
-export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const discoveryRoutes: PublicRoutes = async (app, { services }) => {
   const { baseUrl } = services.config;
   const docs = join(projectRoot(), 'docs');
   const developersTemplate = readFileSync(join(docs, 'developers.md'), 'utf8');
@@ -85,7 +81,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       schema: {
         summary: 'Integration guide (HTML)',
         tags: ['discovery'],
-        response: { 200: Type.String({ description: 'HTML page' }) },
+        response: { 200: HtmlPage },
       },
     },
     async (_request, reply) =>

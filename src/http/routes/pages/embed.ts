@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { readerCountry } from '../../../domain/storefronts.js';
-import type { Services } from '../../../services/container.js';
 import { cleanPartnerId } from '../../../services/embeds.js';
 import { HttpError } from '../../errors.js';
 import { type EmbedData, embedData } from '../../presenters/embed.js';
@@ -13,6 +11,7 @@ import { findStaticAsset } from '../../views/assets.js';
 import { renderEmbedPage } from '../../views/embed-page.js';
 import { PAGE_CONTENT_SECURITY_POLICY } from '../../views/layout.js';
 import { refuseIfCreationRefused, visitorMayCreate } from '../../write-refusals.js';
+import { HtmlPage, type PublicRoutes, pageSchema } from '../public-routes.js';
 
 const CSS_PLACEHOLDER = "'__BOOKLINK_EMBED_CSS__'";
 
@@ -118,7 +117,7 @@ const EmbedDataSchema = Type.Object({
  * are public, cacheable pages (like `/book/{slug}`), and a blog post with several embeds must not run
  * its readers into 429s. None reads or sets a cookie, so access codes never apply here.
  */
-export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const embedRoutes: PublicRoutes = async (app, { services }) => {
   const script = embedScript();
   const baseUrl = services.config.baseUrl;
 
@@ -161,15 +160,12 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
 
   app.get(
     '/embed/:slug.json',
-    {
-      schema: {
-        summary: "The embed's data: a book and its public links, grouped, with /go/ URLs",
-        tags: ['pages'],
-        params: Type.Object({ slug: BookParam }),
-        querystring: Type.Object({ partner, country, lang }),
-        response: { 200: EmbedDataSchema, 404: Type.Object({ detail: Type.String() }) },
-      },
-    },
+    pageSchema({
+      summary: "The embed's data: a book and its public links, grouped, with /go/ URLs",
+      params: Type.Object({ slug: BookParam }),
+      querystring: Type.Object({ partner, country, lang }),
+      response: { 200: EmbedDataSchema, 404: Type.Object({ detail: Type.String() }) },
+    }),
     async (request, reply) => {
       const data = await loadData(request, reply, { slug: request.params.slug, ...request.query });
       if (!data) return reply.code(404).send({ detail: 'There is no book at this address.' });
@@ -183,15 +179,12 @@ export const embedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
 
   app.get(
     '/embed/:slug',
-    {
-      schema: {
-        summary: 'The embed as a page for an iframe; it reports its height to the parent (postMessage)',
-        tags: ['pages'],
-        params: Type.Object({ slug: BookParam }),
-        querystring: Type.Object({ partner, country, cover, lang }),
-        response: { 200: Type.String({ description: 'HTML page' }) },
-      },
-    },
+    pageSchema({
+      summary: 'The embed as a page for an iframe; it reports its height to the parent (postMessage)',
+      params: Type.Object({ slug: BookParam }),
+      querystring: Type.Object({ partner, country, cover, lang }),
+      response: { 200: HtmlPage },
+    }),
     async (request, reply) => {
       const data = await loadData(request, reply, { slug: request.params.slug, ...request.query });
       if (!data) throw new HttpError(404, 'book_not_found', 'There is no book at this address.');

@@ -1,12 +1,11 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { normaliseSrc, SRC_PATTERN } from '../../../domain/partners.js';
 import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
 import { cdnCountry, readerCountry } from '../../../domain/storefronts.js';
-import type { Services } from '../../../services/container.js';
 import { HttpError } from '../../errors.js';
 import { writerOf } from '../../plugins/rate-limit.js';
 import { Integer } from '../../validation.js';
+import { type PublicRoutes, pageSchema } from '../public-routes.js';
 
 function referrerHost(referer: string | undefined): string | null {
   if (!referer) return null;
@@ -24,39 +23,36 @@ function referrerHost(referer: string | undefined): string | null {
  * redirect does not wait on a database write; with the click journal it waits for the journal's group
  * commit (one fsync for many clicks).
  */
-export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const goRoutes: PublicRoutes = async (app, { services }) => {
   app.get(
     '/go/:slug/:destination',
-    {
-      schema: {
-        summary: 'Count a click and go to the book at a destination',
-        tags: ['pages'],
-        params: Type.Object({
-          slug: Type.String({ minLength: 1, maxLength: MAX_SLUG_LENGTH }),
-          destination: Type.String({ minLength: 1, maxLength: 100 }),
-        }),
-        querystring: Type.Object({
-          sfid: Type.Optional(Integer({ minimum: 1 })),
-          country: Type.Optional(
-            Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Storefront country (ISO 3166-1 alpha-2)' }),
-          ),
-          partner: Type.Optional(
-            Type.String({
-              maxLength: 50,
-              description:
-                'Partner id: its tag where it has one for this store; unknown or inactive ids are ignored',
-            }),
-          ),
-          src: Type.Optional(
-            Type.String({
-              pattern: SRC_PATTERN,
-              description: 'Placement word (qr, newsletter, bio…), recorded with the click',
-            }),
-          ),
-        }),
-        response: { 302: Type.Null({ description: 'Redirect to the destination' }) },
-      },
-    },
+    pageSchema({
+      summary: 'Count a click and go to the book at a destination',
+      params: Type.Object({
+        slug: Type.String({ minLength: 1, maxLength: MAX_SLUG_LENGTH }),
+        destination: Type.String({ minLength: 1, maxLength: 100 }),
+      }),
+      querystring: Type.Object({
+        sfid: Type.Optional(Integer({ minimum: 1 })),
+        country: Type.Optional(
+          Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Storefront country (ISO 3166-1 alpha-2)' }),
+        ),
+        partner: Type.Optional(
+          Type.String({
+            maxLength: 50,
+            description:
+              'Partner id: its tag where it has one for this store; unknown or inactive ids are ignored',
+          }),
+        ),
+        src: Type.Optional(
+          Type.String({
+            pattern: SRC_PATTERN,
+            description: 'Placement word (qr, newsletter, bio…), recorded with the click',
+          }),
+        ),
+      }),
+      response: { 302: Type.Null({ description: 'Redirect to the destination' }) },
+    }),
     async (request, reply) => {
       const access = await services.access.accessFor(request.headers.cookie);
       const { slug, destination } = request.params;

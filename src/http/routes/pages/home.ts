@@ -1,20 +1,15 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import type { Services } from '../../../services/container.js';
 import { listPath } from '../../../services/lists.js';
 import { FEATURED_COVERS, type FeaturedListView, renderHome } from '../../views/home-page.js';
+import { HtmlPage, type PublicRoutes, pageSchema } from '../public-routes.js';
 
-export const homeRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const homeRoutes: PublicRoutes = async (app, { services }) => {
   const { lists } = services;
   app.get(
     '/',
-    {
-      schema: {
-        summary: 'Home page: search and featured lists',
-        tags: ['pages'],
-        response: { 200: Type.String({ description: 'HTML page' }) },
-      },
-    },
+    pageSchema({
+      summary: 'Home page: search and featured lists',
+      response: { 200: HtmlPage },
+    }),
     async (_request, reply) => {
       const featured = await Promise.all(
         (await lists.featured(12)).map(async (list): Promise<FeaturedListView> => {

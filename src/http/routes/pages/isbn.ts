@@ -1,13 +1,12 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { parseIsbn } from '../../../domain/isbn.js';
 import { readerCountry } from '../../../domain/storefronts.js';
-import type { Services } from '../../../services/container.js';
-import { HttpError, ValidationProblem } from '../../errors.js';
+import { HttpError } from '../../errors.js';
 import { wantsJson } from '../../plugins/errors.js';
 import { requesterOf } from '../../requester.js';
+import { isbnOrProblem } from '../../validation.js';
 import { renderUnknownIsbnPage } from '../../views/error-page.js';
 import { refuseIfCreationRefused, visitorMayCreate } from '../../write-refusals.js';
+import { type PublicRoutes, pageSchema } from '../public-routes.js';
 
 const IsbnParams = Type.Object({
   isbn: Type.String({
@@ -22,35 +21,22 @@ const IsbnParams = Type.Object({
  * `/isbn/{isbn}` (SPEC 3, 4.1): the ISBN-10 and ISBN-13 of one edition reach the same book; a new
  * book is created for a human visitor, never for an automated one.
  */
-export const isbnRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const isbnRoutes: PublicRoutes = async (app, { services }) => {
   app.get(
     '/isbn/:isbn',
-    {
-      schema: {
-        summary: 'Go to the book page for an ISBN, creating the book on first visit',
-        tags: ['pages'],
-        params: IsbnParams,
-        response: {
-          302: Type.Null({ description: 'Redirect to /book/{slug}' }),
-          404: Type.String({
-            description:
-              'No catalogue knows the ISBN: to a browser, a page offering searches for it at stores and WorldCat',
-          }),
-        },
+    pageSchema({
+      summary: 'Go to the book page for an ISBN, creating the book on first visit',
+      params: IsbnParams,
+      response: {
+        302: Type.Null({ description: 'Redirect to /book/{slug}' }),
+        404: Type.String({
+          description:
+            'No catalogue knows the ISBN: to a browser, a page offering searches for it at stores and WorldCat',
+        }),
       },
-    },
+    }),
     async (request, reply) => {
-      const isbn = parseIsbn(request.params.isbn);
-      if (!isbn) {
-        throw new ValidationProblem([
-          {
-            type: 'isbn_invalid',
-            loc: ['path', 'isbn'],
-            msg: 'Value error, not a valid ISBN-10 or ISBN-13 (wrong length, characters or check digit)',
-            input: request.params.isbn,
-          },
-        ]);
-      }
+      const isbn = isbnOrProblem(request.params.isbn, 'path');
       const mayCreate = visitorMayCreate(services, request, request.isAutomated);
       const outcome = await services.creator.byIsbn(isbn, mayCreate, requesterOf(request));
       if (outcome.kind === 'existing' || outcome.kind === 'created') {

@@ -1,10 +1,9 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { listIdOfRef } from '../../../domain/list-ids.js';
-import type { Services } from '../../../services/container.js';
 import { listPath } from '../../../services/lists.js';
 import { notFound } from '../../errors.js';
 import { renderListPage } from '../../views/list-page.js';
+import { HtmlPage, type PublicRoutes, pageSchema } from '../public-routes.js';
 
 /** The public id (domain/list-ids.ts: no `-` in it), then the name's words, if any. */
 
@@ -12,23 +11,17 @@ import { renderListPage } from '../../views/list-page.js';
  * `/list/{id}` and `/list/{id}-{words}`: the public page of any list (a reader's or an ingested one),
  * by its public id only (an old list's number, or a new list's random id: never a new list's key).
  */
-export const listPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const listPageRoutes: PublicRoutes = async (app, { services }) => {
   const { lists } = services;
   app.get(
     '/list/:ref',
-    {
-      schema: {
-        summary: 'The public page of a list',
-        tags: ['pages'],
-        params: Type.Object({
-          ref: Type.String({ minLength: 1, maxLength: 200, description: 'id or id-words' }),
-        }),
-        response: { 200: Type.String({ description: 'HTML page' }), 301: Type.Null() },
-      },
-    },
+    pageSchema({
+      summary: 'The public page of a list',
+      params: Type.Object({
+        ref: Type.String({ minLength: 1, maxLength: 200, description: 'id or id-words' }),
+      }),
+      response: { 200: HtmlPage, 301: Type.Null() },
+    }),
     async (request, reply) => {
       const id = listIdOfRef(request.params.ref);
       const found = id ? await lists.get(id) : null;

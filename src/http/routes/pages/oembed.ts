@@ -1,10 +1,9 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { oembedTarget } from '../../../domain/oembed.js';
-import type { Services } from '../../../services/container.js';
 import { ValidationProblem } from '../../errors.js';
 import { OEmbedBody, oembedAnswer } from '../../presenters/oembed.js';
 import { Integer } from '../../validation.js';
+import { type PublicRoutes, pageSchema } from '../public-routes.js';
 
 const OEmbedQuery = Type.Object({
   url: Type.String({
@@ -49,18 +48,15 @@ function absoluteUrl(value: string): URL {
  * names one of our links; pages point here with a discovery `<link>`. Public and cacheable like the
  * embed it frames; an answer depends on its query only.
  */
-export const oembedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const oembedRoutes: PublicRoutes = async (app, { services }) => {
   const baseUrl = services.config.baseUrl;
   app.get(
     '/oembed',
-    {
-      schema: {
-        summary: 'oEmbed: the embeddable card (rich type, an iframe of /embed/{slug}) of a book or list link',
-        tags: ['pages'],
-        querystring: OEmbedQuery,
-        response: { 200: OEmbedBody, 404: Detail, 501: Detail },
-      },
-    },
+    pageSchema({
+      summary: 'oEmbed: the embeddable card (rich type, an iframe of /embed/{slug}) of a book or list link',
+      querystring: OEmbedQuery,
+      response: { 200: OEmbedBody, 404: Detail, 501: Detail },
+    }),
     async (request, reply) => {
       const { url, format, maxwidth, maxheight } = request.query;
       const target = oembedTarget(absoluteUrl(url), baseUrl);

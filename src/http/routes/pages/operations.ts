@@ -1,6 +1,5 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../../services/container.js';
+import type { PublicRoutes } from '../public-routes.js';
 
 const Health = Type.Object({
   status: Type.String(),
@@ -8,10 +7,7 @@ const Health = Type.Object({
 });
 
 /** Liveness, readiness and robots.txt: what load balancers and crawlers ask first. */
-export const operationsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const operationsRoutes: PublicRoutes = async (app, { services }) => {
   app.get(
     '/healthz',
     { schema: { summary: 'The process is up', tags: ['operations'], response: { 200: Health } } },

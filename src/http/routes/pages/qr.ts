@@ -1,12 +1,11 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { LIST_ID_PATTERN } from '../../../domain/list-ids.js';
 import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
-import type { Services } from '../../../services/container.js';
 import { listPath } from '../../../services/lists.js';
 import { qrPng, qrSvg } from '../../../services/qr.js';
 import { notFound } from '../../errors.js';
+import { type PublicRoutes, pageSchema } from '../public-routes.js';
 
 const Format = Type.Union([Type.Literal('svg'), Type.Literal('png')], { description: 'Image format' });
 const Image = Type.String({ description: 'The QR code image (SVG or PNG)' });
@@ -21,23 +20,20 @@ async function sendQr(reply: FastifyReply, url: string, format: 'svg' | 'png'): 
  * QR codes for printing and sharing: a book's short link and a list's page. The code carries
  * `src=qr`, so the analytics show visits and clicks that came from a printed code.
  */
-export const qrRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const qrRoutes: PublicRoutes = async (app, { services }) => {
   const base = services.config.baseUrl;
   const { lists } = services;
 
   app.get(
     '/book/:slug/qr.:format',
-    {
-      schema: {
-        summary: "QR code of a book's short link (with src=qr)",
-        tags: ['pages'],
-        params: Type.Object({
-          slug: Type.String({ minLength: 1, maxLength: MAX_SLUG_LENGTH }),
-          format: Format,
-        }),
-        response: { 200: Image },
-      },
-    },
+    pageSchema({
+      summary: "QR code of a book's short link (with src=qr)",
+      params: Type.Object({
+        slug: Type.String({ minLength: 1, maxLength: MAX_SLUG_LENGTH }),
+        format: Format,
+      }),
+      response: { 200: Image },
+    }),
     async (request, reply) => {
       const loaded = await services.pages.load(request.params.slug);
       if (!loaded) throw notFound('There is no book at this address.');
@@ -47,17 +43,14 @@ export const qrRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async
 
   app.get(
     '/list/:id/qr.:format',
-    {
-      schema: {
-        summary: "QR code of a list's page",
-        tags: ['pages'],
-        params: Type.Object({
-          id: Type.String({ pattern: LIST_ID_PATTERN, description: 'The list id' }),
-          format: Format,
-        }),
-        response: { 200: Image },
-      },
-    },
+    pageSchema({
+      summary: "QR code of a list's page",
+      params: Type.Object({
+        id: Type.String({ pattern: LIST_ID_PATTERN, description: 'The list id' }),
+        format: Format,
+      }),
+      response: { 200: Image },
+    }),
     async (request, reply) => {
       const found = await lists.get(request.params.id);
       if (!found) throw notFound('There is no list at this address.');

@@ -1,10 +1,9 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Services } from '../../../services/container.js';
 import { writerOf } from '../../plugins/rate-limit.js';
 import { Integer } from '../../validation.js';
 import { renderSavedPage, SAVED_VIEWS, type SavedView } from '../../views/saved-page.js';
-import { writeRefused } from '../../write-refusals.js';
+import { refuseIfOverCap } from '../../write-refusals.js';
+import { HtmlPage, type PublicRoutes, pageSchema } from '../public-routes.js';
 
 const nullable = <T extends Type.TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
 
@@ -38,7 +37,7 @@ const MAX_SHARED = 100;
  * Saved books live in the reader's browser (web/saved.js); the server only renders shared
  * collections (`/saved?books=a,b`, readable without JavaScript) and logs what readers do with them.
  */
-export const savedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const savedRoutes: PublicRoutes = async (app, { services }) => {
   const { saved } = services;
 
   app.post(
@@ -63,24 +62,21 @@ export const savedRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         },
         writerOf(request),
       );
-      if (admission.kind === 'refused') writeRefused(reply, 'saved_event', admission.retryAfterSeconds);
+      refuseIfOverCap(reply, 'saved_event', admission);
       return reply.code(204).send(null);
     },
   );
 
   app.get(
     '/saved',
-    {
-      schema: {
-        summary: 'Saved books: your collection, or a shared one with ?books=slug1,slug2',
-        tags: ['pages'],
-        querystring: Type.Object({
-          books: Type.Optional(Type.String({ maxLength: 10_000, description: 'Comma-separated book slugs' })),
-          view: Type.Optional(Type.String({ maxLength: 10, description: 'list, cover or card' })),
-        }),
-        response: { 200: Type.String({ description: 'HTML page' }) },
-      },
-    },
+    pageSchema({
+      summary: 'Saved books: your collection, or a shared one with ?books=slug1,slug2',
+      querystring: Type.Object({
+        books: Type.Optional(Type.String({ maxLength: 10_000, description: 'Comma-separated book slugs' })),
+        view: Type.Optional(Type.String({ maxLength: 10, description: 'list, cover or card' })),
+      }),
+      response: { 200: HtmlPage },
+    }),
     async (request, reply) => {
       const slugs = [...new Set((request.query.books ?? '').split(',').map((slug) => slug.trim()))]
         .filter((slug) => slug.length > 0 && slug.length <= 80)

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { MayCreate, Services } from '../../../services/container.js';
@@ -7,9 +6,12 @@ import { HttpError } from '../../errors.js';
 import { writerOf } from '../../plugins/rate-limit.js';
 import { type ResolveNote, readResolveReason, resolveReasonCookie } from '../../presenters/resolve.js';
 import { requesterOf } from '../../requester.js';
+import { servedOverHttps } from '../../security-headers.js';
 import { Integer } from '../../validation.js';
 import { renderMissThanks, renderSearchPage, type SearchResultView } from '../../views/search-page.js';
-import { refuseIfCreationRefused, visitorMayCreate, writeRefused } from '../../write-refusals.js';
+import { refuseIfCreationRefused, visitorMayCreate } from '../../write-refusals.js';
+import { recordMiss } from '../api/search-feedback.js';
+import { type PublicRoutes, pageSchema } from '../public-routes.js';
 
 const SearchPageQuery = Type.Object({
   q: Type.Optional(
@@ -75,10 +77,7 @@ function mayCreate(services: Services, request: FastifyRequest, human: string | 
 }
 
 /** `/search` (SPEC 4.1): straight to the book on a confident match, else a page of results. */
-export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const searchPageRoutes: PublicRoutes = async (app, { services }) => {
   const { search } = services;
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) {
     app.addContentTypeParser(
@@ -151,17 +150,14 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
 
   app.get(
     '/search',
-    {
-      schema: {
-        summary: 'Search books; a confident match redirects to the book page',
-        tags: ['pages'],
-        querystring: SearchPageQuery,
-        response: {
-          200: Type.String({ description: 'HTML page of results' }),
-          302: Type.Null({ description: 'Redirect to the book page (or to /resolve for a URL)' }),
-        },
+    pageSchema({
+      summary: 'Search books; a confident match redirects to the book page',
+      querystring: SearchPageQuery,
+      response: {
+        200: Type.String({ description: 'HTML page of results' }),
+        302: Type.Null({ description: 'Redirect to the book page (or to /resolve for a URL)' }),
       },
-    },
+    }),
     async (request, reply) => {
       const { q = '', pick: position, sfid, human, source } = request.query;
       const exact = request.query.exact === '1';
@@ -169,7 +165,7 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       // Why /resolve sent the reader here (shown once, then forgotten, whatever this answer is).
       const resolveReason = readResolveReason(request.headers.cookie);
       if (resolveReason) {
-        reply.header('set-cookie', resolveReasonCookie(null, services.config.baseUrl.startsWith('https:')));
+        reply.header('set-cookie', resolveReasonCookie(null, servedOverHttps(services.config.baseUrl)));
       }
       if (!query) return page(reply, '', null, null);
       if (position !== undefined) return pick(request, reply, query, position, sfid, human, exact);
@@ -195,23 +191,17 @@ export const searchPageRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
 
   app.post(
     '/search/miss',
-    {
-      schema: {
-        summary: "Can't find my book (form post without JavaScript)",
-        tags: ['pages'],
-        body: MissForm,
-        response: { 201: Type.String({ description: 'HTML page: thanks' }) },
-      },
-    },
+    pageSchema({
+      summary: "Can't find my book (form post without JavaScript)",
+      body: MissForm,
+      response: { 201: Type.String({ description: 'HTML page: thanks' }) },
+    }),
     async (request, reply) => {
-      const { query, result_count, sfid, details } = request.body;
-      const miss = { query, result_count, sfid: sfid ?? null, details: details?.trim() || null };
-      const admission = await services.signals.miss(miss, writerOf(request));
-      if (admission.kind === 'refused') writeRefused(reply, 'miss', admission.retryAfterSeconds);
+      await recordMiss(services, request, reply, request.body);
       return reply
         .code(201)
         .type('text/html; charset=utf-8')
-        .send(renderMissThanks(query, await services.brand.current()));
+        .send(renderMissThanks(request.body.query, await services.brand.current()));
     },
   );
 };

@@ -1,4 +1,5 @@
 import type { BookAdminData } from '../../../services/admin/book-page.js';
+import { html, type SafeHtml } from '../html.js';
 import type { FormErrors, FormValues } from './form.js';
 
 /** What the book's admin page shows: the data read by the service, plus the state of a failed form. */
@@ -12,3 +13,32 @@ export const formState = (model: BookPageModel, form: string, defaults: FormValu
   model.failed?.form === form
     ? { values: model.failed.values, errors: model.failed.errors }
     : { values: defaults, errors: {} as FormErrors };
+
+/** What a section of the admin book page is: its panel (at `#id`, where its forms' redirects land) and its form. */
+export interface BookSection {
+  id: string;
+  title: string;
+  /** The form the section shows again when it was refused, and what it holds at first. */
+  form: string;
+  defaults?: FormValues;
+}
+
+/** A section's form state and the address its posts go under (`/admin/books/{id}`). */
+export interface BookSectionState {
+  base: string;
+  values: FormValues;
+  errors: FormErrors;
+}
+
+/** A section of the admin book page: its panel named `title`, with what `content` draws from the form state. */
+export function bookSection(
+  model: BookPageModel,
+  { id, title, form, defaults = {} }: BookSection,
+  content: (state: BookSectionState) => SafeHtml,
+): SafeHtml {
+  const state = { base: `/admin/books/${model.book.id}`, ...formState(model, form, defaults) };
+  return html`<section class="panel" id="${id}" aria-labelledby="${id}-title">
+  <header class="panel__head"><h2 id="${id}-title">${title}</h2></header>
+  ${content(state)}
+</section>`;
+}

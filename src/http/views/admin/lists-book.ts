@@ -1,18 +1,21 @@
 import { html, type SafeHtml } from '../html.js';
 import { listTitle } from '../list-page.js';
-import { type BookPageModel, formState } from './book-model.js';
+import { type BookPageModel, bookSection, formState } from './book-model.js';
 import { actionButton, checkbox, field, formError } from './form.js';
 import { type AdminViewer, csrfField } from './layout.js';
 
 /** The book's lists, with SPEC 2.4 "book remove list" per list and the "book add list" form. */
 export function listsSection(viewer: AdminViewer, model: BookPageModel): SafeHtml {
-  const base = `/admin/books/${model.book.id}`;
   const lists = model.lists ?? [];
-  const { values, errors } = formState(model, 'list', { list_source: 'admin' });
   const removal = formState(model, 'list-remove', {}).errors;
-  return html`<section class="panel" id="lists" aria-labelledby="lists-title">
-  <header class="panel__head"><h2 id="lists-title">Lists</h2></header>
-  ${removal.list_id && html`<p class="form-error" role="alert">${removal.list_id}</p>`}
+  return bookSection(
+    model,
+    { id: 'lists', title: 'Lists', form: 'list', defaults: { list_source: 'admin' } },
+    ({
+      base,
+      values,
+      errors,
+    }) => html`${removal.list_id && html`<p class="form-error" role="alert">${removal.list_id}</p>`}
   ${
     lists.length === 0
       ? html`<p class="muted">On no list.</p>`
@@ -34,6 +37,6 @@ export function listsSection(viewer: AdminViewer, model: BookPageModel): SafeHtm
     ${field('Rank', 'rank', values, errors, { type: 'number' })}
     ${checkbox('Feature the list on the home page', 'is_featured', values, errors)}
     <button type="submit" class="button">Add to list</button>
-  </form></details>
-</section>`;
+  </form></details>`,
+  );
 }
