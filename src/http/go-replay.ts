@@ -31,9 +31,18 @@ interface RecordedClick {
   until: number;
 }
 
+/** What a plain click's answer depends on: its key, the slug it names and the reader's country. */
+export interface PlainRequest {
+  key: string;
+  /** As in the URL, as BookPages keys its loads (and drops them). */
+  slug: string;
+  country: string | null;
+}
+
 /** A plain click on its way through Fastify: its key, and the generation its target was read in. */
 export interface PlainClick {
   key: string;
+  slug: string;
   mark: number;
   target: GoTarget;
 }
@@ -55,7 +64,8 @@ interface GoReplayOptions {
 const PLAIN_CLICK = /^\/go\/([a-z0-9][a-z0-9-]{0,79})\/([a-z0-9][a-z0-9-]{0,99})$/;
 const ROUTE = '/go/:slug/:destination';
 
-function referrerHost(referer: string | undefined): string | null {
+/** The host a click's Referer names, recorded with it (go.ts and the replay alike). */
+export function referrerHost(referer: string | undefined): string | null {
   if (!referer) return null;
   try {
     return new URL(referer).hostname || null;
@@ -123,10 +133,10 @@ export class GoReplay {
   }
 
   /**
-   * The key of a click the replay could answer, or null when Fastify must decide it. go.ts asks for
-   * the requests it answers, serve() for every request: the same function on both sides.
+   * A click the replay could answer, or null when Fastify must decide it. go.ts asks for the
+   * requests it answers, serve() for every request: the same function on both sides.
    */
-  keyOf(request: IncomingMessage): string | null {
+  plain(request: IncomingMessage): PlainRequest | null {
     if (request.method !== 'GET') return null;
     const headers = request.headers;
     if (
@@ -140,8 +150,9 @@ export class GoReplay {
       return null;
     const click = PLAIN_CLICK.exec(request.url ?? '');
     if (!click) return null;
+    const slug = click[1] ?? '';
     const country = readerCountry(undefined, headers, this.options.defaultCountry());
-    return `${click[1]}\n${click[2]}\n${country ?? ''}`;
+    return { key: `${slug}\n${click[2]}\n${country ?? ''}`, slug, country };
   }
 
   /** A mark for `record`: the answer is kept only if nothing was dropped since. */
@@ -156,7 +167,7 @@ export class GoReplay {
     this.recorded.delete(click.key);
     this.recorded.set(click.key, {
       headers: headersToReplay(headers, 0),
-      slug: target.book.slug,
+      slug: click.slug,
       bookId: target.book.id,
       destinationId: target.destination.id,
       storefront: target.destination.country ?? '',
@@ -182,15 +193,15 @@ export class GoReplay {
     const started = performance.now();
     const reporting = this.reporting;
     if (!reporting || this.closing || this.recorded.size === 0) return false;
-    const key = this.keyOf(request);
-    if (key === null) return false;
-    const entry = this.recorded.get(key);
+    const plain = this.plain(request);
+    if (plain === null) return false;
+    const entry = this.recorded.get(plain.key);
     if (!entry) return false;
     if (entry.until <= Date.now()) {
-      this.recorded.delete(key);
+      this.recorded.delete(plain.key);
       return false;
     }
-    this.answer(reporting, request, response, entry, started).catch(() => {
+    this.answer(reporting, request, response, entry, plain.country, started).catch(() => {
       // Neither the write cap nor the recorder throws (each falls back or retries on its own); were
       // one to, Fastify answers the click as it does any other, error page included.
       if (!response.headersSent) fastify(request, response);
@@ -204,6 +215,7 @@ export class GoReplay {
     request: IncomingMessage,
     response: ServerResponse,
     entry: RecordedClick,
+    country: string | null,
     started: number,
   ): Promise<void> {
     const headers = request.headers;
@@ -214,7 +226,6 @@ export class GoReplay {
       !isAutomatedClient(headers['user-agent']) &&
       (await this.options.writes.admit('click', writer)).kind === 'admitted';
     if (counted) {
-      const country = readerCountry(undefined, headers, this.options.defaultCountry());
       // Resolves once the click is durable (journaled on disk), at once without a journal.
       await this.options.clicks.record({
         bookId: entry.bookId,

@@ -6,19 +6,10 @@ import { MAX_SLUG_LENGTH } from '../../../domain/slug.js';
 import { cdnCountry, readerCountry } from '../../../domain/storefronts.js';
 import type { Services } from '../../../services/container.js';
 import { HttpError } from '../../errors.js';
-import type { GoReplay, PlainClick } from '../../go-replay.js';
+import { type GoReplay, type PlainClick, referrerHost } from '../../go-replay.js';
 import { writerOf } from '../../plugins/rate-limit.js';
 import { Integer } from '../../validation.js';
 import { pageSchema } from '../public-routes.js';
-
-function referrerHost(referer: string | undefined): string | null {
-  if (!referer) return null;
-  try {
-    return new URL(referer).hostname || null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * `/go/{slug}/{destination}` (DESIGN): counts the click, then 302 to that book's URL at that
@@ -77,7 +68,7 @@ export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services; replay: G
     },
     async (request, reply) => {
       // What the replay answers without Fastify: a GET without query string, cookie or body.
-      const plainKey = replay.keyOf(request.raw);
+      const plain = replay.plain(request.raw);
       const mark = replay.mark();
       const access = await services.access.accessFor(request.headers.cookie);
       const { slug, destination } = request.params;
@@ -86,7 +77,7 @@ export const goRoutes: FastifyPluginAsyncTypebox<{ services: Services; replay: G
       const partner = await services.partners.active(request.query.partner);
       const target = await services.pages.goTarget(slug, destination, access, country, partner);
       if (!target) throw new HttpError(404, 'link_not_found', 'This book has no link to that destination.');
-      if (plainKey !== null) plainClicks.set(request, { key: plainKey, mark, target });
+      if (plain !== null) plainClicks.set(request, { key: plain.key, slug: plain.slug, mark, target });
       // Past its address's cap of clicks in the window the reader still goes to the store: only the
       // click is not stored (counted in /metrics as refused).
       const counted =
