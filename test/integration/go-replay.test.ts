@@ -190,7 +190,9 @@ describeEachDialect('click replay', (context) => {
     const headers = { ...reader(), 'x-forwarded-host': 'books.example.org' };
     const url = `/go/${slug}/worldcat`;
     await get(base, url, headers);
+    const before = await replays();
     await get(base, url, headers);
+    assert.equal(await replays(), before + 1, 'the second was replayed');
     const completed = await eventually(async () => {
       const found = running.lines.filter((line) => line.msg === 'request completed' && line.req?.url === url);
       return found.length === 2 ? found : undefined;
