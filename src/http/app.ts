@@ -1,8 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { Counter } from 'prom-client';
 import type { TrustProxy } from '../config.js';
 import type { Services } from '../services/container.js';
 import { Connections, limitedServer } from './connections.js';
+import { GoReplay } from './go-replay.js';
 import { PageReplay, type TrustProxy as TrustedProxies } from './page-replay.js';
 import apiKeys from './plugins/api-keys.js';
 import errors, { clientErrorResponder, frameworkErrorResponder } from './plugins/errors.js';
@@ -75,10 +77,19 @@ export async function buildApp({
     defaultCountry: () => services.brand.defaultCountry(),
     defaultLanguage: () => services.brand.defaultLanguage(),
   });
+  // Plain clicks of `/go/` links, answered before Fastify like book pages (go-replay.ts).
+  const goReplay = new GoReplay({
+    origin: new URL(config.baseUrl).origin,
+    trustProxy,
+    nextRequestId,
+    defaultCountry: () => services.brand.defaultCountry(),
+    writes: services.writes,
+    clicks: services.clicks,
+  });
   const connections = new Connections();
   const app = Fastify({
     // Node's server with the limits every connection lives under (connections.ts), and the book-page
-    // replay in front of Fastify's handler.
+    // and click replays in front of Fastify's handler.
     serverFactory: (handler) =>
       limitedServer(
         {
@@ -92,7 +103,8 @@ export async function buildApp({
         },
         connections,
         (request, response) => {
-          if (!replay.serve(request, response)) handler(request, response);
+          if (!replay.serve(request, response) && !goReplay.serve(request, response, handler))
+            handler(request, response);
         },
       ),
     genReqId: nextRequestId,
@@ -165,7 +177,7 @@ export async function buildApp({
   await app.register(isbnRoutes, { services });
   await app.register(languageRoutes, { services });
   await app.register(bookPageRoutes, { services, replay });
-  await app.register(goRoutes, { services });
+  await app.register(goRoutes, { services, replay: goReplay });
   await app.register(embedRoutes, { services });
   await app.register(embedBuilderRoutes, { services });
   await app.register(oembedRoutes, { services });
@@ -187,8 +199,19 @@ export async function buildApp({
   await app.register(ingestRoutes, { services });
   await app.register(adminRoutes, { services });
   replay.attach({ log: requests, observe: app.metrics.observe });
+  goReplay.attach({ log: requests, observe: app.metrics.observe });
+  new Counter({
+    name: 'booklink_go_replays_total',
+    help: 'Plain /go/ clicks answered from the click replay, before Fastify (also counted in the request metrics)',
+    registers: [app.metrics.registry],
+    collect() {
+      this.reset();
+      this.inc(goReplay.replayed);
+    },
+  });
   app.addHook('preClose', (done) => {
     replay.close();
+    goReplay.close();
     done();
   });
   return app;

@@ -44,6 +44,8 @@ export interface LoadedBook {
   targets: Map<string, GoTarget>;
   /** Every stored offer of the book, all countries, fresh or not (issue 47). */
   offers: Offer[];
+  /** When this load stops being reused (ms since the epoch): PAGE_CACHE_MS after it began. */
+  until: number;
   /** When each offer source was last read for the book, per country. */
   offerReads: OfferRead[];
 }
@@ -58,7 +60,12 @@ export interface GoTarget {
   url: string;
   /** Whose tag `url` carries, recorded with the click. */
   tag: TagKind;
+  /** When the load it was resolved from stops being reused (`LoadedBook.until`). */
+  until: number;
 }
+
+/** Told of every drop of loaded books: one book's slug, or null for all of them. */
+export type DropListener = (slug: string | null) => void;
 
 /**
  * Loads books for pages and redirects, with a short-lived in-process cache: a popular book's page
@@ -66,11 +73,12 @@ export interface GoTarget {
  */
 export class BookPages {
   private readonly loaded: PageCache<Promise<LoadedBook | null>>;
+  private readonly dropListeners: DropListener[] = [];
 
   constructor(
     private readonly db: Db,
     /** How long a loaded book is reused (PAGE_CACHE_MS). */
-    cacheMs: number,
+    private readonly cacheMs: number,
     /** The operator's tags (`AFFILIATE_TAGS` over the admin area's). */
     private readonly tags: OperatorTags,
     /** Fresh offers only: a stale price is never shown, nor its link used. */
@@ -84,7 +92,7 @@ export class BookPages {
   load(slug: string): Promise<LoadedBook | null> {
     const cached = this.loaded.get(slug);
     if (cached) return cached;
-    const loading = this.loadFresh(slug);
+    const loading = this.loadFresh(slug, Date.now() + this.cacheMs);
     this.loaded.set(slug, slug, loading);
     // Only found books stay cached: a book created a moment later must be seen at once.
     loading.then(
@@ -94,7 +102,7 @@ export class BookPages {
     return loading;
   }
 
-  private async loadFresh(slug: string): Promise<LoadedBook | null> {
+  private async loadFresh(slug: string, until: number): Promise<LoadedBook | null> {
     const book = await findBookBySlug(this.db, slug);
     if (!book) return null;
     const [stored, confirmed, bookLinks, overrides, editions, canonicalBookId, offers, offerReads] =
@@ -124,6 +132,7 @@ export class BookPages {
       targets: new Map(),
       offers,
       offerReads,
+      until,
     };
   }
 
@@ -259,7 +268,7 @@ export class BookPages {
     const link = resolveLink(destination, input, { affiliateTags });
     if (!link || !isAllowedRedirect(link.url, destination, explicitUrlsFor(destination, input))) return null;
     const tag = tagKindOf(link.url, destination, operator, partner?.tags ?? null);
-    const target = { book: loaded.book, destination, url: link.url, tag };
+    const target = { book: loaded.book, destination, url: link.url, tag, until: loaded.until };
     // Only real targets are kept, so requests for made-up destinations cannot grow the map.
     loaded.targets.set(cacheKey, target);
     return target;
@@ -267,9 +276,19 @@ export class BookPages {
 
   invalidate(slug: string): void {
     this.loaded.invalidate(slug);
+    for (const listener of this.dropListeners) listener(slug);
   }
 
   invalidateAll(): void {
     this.loaded.clear();
+    for (const listener of this.dropListeners) listener(null);
+  }
+
+  /**
+   * Calls `listener` whenever loaded books are dropped (a book, offer, destination, tag or partner
+   * change): what was built from them (the `/go/` replay's answers) must be dropped with them.
+   */
+  onDrop(listener: DropListener): void {
+    this.dropListeners.push(listener);
   }
 }
