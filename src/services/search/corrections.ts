@@ -1,9 +1,10 @@
 import { editDistance } from '../../domain/edit-distance.js';
 import type { Store } from '../../store/db.js';
 import type { Db } from '../../store/schema.js';
+import { heldConnection } from '../../store/search/direct.js';
 import { unlistedCount } from '../../store/search/postgres.js';
 import { prefixEnd } from '../../store/search/query-text.js';
-import { indexTermCounts, indexTermRange, savedTermRange } from '../../store/search/sqlite.js';
+import { directTerms, indexTermCounts, indexTermRange, savedTermRange } from '../../store/search/sqlite.js';
 import { listedCounts, type TermRow } from '../../store/search/vocabulary.js';
 import { connectionOf, listedWords, wordListed } from './listed-words.js';
 
@@ -32,21 +33,35 @@ export async function sqliteTerms(store: Store): Promise<Terms> {
   const { db } = store;
   const connection = connectionOf(store);
   const listed = await wordListed(db, connection);
+  // Inside a search's read transaction the reads run directly (store/search/direct.ts).
+  const sqlite = heldConnection(store);
   return {
     async range(lower, upper, lengths) {
       if (listed) {
         const catalog = await listedWords(connection, db, lower, upper, lengths);
-        return [...catalog, ...(await savedTermRange(db, lower, upper, lengths))];
+        const saved = sqlite
+          ? directTerms.range(sqlite, ['books_fts_vocab'], lower, upper, lengths)
+          : await savedTermRange(db, lower, upper, lengths);
+        return [...catalog, ...saved];
       }
+      if (sqlite)
+        return directTerms.range(sqlite, ['catalog_fts_vocab', 'books_fts_vocab'], lower, upper, lengths);
       return indexTermRange(db, lower, upper, lengths);
     },
     async counts(words) {
-      const known = listed ? await listedCounts(db, words) : [];
+      const known = listed
+        ? sqlite
+          ? directTerms.listedCounts(sqlite, words)
+          : await listedCounts(db, words)
+        : [];
       // A word the last import did not see (every word, before any import) is counted in the index:
       // cheap for the rare words it will be, where a common word's count reads its every row.
       const seen = new Set(known.map((row) => row.term));
       const unseen = words.filter((word) => !seen.has(word));
-      return add(add(new Map(), known), await indexTermCounts(db, words, unseen));
+      const counted = sqlite
+        ? directTerms.indexCounts(sqlite, words, unseen)
+        : await indexTermCounts(db, words, unseen);
+      return add(add(new Map(), known), counted);
     },
   };
 }

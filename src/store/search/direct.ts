@@ -84,7 +84,7 @@ export function directArrays(
   return { rows: statement.all(...parameters) as unknown[][], names };
 }
 
-/** `?, ?, ?` for `count` parameters. */
+/** `?, ?, ?` for `count` parameters (none for none: SQLite reads `in ()` as an empty list). */
 export function placeholders(count: number): string {
-  return count === 1 ? '?' : `?${', ?'.repeat(count - 1)}`;
+  return count === 0 ? '' : `?${', ?'.repeat(count - 1)}`;
 }

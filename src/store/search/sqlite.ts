@@ -126,3 +126,47 @@ export async function indexTermCounts(
   );
   return rows.rows;
 }
+
+/**
+ * The word reads of spelling corrections inside a search's read transaction, the same statements
+ * as `wordRange`, `listedCounts` and `indexTermCounts` run directly (see direct.ts).
+ */
+export const directTerms = {
+  range(
+    sqlite: SQLite.Database,
+    tables: readonly ('books_fts_vocab' | 'catalog_fts_vocab')[],
+    lower: string,
+    upper: string,
+    [shortest, longest]: readonly [number, number],
+  ): TermRow[] {
+    const text = tables
+      .map(
+        (table) =>
+          `select term, doc from "${table}" where term >= ? and term < ? and length(term) between ? and ?`,
+      )
+      .join(' union all ');
+    return directRows<TermRow>(
+      sqlite,
+      text,
+      tables.flatMap(() => [lower, upper, shortest, longest]),
+    );
+  },
+  listedCounts(sqlite: SQLite.Database, words: readonly string[]): TermRow[] {
+    if (words.length === 0) return [];
+    return directRows<TermRow>(
+      sqlite,
+      `select term, doc from catalog_terms where term in (${placeholders(words.length)})`,
+      words,
+    );
+  },
+  indexCounts(sqlite: SQLite.Database, words: readonly string[], unseen: readonly string[]): TermRow[] {
+    const saved = `select term, doc from books_fts_vocab where term in (${placeholders(words.length)})`;
+    return directRows<TermRow>(
+      sqlite,
+      unseen.length > 0
+        ? `${saved} union all select term, doc from catalog_fts_vocab where term in (${placeholders(unseen.length)})`
+        : saved,
+      [...words, ...unseen],
+    );
+  },
+};
