@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Store } from '../db.js';
 import type { BookRow, CatalogEntryRow } from '../schema.js';
-import { directRows, heldConnection, placeholders } from './direct.js';
+import { directRows, heldConnection, limitText, placeholders } from './direct.js';
 
 /** What retrieval hands to ranking: saved books and catalog entries, duplicates left for the caller. */
 export interface Retrieved {
@@ -41,19 +41,15 @@ export async function editionsByMatchKeys(store: Store, keys: string[], limit = 
   if (keys.length === 0) return { books: [], entries: [] };
   const sqlite = heldConnection(store);
   if (sqlite) {
-    // The same statements as below, run directly (see direct.ts).
-    const list = placeholders(keys.length);
+    // The same statements as below, run directly (see direct.ts), the limit written in (see `limitText`).
+    const where = `match_key in (${placeholders(keys.length)}) limit ${limitText(limit)}`;
     return {
       entries: directRows<CatalogEntryRow>(
         sqlite,
-        `select ${ENTRY_COLUMN_LIST} from catalog_entries c where c.match_key in (${list}) limit ?`,
-        [...keys, limit],
+        `select ${ENTRY_COLUMN_LIST} from catalog_entries c where c.${where}`,
+        keys,
       ),
-      books: directRows<BookRow>(
-        sqlite,
-        `select ${BOOK_COLUMN_LIST} from books b where b.match_key in (${list}) limit ?`,
-        [...keys, limit],
-      ),
+      books: directRows<BookRow>(sqlite, `select ${BOOK_COLUMN_LIST} from books b where b.${where}`, keys),
     };
   }
   const { db } = store;

@@ -2,7 +2,7 @@ import type SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import type { Store } from '../db.js';
 import type { BookRow, CatalogEntryRow, Database } from '../schema.js';
-import { directArrays, directRows, heldConnection, placeholders } from './direct.js';
+import { directArrays, directRows, heldConnection, limitText, placeholders } from './direct.js';
 import {
   BOOK_COLUMN_LIST,
   BOOK_COLUMNS,
@@ -74,25 +74,26 @@ function inOrder(rows: readonly CatalogEntryRow[], ids: readonly number[]): Cata
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-const BOOKS_MATCHED = `select ${BOOK_COLUMN_LIST} from (select rowid as id, bm25(books_fts, 4.0, 1.0) as score
-  from books_fts where books_fts match ? order by score limit ?) m join books b on b.id = m.id order by m.score`;
-const FIRST = `select (f.rowid & 4294967295) as id from catalog_fts f where catalog_fts match ?
-  order by f.rowid limit ?`;
+const booksMatched = (limit: number) => `select ${BOOK_COLUMN_LIST} from (select rowid as id,
+  bm25(books_fts, 4.0, 1.0) as score from books_fts where books_fts match ? order by score limit ${limitText(limit)}) m
+  join books b on b.id = m.id order by m.score`;
+const firstMatches = (limit: number) => `select (f.rowid & 4294967295) as id from catalog_fts f
+  where catalog_fts match ? order by f.rowid limit ${limitText(limit)}`;
 const KEYED = `select (f.rowid & 4294967295) as id, bm25(catalog_fts, 4.0, 1.0, 2.0) as score from catalog_fts f
-  where catalog_fts match ? order by f.rowid limit ?`;
+  where catalog_fts match ? order by f.rowid limit ${limitText(RANKED_POOL)}`;
 
 /**
- * `sqliteMatch` inside a search's read transaction, the same statements run directly (see direct.ts).
- * (The entries fetched in the full-text query's own statement, by a join, cost a fifth more than two
- * statements.)
+ * `sqliteMatch` inside a search's read transaction, the same statements run directly (see direct.ts),
+ * their limits written in (see `limitText`). (The entries fetched in the full-text query's own
+ * statement, by a join, cost a fifth more than two statements.)
  */
 function directMatch(sqlite: SQLite.Database, match: string, limit: number): Retrieved {
-  const books = directRows<BookRow>(sqlite, BOOKS_MATCHED, [match, limit]);
-  const first = directArrays(sqlite, FIRST, [match, limit + 1]).rows;
+  const books = directRows<BookRow>(sqlite, booksMatched(limit), [match]);
+  const first = directArrays(sqlite, firstMatches(limit + 1), [match]).rows;
   const ids =
     first.length <= limit
       ? first.map((values) => Number(values[0]))
-      : rankedIds(directRows<{ id: number; score: number }>(sqlite, KEYED, [match, RANKED_POOL]), limit);
+      : rankedIds(directRows<{ id: number; score: number }>(sqlite, KEYED, [match]), limit);
   if (ids.length === 0) return { books, entries: [] };
   const rows = directRows<CatalogEntryRow>(
     sqlite,
