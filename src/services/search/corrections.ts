@@ -80,13 +80,23 @@ export function postgresTerms(db: Db): Terms {
   };
 }
 
-async function vocabularyNear(terms: Terms, token: string, allowed: number): Promise<Vocabulary> {
+async function vocabularyNear(
+  terms: Terms,
+  token: string,
+  allowed: number,
+  /** Each word kept with its distance from `token`, for the order (corrections' sort measured each again per comparison). */
+  distances: Map<string, number>,
+): Promise<Vocabulary> {
   const prefixes = [...new Set([token.slice(0, 2), `${token[1]}${token[0]}`])];
   const found: Vocabulary = new Map();
   const keep = (rows: readonly TermRow[]) => {
-    for (const { term, doc } of rows)
-      if (term !== token && editDistance(token, term, allowed) <= allowed)
-        found.set(term, (found.get(term) ?? 0) + Number(doc));
+    for (const { term, doc } of rows) {
+      if (term === token) continue;
+      const distance = distances.get(term) ?? editDistance(token, term, allowed);
+      if (distance > allowed) continue;
+      distances.set(term, distance);
+      found.set(term, (found.get(term) ?? 0) + Number(doc));
+    }
   };
   for (const prefix of prefixes) {
     keep(await terms.range(prefix, prefixEnd(prefix), [token.length - allowed, token.length + allowed]));
@@ -113,10 +123,13 @@ export async function corrections(
 ): Promise<string[]> {
   if (token.length < 4 || /^\d+$/.test(token)) return count > 0 ? [token] : [];
   if (count > 0 && !rareToo) return [token];
-  const near = await vocabularyNear(terms, token, token.length >= 8 ? 2 : 1);
+  // Within the `allowed` (at most 2) edits kept, a bounded distance is the exact one, as `editDistance`'s
+  // default bound of 2 measured it for the sort: each word is measured once, not per comparison.
+  const distances = new Map<string, number>();
+  const near = await vocabularyNear(terms, token, token.length >= 8 ? 2 : 1, distances);
   const ordered = [...near.entries()]
     .filter(([, doc]) => count === 0 || doc >= 10 * count)
-    .sort((a, b) => editDistance(token, a[0]) - editDistance(token, b[0]) || b[1] - a[1])
+    .sort((a, b) => (distances.get(a[0]) ?? 0) - (distances.get(b[0]) ?? 0) || b[1] - a[1])
     .map(([term]) => term)
     .slice(0, 4);
   // A word no entry holds can only empty an AND query: it is dropped unless it has a correction.
