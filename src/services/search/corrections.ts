@@ -1,9 +1,10 @@
 import { editDistance } from '../../domain/edit-distance.js';
 import type { Store } from '../../store/db.js';
 import type { Db } from '../../store/schema.js';
+import { heldConnection } from '../../store/search/direct.js';
 import { unlistedCount } from '../../store/search/postgres.js';
 import { prefixEnd } from '../../store/search/query-text.js';
-import { indexTermCounts, indexTermRange, savedTermRange } from '../../store/search/sqlite.js';
+import { directTerms, indexTermCounts, indexTermRange, savedTermRange } from '../../store/search/sqlite.js';
 import { listedCounts, type TermRow } from '../../store/search/vocabulary.js';
 import { connectionOf, listedWords, wordListed } from './listed-words.js';
 
@@ -32,21 +33,35 @@ export async function sqliteTerms(store: Store): Promise<Terms> {
   const { db } = store;
   const connection = connectionOf(store);
   const listed = await wordListed(db, connection);
+  // Inside a search's read transaction the reads run directly (store/search/direct.ts).
+  const sqlite = heldConnection(store);
   return {
     async range(lower, upper, lengths) {
       if (listed) {
         const catalog = await listedWords(connection, db, lower, upper, lengths);
-        return [...catalog, ...(await savedTermRange(db, lower, upper, lengths))];
+        const saved = sqlite
+          ? directTerms.range(sqlite, ['books_fts_vocab'], lower, upper, lengths)
+          : await savedTermRange(db, lower, upper, lengths);
+        return [...catalog, ...saved];
       }
+      if (sqlite)
+        return directTerms.range(sqlite, ['catalog_fts_vocab', 'books_fts_vocab'], lower, upper, lengths);
       return indexTermRange(db, lower, upper, lengths);
     },
     async counts(words) {
-      const known = listed ? await listedCounts(db, words) : [];
+      const known = listed
+        ? sqlite
+          ? directTerms.listedCounts(sqlite, words)
+          : await listedCounts(db, words)
+        : [];
       // A word the last import did not see (every word, before any import) is counted in the index:
       // cheap for the rare words it will be, where a common word's count reads its every row.
       const seen = new Set(known.map((row) => row.term));
       const unseen = words.filter((word) => !seen.has(word));
-      return add(add(new Map(), known), await indexTermCounts(db, words, unseen));
+      const counted = sqlite
+        ? directTerms.indexCounts(sqlite, words, unseen)
+        : await indexTermCounts(db, words, unseen);
+      return add(add(new Map(), known), counted);
     },
   };
 }
@@ -65,13 +80,23 @@ export function postgresTerms(db: Db): Terms {
   };
 }
 
-async function vocabularyNear(terms: Terms, token: string, allowed: number): Promise<Vocabulary> {
+async function vocabularyNear(
+  terms: Terms,
+  token: string,
+  allowed: number,
+  /** Each word kept with its distance from `token`, for the order (corrections' sort measured each again per comparison). */
+  distances: Map<string, number>,
+): Promise<Vocabulary> {
   const prefixes = [...new Set([token.slice(0, 2), `${token[1]}${token[0]}`])];
   const found: Vocabulary = new Map();
   const keep = (rows: readonly TermRow[]) => {
-    for (const { term, doc } of rows)
-      if (term !== token && editDistance(token, term, allowed) <= allowed)
-        found.set(term, (found.get(term) ?? 0) + Number(doc));
+    for (const { term, doc } of rows) {
+      if (term === token) continue;
+      const distance = distances.get(term) ?? editDistance(token, term, allowed);
+      if (distance > allowed) continue;
+      distances.set(term, distance);
+      found.set(term, (found.get(term) ?? 0) + Number(doc));
+    }
   };
   for (const prefix of prefixes) {
     keep(await terms.range(prefix, prefixEnd(prefix), [token.length - allowed, token.length + allowed]));
@@ -98,10 +123,13 @@ export async function corrections(
 ): Promise<string[]> {
   if (token.length < 4 || /^\d+$/.test(token)) return count > 0 ? [token] : [];
   if (count > 0 && !rareToo) return [token];
-  const near = await vocabularyNear(terms, token, token.length >= 8 ? 2 : 1);
+  // Within the `allowed` (at most 2) edits kept, a bounded distance is the exact one, as `editDistance`'s
+  // default bound of 2 measured it for the sort: each word is measured once, not per comparison.
+  const distances = new Map<string, number>();
+  const near = await vocabularyNear(terms, token, token.length >= 8 ? 2 : 1, distances);
   const ordered = [...near.entries()]
     .filter(([, doc]) => count === 0 || doc >= 10 * count)
-    .sort((a, b) => editDistance(token, a[0]) - editDistance(token, b[0]) || b[1] - a[1])
+    .sort((a, b) => (distances.get(a[0]) ?? 0) - (distances.get(b[0]) ?? 0) || b[1] - a[1])
     .map(([term]) => term)
     .slice(0, 4);
   // A word no entry holds can only empty an AND query: it is dropped unless it has a correction.

@@ -39,7 +39,7 @@ async function match(
   limit: number,
 ): Promise<Retrieved> {
   if (groups.length === 0) return { books: [], entries: [] };
-  if (store.dialect === 'sqlite') return sqliteMatch(store.db, ftsQuery(groups, mode, mode === 'and'), limit);
+  if (store.dialect === 'sqlite') return sqliteMatch(store, ftsQuery(groups, mode, mode === 'and'), limit);
   const prefixed = mode === 'and';
   const last = groups.at(-1) ?? [];
   const [plan, spelled] = await Promise.all([

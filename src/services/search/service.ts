@@ -261,7 +261,7 @@ export class SearchService {
     return readTogether(this.store, async (store) => {
       const [retrieved, pins] = await Promise.all([
         retrieveCandidates(store, query.tokens, 40, asTyped),
-        pinnedBooks(store.db, query.key),
+        pinnedBooks(store, query.key),
       ]);
       const pinned = pins.map((row) => ({ ...fromBookRow(row), pinned: true }));
       const found = [...pinned, ...retrieved.books.map(fromBookRow), ...retrieved.entries.map(fromEntryRow)];
@@ -269,7 +269,7 @@ export class SearchService {
       const leading = rankCandidates(query, found, scoreOf).slice(0, 8);
       const keys = new Set(leading.flatMap((g) => g.editions.map((e) => matchKey(e.title, e.authors) ?? '')));
       keys.delete('');
-      const family = await editionsByMatchKeys(store.db, [...keys]);
+      const family = await editionsByMatchKeys(store, [...keys]);
       // The family holds the editions found already: those rows are not made into candidates twice.
       const knownBooks = new Set([...pins, ...retrieved.books].map((row) => Number(row.id)));
       const knownEntries = new Set(retrieved.entries.map((row) => Number(row.id)));
@@ -279,7 +279,7 @@ export class SearchService {
         ...family.entries.filter((row) => !knownEntries.has(Number(row.id))).map(fromEntryRow),
       ]);
       const ids = all.flatMap((c) => (c.book ? [c.book.id] : []));
-      const clicks = await clickCounts(store.db, ids);
+      const clicks = await clickCounts(store, ids);
       for (const c of all) if (c.book) c.clicks = clicks.get(c.book.id) ?? 0;
       const readAs = retrieved.respelt ? respeltText(query.raw, retrieved.respelt) : null;
       return { candidates: apartVolumes(all), readAs: readAs && readAs !== query.raw ? readAs : null };

@@ -1,12 +1,22 @@
 import { type Kysely, sql } from 'kysely';
-import { nowIso } from '../db.js';
+import { nowIso, type Store } from '../db.js';
 import type { BookRow, Database } from '../schema.js';
+import { directRows, heldConnection, placeholders } from './direct.js';
 
 /** Saved books an operator pinned to this folded query. */
-export async function pinnedBooks(db: Kysely<Database>, queryKey: string): Promise<BookRow[]> {
-  // Read by every search, so written as SQL rather than built (see listedCounts).
+export async function pinnedBooks(store: Store, queryKey: string): Promise<BookRow[]> {
+  const sqlite = heldConnection(store);
+  // Read by every search: directly inside a search's read transaction (see direct.ts), else as SQL
+  // rather than built (see listedCounts).
+  if (sqlite) {
+    return directRows<BookRow>(
+      sqlite,
+      'select books.* from search_pins p join books on books.id = p.book_id where p.query_key = ? order by p.id',
+      [queryKey],
+    );
+  }
   const pinned = await sql<BookRow>`select books.* from search_pins p join books on books.id = p.book_id
-    where p.query_key = ${queryKey} order by p.id`.execute(db);
+    where p.query_key = ${queryKey} order by p.id`.execute(store.db);
   return pinned.rows;
 }
 
@@ -24,13 +34,21 @@ export async function addPin(
 }
 
 /** Outbound clicks per saved book: readers' choices feed back into ranking. */
-export async function clickCounts(db: Kysely<Database>, bookIds: number[]): Promise<Map<number, number>> {
+export async function clickCounts(store: Store, bookIds: number[]): Promise<Map<number, number>> {
   if (bookIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('clicks')
-    .select(['book_id', sql<number>`count(*)`.as('n')])
-    .where('book_id', 'in', bookIds)
-    .groupBy('book_id')
-    .execute();
+  const sqlite = heldConnection(store);
+  const rows = sqlite
+    ? // The statement Kysely builds below, run directly (see direct.ts).
+      directRows<{ book_id: number; n: number }>(
+        sqlite,
+        `select "book_id", count(*) as "n" from "clicks" where "book_id" in (${placeholders(bookIds.length)}) group by "book_id"`,
+        bookIds,
+      )
+    : await store.db
+        .selectFrom('clicks')
+        .select(['book_id', sql<number>`count(*)`.as('n')])
+        .where('book_id', 'in', bookIds)
+        .groupBy('book_id')
+        .execute();
   return new Map(rows.map((row) => [Number(row.book_id), Number(row.n)]));
 }

@@ -1,5 +1,7 @@
-import { type Kysely, sql } from 'kysely';
-import type { BookRow, CatalogEntryRow, Database } from '../schema.js';
+import { sql } from 'kysely';
+import type { Store } from '../db.js';
+import type { BookRow, CatalogEntryRow } from '../schema.js';
+import { directRows, heldConnection, limitText, placeholders } from './direct.js';
 
 /** What retrieval hands to ranking: saved books and catalog entries, duplicates left for the caller. */
 export interface Retrieved {
@@ -7,12 +9,12 @@ export interface Retrieved {
   entries: CatalogEntryRow[];
 }
 
-export const BOOK_COLUMNS = sql.raw(
-  'b.id, b.slug, b.work_id, b.isbn13, b.isbn10, b.title, b.subtitle, b.authors, b.cover_url, b.published_date, b.publisher, b.format, b.language, b.pages, b.description, b.match_key, b.popularity, b.created_at, b.updated_at',
-);
-export const ENTRY_COLUMNS = sql.raw(
-  'c.id, c.entry_key, c.source, c.isbn13, c.isbn10, c.title, c.subtitle, c.authors, c.published_date, c.publisher, c.cover_url, c.language, c.format, c.pages, c.description, c.identifiers, c.match_key, c.popularity, c.updated_at',
-);
+export const BOOK_COLUMN_LIST =
+  'b.id, b.slug, b.work_id, b.isbn13, b.isbn10, b.title, b.subtitle, b.authors, b.cover_url, b.published_date, b.publisher, b.format, b.language, b.pages, b.description, b.match_key, b.popularity, b.created_at, b.updated_at';
+export const ENTRY_COLUMN_LIST =
+  'c.id, c.entry_key, c.source, c.isbn13, c.isbn10, c.title, c.subtitle, c.authors, c.published_date, c.publisher, c.cover_url, c.language, c.format, c.pages, c.description, c.identifiers, c.match_key, c.popularity, c.updated_at';
+export const BOOK_COLUMNS = sql.raw(BOOK_COLUMN_LIST);
+export const ENTRY_COLUMNS = sql.raw(ENTRY_COLUMN_LIST);
 
 /** Rows by id, once each: the two orders of one match overlap. */
 export function distinct<T extends { id: number }>(rows: T[]): T[] {
@@ -35,12 +37,22 @@ export const merge = (a: Retrieved, b: Retrieved): Retrieved => ({
 });
 
 /** Every edition sharing these match keys: the ranking needs a work's whole family to choose its edition. */
-export async function editionsByMatchKeys(
-  db: Kysely<Database>,
-  keys: string[],
-  limit = 200,
-): Promise<Retrieved> {
+export async function editionsByMatchKeys(store: Store, keys: string[], limit = 200): Promise<Retrieved> {
   if (keys.length === 0) return { books: [], entries: [] };
+  const sqlite = heldConnection(store);
+  if (sqlite) {
+    // The same statements as below, run directly (see direct.ts), the limit written in (see `limitText`).
+    const where = `match_key in (${placeholders(keys.length)}) limit ${limitText(limit)}`;
+    return {
+      entries: directRows<CatalogEntryRow>(
+        sqlite,
+        `select ${ENTRY_COLUMN_LIST} from catalog_entries c where c.${where}`,
+        keys,
+      ),
+      books: directRows<BookRow>(sqlite, `select ${BOOK_COLUMN_LIST} from books b where b.${where}`, keys),
+    };
+  }
+  const { db } = store;
   const [entries, books] = await Promise.all([
     sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
       where c.match_key in (${sql.join(keys)}) limit ${limit}`.execute(db),

@@ -85,6 +85,14 @@ export const wordListRefreshes = (): number => refreshes;
  * GIN indexes' pending entries, merged.
  */
 export async function refreshSearchStatistics(store: Store): Promise<void> {
+  if (store.dialect === 'sqlite') {
+    // An import leaves the catalog's full-text index in many segments (one per batch, merged only in
+    // part), and every full-text query looks each word up in every segment: merged into one, a search's
+    // catalog match cost 10.6 µs of CPU where it cost 36 (goodbooks-10k, the search-dev words; bench/
+    // runs/2026-12-02-search-cpu.md). Rows, ranks and order stay the same. Later writes add small
+    // segments, which FTS5's automerge keeps few until the next import merges them all again.
+    await sql`insert into catalog_fts(catalog_fts) values ('optimize')`.execute(store.db);
+  }
   await store.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('catalog_terms').execute();
     await sql
