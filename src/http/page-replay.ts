@@ -1,5 +1,4 @@
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
-import proxyAddr from '@fastify/proxy-addr';
 import { audienceOf } from '../domain/audience.js';
 import { negotiateLanguage, type ReaderLanguage } from '../domain/reader-languages.js';
 import { readerCountry } from '../domain/storefronts.js';
@@ -7,7 +6,15 @@ import { PageCache } from '../services/page-cache.js';
 import type { VisitCounter } from '../services/visit-counter.js';
 import { type CompressedBody, chooseEncoding, type Encoding, MIN_BYTES } from './compressed.js';
 import { isAutomatedClient } from './plugins/guards.js';
-import type { LoggedRequest, RequestLog } from './request-log.js';
+import {
+  compileTrust,
+  headersToReplay,
+  loggedRequest,
+  type ReplyHeaders,
+  type TrustProxy,
+  type TrustTest,
+} from './replayed-request.js';
+import type { RequestLog } from './request-log.js';
 
 /** A response as it left Fastify, after every hook: its headers (less Date and Connection) and body. */
 interface SentResponse {
@@ -15,9 +22,6 @@ interface SentResponse {
   headers: OutgoingHttpHeader[];
   body: Buffer;
 }
-
-/** Response headers as Fastify's `reply.getHeaders()` gives them. */
-type ReplyHeaders = Readonly<Record<string, string | number | string[] | undefined>>;
 
 /** A rendered book page: its bytes, and how each route sent them in each encoding. */
 export interface RenderedPage {
@@ -35,8 +39,7 @@ export interface RenderedPage {
 export const plainPageKey = (slug: string, country: string | null, language: ReaderLanguage) =>
   `${slug}\n${country ?? ''}\n${language}`;
 
-/** Whom TRUST_PROXY trusts to name the client (Fastify's `trustProxy`, as app.ts passes it). */
-export type TrustProxy = false | string[] | ((address: string, hop: number) => boolean);
+export type { TrustProxy } from './replayed-request.js';
 
 /** What a replayed answer reports to, as Fastify's hooks would: the request log and the metrics. */
 export interface ReplayReporting {
@@ -94,17 +97,11 @@ export class PageReplay {
   replayed = 0;
   private reporting: ReplayReporting | null = null;
   private closing = false;
-  private readonly trust: ((address: string, hop: number) => boolean) | null;
+  private readonly trust: TrustTest;
 
   constructor(private readonly options: ReplayOptions) {
     this.rendered = new PageCache<RenderedPage>(5000, options.pageTtlMs);
-    const { trustProxy } = options;
-    this.trust =
-      trustProxy === false
-        ? null
-        : typeof trustProxy === 'function'
-          ? trustProxy
-          : proxyAddr.compile(trustProxy);
+    this.trust = compileTrust(options.trustProxy);
   }
 
   /** Where replayed answers are logged and measured; nothing is replayed before this. */
@@ -119,12 +116,7 @@ export class PageReplay {
 
   /** Keeps what Fastify sent for a plain visit of `page`, so the next such visit is replayed. */
   record(page: RenderedPage, route: string, encoding: Encoding | null, headers: ReplyHeaders, body: Buffer) {
-    const flat: OutgoingHttpHeader[] = [];
-    for (const [name, value] of Object.entries(headers)) {
-      if (value !== undefined && name !== 'content-length') flat.push(name, value);
-    }
-    flat.push('content-length', body.length);
-    page.sent.set(sentKey(route, encoding), { headers: flat, body });
+    page.sent.set(sentKey(route, encoding), { headers: headersToReplay(headers, body.length), body });
   }
 
   /** Answers a plain visit of a cached page and returns true; false leaves the request to Fastify. */
@@ -185,24 +177,6 @@ export class PageReplay {
   ) {
     const elapsedMs = performance.now() - started;
     reporting.observe('GET', route, 200, elapsedMs / 1000);
-    reporting.log?.completed(requestId, this.logged(request), 200, elapsedMs);
-  }
-
-  /** The request as Fastify's request log shows it: host and address through trusted proxies. */
-  private logged(request: IncomingMessage): LoggedRequest {
-    const headers = request.headers;
-    const peer = request.socket.remoteAddress ?? '';
-    const forwardedHost = headers['x-forwarded-host']?.toString();
-    const trust = this.trust;
-    return {
-      method: 'GET',
-      url: request.url ?? '',
-      host:
-        trust && forwardedHost && trust(peer, 0)
-          ? (forwardedHost.split(',').pop() ?? '').trim()
-          : (headers.host ?? ''),
-      ip: trust ? (proxyAddr.all(request, trust).pop() ?? peer) : peer,
-      headers,
-    };
+    reporting.log?.completed(requestId, loggedRequest(request, this.trust), 200, elapsedMs);
   }
 }
