@@ -12,6 +12,7 @@ import {
   compileTrust,
   headersToReplay,
   loggedRequest,
+  plainHeaders,
   type ReplyHeaders,
   type TrustProxy,
   type TrustTest,
@@ -141,15 +142,7 @@ export class GoReplay {
   plain(request: IncomingMessage): PlainRequest | null {
     if (request.method !== 'GET') return null;
     const headers = request.headers;
-    if (
-      headers.cookie !== undefined ||
-      headers.referer === this.options.origin ||
-      // A declared body (a charset the guards refuse, a length) is Fastify's to judge.
-      headers['content-type'] !== undefined ||
-      headers['content-length'] !== undefined ||
-      headers['transfer-encoding'] !== undefined
-    )
-      return null;
+    if (!plainHeaders(headers, this.options.origin)) return null;
     const click = PLAIN_CLICK.exec(request.url ?? '');
     if (!click) return null;
     const slug = click[1] ?? '';

@@ -10,6 +10,7 @@ import {
   compileTrust,
   headersToReplay,
   loggedRequest,
+  plainHeaders,
   type ReplyHeaders,
   type TrustProxy,
   type TrustTest,
@@ -125,7 +126,7 @@ export class PageReplay {
     const reporting = this.reporting;
     if (!reporting || this.closing || request.method !== 'GET') return false;
     const headers = request.headers;
-    if (headers.cookie !== undefined || headers.referer === this.options.origin) return false;
+    if (!plainHeaders(headers, this.options.origin)) return false;
     const visit = PLAIN_VISIT.exec(request.url ?? '');
     if (!visit) return false;
     const language = negotiateLanguage({

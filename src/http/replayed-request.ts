@@ -1,4 +1,4 @@
-import type { IncomingMessage, OutgoingHttpHeader } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeader } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import type { LoggedRequest } from './request-log.js';
 
@@ -6,6 +6,21 @@ import type { LoggedRequest } from './request-log.js';
  * What the replays in front of Fastify (page-replay.ts, go-replay.ts) need to read a raw request as
  * Fastify would, and to keep a response as Fastify sent it.
  */
+
+/**
+ * Whether a request's headers leave nothing for Fastify's guards to judge: no cookie, no Referer of the
+ * bare service origin (403), no declared body (a charset the guards refuse is a 415, a length or an
+ * encoding a body). Both replays answer only such requests.
+ */
+export function plainHeaders(headers: IncomingHttpHeaders, origin: string): boolean {
+  return (
+    headers.cookie === undefined &&
+    headers.referer !== origin &&
+    headers['content-type'] === undefined &&
+    headers['content-length'] === undefined &&
+    headers['transfer-encoding'] === undefined
+  );
+}
 
 /** Whom TRUST_PROXY trusts to name the client (Fastify's `trustProxy`, as app.ts passes it). */
 export type TrustProxy = false | string[] | ((address: string, hop: number) => boolean);

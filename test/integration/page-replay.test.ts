@@ -204,6 +204,9 @@ describeEachDialect('book page replay', (context) => {
     assert.equal((await get(base, `/book/${slug}?template=compact`)).status, 200);
     assert.equal((await get(base, `/book/${slug}?template=compact`)).status, 200);
     assert.equal((await get(base, `/book/${slug}`, { referer: 'http://booklink.test' })).status, 403);
+    // A declared body is the guards' to judge: a foreign charset is refused, as on any other route.
+    const latin1 = { 'content-type': 'text/plain; charset=iso-8859-1' };
+    assert.equal((await get(base, `/book/${slug}`, latin1)).status, 415);
     assert.equal((await get(base, '/book/no-such-book')).status, 404);
     assert.equal((await get(base, '/book/no-such-book')).status, 404);
     assert.equal(await replays(), before);
