@@ -7,9 +7,9 @@
  * wrk (bench/http/book-page.ts) on a quiet machine for the throughput goal.
  */
 import '../lib/help.js';
-import { Agent, request } from 'node:http';
 import { withBookPageServers } from '../lib/fixtures.js';
 import { BROWSER_UA, type ChildServer, cpuSecondsOf, flag, machineFacts, option } from '../lib/harness.js';
+import { keepAliveRun, median } from '../lib/keep-alive-client.js';
 
 const requests = option('requests', 20_000);
 const connections = option('connections', 1);
@@ -21,47 +21,11 @@ const headers: Record<string, string> = {
   ...(flag('identity') ? {} : { 'accept-encoding': 'gzip, deflate, br' }),
 };
 
-function get(url: string, agent: Agent): Promise<number> {
-  return new Promise((resolve, reject) => {
-    request(url, { agent, headers }, (response) => {
-      response.on('data', () => {});
-      response.on('end', () => resolve(response.statusCode ?? 0));
-      response.on('error', reject);
-    })
-      .on('error', reject)
-      .end();
-  });
-}
-
-/** `count` requests over `connections` keep-alive connections, each sending its next as one completes. */
-async function run(url: string, count: number): Promise<void> {
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
-  let left = count;
-  const worker = async () => {
-    while (left > 0) {
-      left--;
-      const status = await get(url, agent);
-      if (status !== 200) throw new Error(`${url} answered ${status}`);
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: connections }, worker));
-  } finally {
-    agent.destroy();
-  }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
-
 async function measure(label: string, server: ChildServer, url: string): Promise<number> {
-  await run(url, warmup);
+  await keepAliveRun(url, warmup, { connections, headers, status: 200 });
   const cpuBefore = cpuSecondsOf(server);
   const started = performance.now();
-  await run(url, requests);
+  await keepAliveRun(url, requests, { connections, headers, status: 200 });
   const seconds = (performance.now() - started) / 1000;
   const perRequest = ((cpuSecondsOf(server) - cpuBefore) / requests) * 1e6;
   console.log(

@@ -7,7 +7,6 @@
  * /proc/<pid>/stat around each run (Linux), as bench/http/book-page-cpu.ts does.
  */
 import '../lib/help.js';
-import { Agent, request } from 'node:http';
 import { bookDatabase, createBook } from '../lib/fixtures.js';
 import {
   BROWSER_UA,
@@ -20,6 +19,7 @@ import {
   startBare,
   withTempDir,
 } from '../lib/harness.js';
+import { keepAliveRun, median } from '../lib/keep-alive-client.js';
 
 const requests = option('requests', 20_000);
 const connections = option('connections', 1);
@@ -32,52 +32,16 @@ const plain: Record<string, string> = {
   'accept-language': 'en-US,en;q=0.9',
 };
 
-function get(url: string, agent: Agent, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    request(url, { agent, headers }, (response) => {
-      response.on('data', () => {});
-      response.on('end', () => resolve(response.statusCode ?? 0));
-      response.on('error', reject);
-    })
-      .on('error', reject)
-      .end();
-  });
-}
-
-/** `count` requests over `connections` keep-alive connections, each sending its next as one completes. */
-async function run(url: string, count: number, headers: Record<string, string>): Promise<void> {
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
-  let left = count;
-  const worker = async () => {
-    while (left > 0) {
-      left--;
-      const status = await get(url, agent, headers);
-      if (status !== 302) throw new Error(`${url} answered ${status}`);
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: connections }, worker));
-  } finally {
-    agent.destroy();
-  }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
-
 async function measure(
   label: string,
   server: ChildServer,
   url: string,
   headers: Record<string, string>,
 ): Promise<number> {
-  await run(url, warmup, headers);
+  await keepAliveRun(url, warmup, { connections, headers, status: 302 });
   const cpuBefore = cpuSecondsOf(server);
   const started = performance.now();
-  await run(url, requests, headers);
+  await keepAliveRun(url, requests, { connections, headers, status: 302 });
   const seconds = (performance.now() - started) / 1000;
   const perRequest = ((cpuSecondsOf(server) - cpuBefore) / requests) * 1e6;
   console.log(
