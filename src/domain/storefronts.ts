@@ -104,29 +104,19 @@ export function readerCountry(
   );
 }
 
-/** The countries the switcher offers: those Booklink seeds shops for, then the other storefronts'. */
-export const SWITCHER_COUNTRIES: readonly string[] = [
-  'US',
-  'GB',
-  'IE',
-  'CA',
-  'AU',
-  'NZ',
-  'DE',
-  'AT',
-  'CH',
-  'FR',
-  'BE',
-  'NL',
-  'ES',
-  'IT',
-  'JP',
-  'IN',
-  'SE',
-  'PL',
-  'MX',
-  'BR',
-];
+/**
+ * The countries the switcher offers: the US (the destinations' own stores), every country a
+ * destination has a storefront in, and every country a destination sells only in. Read from the
+ * destinations, so a storefront the operator adds in the admin area is offered at once.
+ */
+export function switcherCountries(destinations: readonly Destination[]): string[] {
+  const countries = new Set(['US']);
+  for (const destination of destinations) {
+    for (const country of Object.keys(destination.storefronts)) countries.add(country);
+    for (const country of destination.countries) countries.add(country);
+  }
+  return [...countries];
+}
 
 const displayNames = new Map<string, Intl.DisplayNames>();
 

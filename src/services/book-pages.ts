@@ -13,7 +13,7 @@ import {
 } from '../domain/links.js';
 import { type Offer, type OfferRead, offersByDestination } from '../domain/offers.js';
 import { tagsWithPartner } from '../domain/partners.js';
-import { destinationsFor, forCountry } from '../domain/storefronts.js';
+import { destinationsFor, forCountry, switcherCountries } from '../domain/storefronts.js';
 import { type Book, bookIdentifiers, editionsOfWork, findBookBySlug } from '../store/books.js';
 import {
   bookLinksForBook,
@@ -138,6 +138,11 @@ export class BookPages {
 
   destinations(): Promise<Destination[]> {
     return cachedActiveDestinations(this.db);
+  }
+
+  /** The countries a reader can switch the page to: those the active destinations have shops for. */
+  async countries(): Promise<string[]> {
+    return switcherCountries(await this.destinations());
   }
 
   /**

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Destination } from '../../src/domain/links.js';
+import { CLI_ACTOR } from '../../src/services/admin/commands.js';
 import { listActiveDestinations } from '../../src/store/destinations.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
@@ -96,6 +97,23 @@ describeEachDialect('each country its own shops', (context) => {
     const plain = await (await t.get(`/book/${slug}`)).text();
     assert.match(plain, /Shops for the United States/);
     assert.ok(pageSlugs(plain).includes('barnes-noble'));
+  });
+
+  it('offers in the switcher every country a destination has a shop for, one added later included', async () => {
+    const options = async () =>
+      [
+        ...(await (await t.get(`/book/${slug}?country=GB`)).text()).matchAll(/<option value="([A-Z]{2})"/g),
+      ].map((m) => m[1]);
+    const before = await options();
+    for (const country of COUNTRIES) assert.ok(before.includes(country), `switcher offers ${country}`);
+    assert.ok(!before.includes('KR'));
+    const created = await t.services.admin.destinations.createLocalShop(CLI_ACTOR, {
+      display_name: 'Seoul Book Corner',
+      url_template: 'https://seoul-books.example/book/{isbn13}',
+      countries: 'KR',
+    });
+    assert.ok(created.ok);
+    assert.ok((await options()).includes('KR'), 'a shop for a new country puts it in the switcher');
   });
 
   it('names the country as each language says it, article and case included', async () => {

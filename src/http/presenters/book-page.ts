@@ -2,7 +2,7 @@ import { goPath as goLink } from '../../domain/go-links.js';
 import type { LinkGroup } from '../../domain/links.js';
 import { formatPrice, type Offer } from '../../domain/offers.js';
 import { seriesPosition } from '../../domain/series.js';
-import { countryName, SWITCHER_COUNTRIES } from '../../domain/storefronts.js';
+import { countryName } from '../../domain/storefronts.js';
 import type { Book, LoadedBook } from '../../services/book-pages.js';
 import { currentLanguage, t } from '../i18n/context.js';
 import type {
@@ -148,9 +148,9 @@ function editionViews(loaded: LoadedBook): EditionView[] {
  * Kingdom", "Läden für das Vereinigte Königreich", "Boutiques pour les États-Unis") is the
  * catalogue's, chosen by the country code: each language writes its article and case there.
  */
-export function countryView(code: string, back: string): CountryView {
+export function countryView(code: string, back: string, offered: readonly string[]): CountryView {
   const language = currentLanguage();
-  const choices = [...new Set([...SWITCHER_COUNTRIES, code])]
+  const choices = [...new Set([...offered, code])]
     .map((choice) => ({ code: choice, name: countryName(choice, language) }))
     .sort((a, b) => a.name.localeCompare(b.name, language));
   return { code, name: countryName(code, language), back, choices };
@@ -166,6 +166,8 @@ export interface BookPageParams {
   src?: string | null;
   /** The reader's country the links are for (`readerCountry`), or null. */
   country?: string | null;
+  /** The countries the switcher offers (`BookPages.countries`). */
+  countries?: readonly string[];
   /** The fresh offers for that country, by destination slug (`BookPages.offersFor`). */
   offers?: ReadonlyMap<string, Offer>;
 }
@@ -197,7 +199,9 @@ export function bookPageModel(
     template: params.template,
     highlight: highlighted ? params.use : null,
     series: seriesOf(loaded),
-    country: params.country ? countryView(params.country, `/book/${encodeURIComponent(slug)}`) : null,
+    country: params.country
+      ? countryView(params.country, `/book/${encodeURIComponent(slug)}`, params.countries ?? [])
+      : null,
   };
 }
 

@@ -18,7 +18,8 @@ type SeedRow = {
   affiliate_param: string;
 };
 
-type SeedTables = {
+/** The destination tables as this migration leaves them; later migrations extend these (0026). */
+export type SeedTables = {
   destinations: SeedRow & {
     id: Generated<number>;
     is_public: number;

@@ -1,8 +1,9 @@
-import type { ColumnDefinitionBuilder, Generated, Kysely } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 import type { Dialect } from '../db.js';
+import type { SeedTables } from './0002-destinations.js';
 
-// Self-contained: the schema and seed rows are written out here and never read from live model code,
-// so this migration does the same thing forever. Operators edit countries and storefronts afterwards.
+// Self-contained: the schema and seed rows are written out here and never read from live model code
+// (its table types extend 0002's, frozen as this is), so this migration does the same thing forever. Operators edit countries and storefronts afterwards.
 //
 // A destination now says where it sells: `countries` is a comma-separated list of ISO 3166-1 codes, or
 // empty for "everywhere" (libraries, free copies, the international stores). A country storefront
@@ -10,26 +11,10 @@ import type { Dialect } from '../db.js';
 // so that renaming a destination keeps them. The storefronts written in code until now
 // (domain/storefronts.ts) are seeded here unchanged.
 
-type Tables = {
-  destinations: {
-    id: Generated<number>;
-    slug: string;
-    display_name: string;
-    short_name: string;
-    description: string;
-    group_name: string;
-    url_template: string;
-    base_url: string;
-    brand_color: string;
-    display_priority: number;
-    is_active: number;
-    is_public: number;
-    affiliate_param: string;
-    countries: string;
-    created_at: string;
-    updated_at: string;
-  };
-  destination_aliases: { old_slug: string; destination_id: number };
+/** The destination tables as this migration leaves them (0002's, plus countries and storefronts). */
+export type Tables = {
+  destinations: SeedTables['destinations'] & { countries: string };
+  destination_aliases: SeedTables['destination_aliases'];
   destination_storefronts: {
     destination_id: number;
     country: string;
@@ -658,7 +643,8 @@ const audibleDomains: ReadonlyArray<[country: string, domain: string]> = [
   ['IN', 'in'],
   ['JP', 'co.jp'],
 ];
-const appleCountries = [
+/** Apple Books' country storefronts; 0034 gives its audiobook destination the same. */
+export const APPLE_COUNTRIES = [
   'GB',
   'IE',
   'CA',
@@ -691,7 +677,7 @@ function storefronts(): Front[] {
     const base = `https://www.audible.${domain}`;
     fronts.push(['audible', country, base, `${base}/search?keywords={title_author}`]);
   }
-  for (const country of appleCountries) {
+  for (const country of APPLE_COUNTRIES) {
     const template = `https://books.apple.com/${country.toLowerCase()}/book/id{apple_books}`;
     fronts.push(['apple-books', country, 'https://books.apple.com', template]);
   }

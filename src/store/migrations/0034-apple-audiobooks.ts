@@ -1,5 +1,7 @@
-import type { Generated, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Dialect } from '../db.js';
+// The ebook destination's storefront countries (0026); the US store is the destination's own.
+import { APPLE_COUNTRIES, type Tables } from './0026-destination-countries.js';
 
 // Self-contained: the seed rows are written out here and never read from live model code, so this
 // migration inserts the same destination forever. Operators edit it in the admin area afterwards.
@@ -12,39 +14,8 @@ import type { Dialect } from '../db.js';
 // a book without an audiobook id gets the button only from an iTunes offer, whose link the store gave.
 // Insert or nothing: a destination (or a former slug) an operator already named so stays theirs.
 
-type Tables = {
-  destinations: {
-    id: Generated<number>;
-    slug: string;
-    display_name: string;
-    short_name: string;
-    description: string;
-    group_name: string;
-    url_template: string;
-    base_url: string;
-    brand_color: string;
-    display_priority: number;
-    is_active: number;
-    is_public: number;
-    affiliate_param: string;
-    countries: string;
-    created_at: string;
-    updated_at: string;
-  };
-  destination_aliases: { old_slug: string; destination_id: number };
-  destination_storefronts: {
-    destination_id: number;
-    country: string;
-    base_url: string;
-    url_template: string;
-  };
-};
-
 const SLUG = 'apple-books-audiobooks';
 const BASE = 'https://books.apple.com';
-
-/** The ebook destination's storefront countries (0026); the US store is the destination's own. */
-const COUNTRIES = ['GB', 'IE', 'CA', 'AU', 'NZ', 'DE', 'AT', 'CH', 'FR', 'BE', 'IT', 'ES', 'NL', 'JP', 'IN'];
 
 const template = (storefront: string) => `${BASE}/${storefront}/audiobook/id{apple_audiobook}`;
 
@@ -62,7 +33,7 @@ export async function appleAudiobooksMigration(db: Kysely<unknown>, _dialect: Di
     .executeTakeFirst();
   if (slugTaken || aliasTaken) return;
   const now = new Date().toISOString();
-  await seedDb
+  const inserted = await seedDb
     .insertInto('destinations')
     .values({
       slug: SLUG,
@@ -81,16 +52,12 @@ export async function appleAudiobooksMigration(db: Kysely<unknown>, _dialect: Di
       created_at: now,
       updated_at: now,
     })
-    .execute();
-  const inserted = await seedDb
-    .selectFrom('destinations')
-    .select('id')
-    .where('slug', '=', SLUG)
+    .returning('id')
     .executeTakeFirstOrThrow();
   await seedDb
     .insertInto('destination_storefronts')
     .values(
-      COUNTRIES.map((country) => ({
+      APPLE_COUNTRIES.map((country) => ({
         destination_id: Number(inserted.id),
         country,
         base_url: BASE,

@@ -227,6 +227,7 @@ export const bookPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; rep
         partner: partnerId,
         src: placement,
         country,
+        countries: await services.pages.countries(),
         // Stored offers only: missing or stale ones are queued for a background read, never awaited.
         offers: services.pages.offersFor(loaded, country),
       });
