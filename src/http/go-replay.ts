@@ -5,17 +5,13 @@ import { cdnCountry, readerCountry } from '../domain/storefronts.js';
 import type { GoTarget } from '../services/book-pages.js';
 import type { ClickRecorder } from '../services/click-recorder.js';
 import type { WriteLimits } from '../services/write-limits.js';
-import type { ReplayReporting } from './page-replay.js';
 import { isAutomatedClient } from './plugins/guards.js';
 import {
-  clientIp,
-  compileTrust,
   headersToReplay,
-  loggedRequest,
-  plainHeaders,
+  Replay,
+  type ReplayGate,
+  type ReplayReporting,
   type ReplyHeaders,
-  type TrustProxy,
-  type TrustTest,
 } from './replayed-request.js';
 
 /** What a plain click of one book's link at one destination, from one country, is answered and counted with. */
@@ -48,10 +44,7 @@ export interface PlainClick {
   target: GoTarget;
 }
 
-interface GoReplayOptions {
-  /** BASE_URL's origin: a request it referred is refused by the guards, never replayed. */
-  origin: string;
-  trustProxy: TrustProxy;
+interface GoReplayOptions extends ReplayGate {
   nextRequestId: () => string;
   /** The operator's default country (admin area, else DEFAULT_COUNTRY), exactly as the route reads it. */
   defaultCountry: () => string;
@@ -95,30 +88,15 @@ export function referrerHost(referer: string | undefined): string | null {
  * affiliate tag or partner change, `BookPages.onDrop`), on an access-code or brand change, and when
  * that load expires (PAGE_CACHE_MS): one never outlives the target it repeats. At most `maxEntries`.
  */
-export class GoReplay {
-  /** Clicks answered here since the start (the metric `booklink_go_replays_total`). */
-  replayed = 0;
+export class GoReplay extends Replay {
   private readonly recorded = new Map<string, RecordedClick>();
   /** Bumped by every drop: a target read before one is never kept after it. */
   private generation = 0;
-  private reporting: ReplayReporting | null = null;
-  private closing = false;
-  private readonly trust: TrustTest;
   private readonly maxEntries: number;
 
   constructor(private readonly options: GoReplayOptions) {
-    this.trust = compileTrust(options.trustProxy);
+    super(options);
     this.maxEntries = options.maxEntries ?? 10_000;
-  }
-
-  /** Where replayed answers are logged and measured; nothing is replayed before this. */
-  attach(reporting: ReplayReporting): void {
-    this.reporting = reporting;
-  }
-
-  /** From the start of a shutdown, Fastify answers everything (503 for new requests, as it does). */
-  close(): void {
-    this.closing = true;
   }
 
   /** Drops the answers of one book (its slug), or of every book (null). */
@@ -142,7 +120,7 @@ export class GoReplay {
   plain(request: IncomingMessage): PlainRequest | null {
     if (request.method !== 'GET') return null;
     const headers = request.headers;
-    if (!plainHeaders(headers, this.options.origin)) return null;
+    if (!this.isPlain(headers)) return null;
     const click = PLAIN_CLICK.exec(request.url ?? '');
     if (!click) return null;
     const slug = click[1] ?? '';
@@ -186,8 +164,8 @@ export class GoReplay {
     fastify: (request: IncomingMessage, response: ServerResponse) => void,
   ): boolean {
     const started = performance.now();
-    const reporting = this.reporting;
-    if (!reporting || this.closing || this.recorded.size === 0) return false;
+    const reporting = this.reportingNow();
+    if (!reporting || this.recorded.size === 0) return false;
     const plain = this.plain(request);
     if (plain === null) return false;
     const entry = this.recorded.get(plain.key);
@@ -214,7 +192,7 @@ export class GoReplay {
     started: number,
   ): Promise<void> {
     const headers = request.headers;
-    const ip = clientIp(request, this.trust);
+    const ip = this.clientIp(request);
     // As rate-limit.ts's writerOf: the address (an IPv6 one by its /64); /go/ never carries an API key.
     const writer = `ip:${ip.includes(':') ? normalizeIP(ip) : ip}`;
     const counted =
@@ -238,14 +216,6 @@ export class GoReplay {
     const requestId = this.options.nextRequestId();
     response.writeHead(302, entry.headers);
     response.end();
-    this.replayed += 1;
-    // Reported once sent, as by Fastify's onResponse hooks (see page-replay.ts for why now).
-    const report = () => {
-      const elapsedMs = performance.now() - started;
-      reporting.observe('GET', ROUTE, 302, elapsedMs / 1000);
-      reporting.log?.completed(requestId, loggedRequest(request, this.trust, ip), 302, elapsedMs);
-    };
-    if (response.writableFinished) report();
-    else response.once('finish', report);
+    this.answered({ reporting, request, route: ROUTE, status: 302, requestId, started, ip }, response);
   }
 }

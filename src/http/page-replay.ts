@@ -6,16 +6,7 @@ import { PageCache } from '../services/page-cache.js';
 import type { VisitCounter } from '../services/visit-counter.js';
 import { type CompressedBody, chooseEncoding, type Encoding, MIN_BYTES } from './compressed.js';
 import { isAutomatedClient } from './plugins/guards.js';
-import {
-  compileTrust,
-  headersToReplay,
-  loggedRequest,
-  plainHeaders,
-  type ReplyHeaders,
-  type TrustProxy,
-  type TrustTest,
-} from './replayed-request.js';
-import type { RequestLog } from './request-log.js';
+import { headersToReplay, Replay, type ReplayGate, type ReplyHeaders } from './replayed-request.js';
 
 /** A response as it left Fastify, after every hook: its headers (less Date and Connection) and body. */
 interface SentResponse {
@@ -40,18 +31,9 @@ export interface RenderedPage {
 export const plainPageKey = (slug: string, country: string | null, language: ReaderLanguage) =>
   `${slug}\n${country ?? ''}\n${language}`;
 
-export type { TrustProxy } from './replayed-request.js';
+export type { ReplayReporting, TrustProxy } from './replayed-request.js';
 
-/** What a replayed answer reports to, as Fastify's hooks would: the request log and the metrics. */
-export interface ReplayReporting {
-  log: RequestLog | null;
-  observe(method: string, route: string, status: number, seconds: number): void;
-}
-
-interface ReplayOptions {
-  /** BASE_URL's origin: a request it referred is refused by the guards, never replayed. */
-  origin: string;
-  trustProxy: TrustProxy;
+interface ReplayOptions extends ReplayGate {
   visits: VisitCounter;
   nextRequestId: () => string;
   /** How long a rendered page is answered as fresh (PAGE_CACHE_MS); then stale while it is rendered again. */
@@ -92,27 +74,12 @@ const SENT_KEYS = Object.fromEntries(
  * die with the page cache (a book or destination change drops them), so a replay never outlives the
  * page it repeats. Anything else (another method, parameters, cookies, an uncached page) goes to Fastify.
  */
-export class PageReplay {
+export class PageReplay extends Replay {
   readonly rendered: PageCache<RenderedPage>;
-  /** Visits answered here since the start (the metric `booklink_page_replays_total`). */
-  replayed = 0;
-  private reporting: ReplayReporting | null = null;
-  private closing = false;
-  private readonly trust: TrustTest;
 
   constructor(private readonly options: ReplayOptions) {
+    super(options);
     this.rendered = new PageCache<RenderedPage>(5000, options.pageTtlMs);
-    this.trust = compileTrust(options.trustProxy);
-  }
-
-  /** Where replayed answers are logged and measured; nothing is replayed before this. */
-  attach(reporting: ReplayReporting): void {
-    this.reporting = reporting;
-  }
-
-  /** From the start of a shutdown, Fastify answers everything (503 for new requests, as it does). */
-  close(): void {
-    this.closing = true;
   }
 
   /** Keeps what Fastify sent for a plain visit of `page`, so the next such visit is replayed. */
@@ -123,10 +90,10 @@ export class PageReplay {
   /** Answers a plain visit of a cached page and returns true; false leaves the request to Fastify. */
   serve(request: IncomingMessage, response: ServerResponse): boolean {
     const started = performance.now();
-    const reporting = this.reporting;
-    if (!reporting || this.closing || request.method !== 'GET') return false;
+    const reporting = this.reportingNow();
+    if (!reporting || request.method !== 'GET') return false;
     const headers = request.headers;
-    if (!plainHeaders(headers, this.options.origin)) return false;
+    if (!this.isPlain(headers)) return false;
     const visit = PLAIN_VISIT.exec(request.url ?? '');
     if (!visit) return false;
     const language = negotiateLanguage({
@@ -152,13 +119,7 @@ export class PageReplay {
     const requestId = this.options.nextRequestId();
     response.writeHead(200, sent.headers);
     response.end(sent.body);
-    // Measured and logged once the response is sent, as Fastify's onResponse hooks are. Nearly
-    // always the socket took it whole at once, so the report is made now rather than by a listener
-    // that 'finish' would call a tick later; otherwise (a slow reader, a pipelined request waiting
-    // its turn) the report waits for it.
-    if (response.writableFinished) this.report(reporting, request, route, requestId, started);
-    else response.once('finish', () => this.report(reporting, request, route, requestId, started));
-    this.replayed += 1;
+    this.answered({ reporting, request, route, status: 200, requestId, started }, response);
     const userAgent = headers['user-agent'];
     const audience = audienceOf(userAgent, isAutomatedClient(userAgent));
     // One clock read for both counts (each read is about 0.1 µs on this machine).
@@ -166,18 +127,5 @@ export class PageReplay {
     this.options.visits.count(audience, null, now);
     if (audience === 'reader') this.options.visits.countBook(page.bookId, now);
     return true;
-  }
-
-  /** Counts and logs an answer sent, as Fastify's onResponse hooks do for the requests it answers. */
-  private report(
-    reporting: ReplayReporting,
-    request: IncomingMessage,
-    route: string,
-    requestId: string,
-    started: number,
-  ) {
-    const elapsedMs = performance.now() - started;
-    reporting.observe('GET', route, 200, elapsedMs / 1000);
-    reporting.log?.completed(requestId, loggedRequest(request, this.trust), 200, elapsedMs);
   }
 }

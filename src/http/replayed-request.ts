@@ -1,6 +1,6 @@
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeader } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import type { LoggedRequest } from './request-log.js';
+import type { LoggedRequest, RequestLog } from './request-log.js';
 
 /**
  * What the replays in front of Fastify (page-replay.ts, go-replay.ts) need to read a raw request as
@@ -73,4 +73,95 @@ export function headersToReplay(headers: ReplyHeaders, bodyLength: number): Outg
   }
   flat.push('content-length', bodyLength);
   return flat;
+}
+
+/** What a replayed answer reports to, as Fastify's hooks would: the request log and the metrics. */
+export interface ReplayReporting {
+  log: RequestLog | null;
+  observe(method: string, route: string, status: number, seconds: number): void;
+}
+
+export interface ReplayGate {
+  /** BASE_URL's origin: a request it referred is refused by the guards, never replayed. */
+  origin: string;
+  trustProxy: TrustProxy;
+}
+
+/**
+ * What both replays share: which requests they may answer (plain ones, while not shutting down, once
+ * reporting is attached), the client's address through trusted proxies, and the report of an answer
+ * sent, as Fastify's onResponse hooks make it.
+ */
+export abstract class Replay {
+  /** Answers replayed since the start (the metrics `booklink_page_replays_total`, `booklink_go_replays_total`). */
+  replayed = 0;
+  protected closing = false;
+  private reporting: ReplayReporting | null = null;
+  private readonly trust: TrustTest;
+  private readonly origin: string;
+
+  constructor(gate: ReplayGate) {
+    this.trust = compileTrust(gate.trustProxy);
+    this.origin = gate.origin;
+  }
+
+  /** Where replayed answers are logged and measured; nothing is replayed before this. */
+  attach(reporting: ReplayReporting): void {
+    this.reporting = reporting;
+  }
+
+  /** From the start of a shutdown, Fastify answers everything (503 for new requests, as it does). */
+  close(): void {
+    this.closing = true;
+  }
+
+  /** Where to report an answer to, or null when none may be replayed now (before attach, while closing). */
+  protected reportingNow(): ReplayReporting | null {
+    return this.closing ? null : this.reporting;
+  }
+
+  /** Whether the headers leave nothing for the guards to judge (`plainHeaders`). */
+  protected isPlain(headers: IncomingHttpHeaders): boolean {
+    return plainHeaders(headers, this.origin);
+  }
+
+  protected clientIp(request: IncomingMessage): string {
+    return clientIp(request, this.trust);
+  }
+
+  /**
+   * Counts an answer sent and reports it once the response is sent, as Fastify's onResponse hooks
+   * are. Nearly always the socket took it whole at once, so the report is made now rather than by a
+   * listener that 'finish' would call a tick later; otherwise (a slow reader, a pipelined request
+   * waiting its turn) the report waits for it.
+   */
+  protected answered(answer: SentAnswer, response: ServerResponse): void {
+    this.replayed += 1;
+    if (response.writableFinished) this.report(answer);
+    else response.once('finish', () => this.report(answer));
+  }
+
+  private report(answer: SentAnswer): void {
+    const elapsedMs = performance.now() - answer.started;
+    answer.reporting.observe('GET', answer.route, answer.status, elapsedMs / 1000);
+    answer.reporting.log?.completed(
+      answer.requestId,
+      loggedRequest(answer.request, this.trust, answer.ip),
+      answer.status,
+      elapsedMs,
+    );
+  }
+}
+
+/** An answer a replay sent, for its report. */
+export interface SentAnswer {
+  reporting: ReplayReporting;
+  request: IncomingMessage;
+  route: string;
+  status: number;
+  requestId: string;
+  /** `performance.now()` when the request arrived. */
+  started: number;
+  /** The client's address, when the replay has read it already. */
+  ip?: string;
 }

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, sql } from 'kysely';
 import type { IdentifierPair } from '../domain/identifiers.js';
+import { getOrAdd } from '../domain/memo.js';
 import { compiledOnce } from './compiled.js';
 import { type Dialect, type Store, sqliteSettings } from './db.js';
 import { type IdentifierRoute, PENDING_IDENTIFIERS } from './deferred-indexes.js';
@@ -111,17 +112,11 @@ function postgresUpsertSql(db: Db): string {
 const prepared = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
 
 function sqliteStatement(sqlite: SQLite.Database, key: string, text: () => string) {
-  let cache = prepared.get(sqlite);
-  if (!cache) {
-    cache = new Map();
-    prepared.set(sqlite, cache);
-  }
-  let statement = cache.get(key);
-  if (!statement) {
-    statement = sqlite.prepare(text());
-    cache.set(key, statement);
-  }
-  return statement;
+  return getOrAdd(
+    getOrAdd(prepared, sqlite, () => new Map<string, SQLite.Statement>()),
+    key,
+    () => sqlite.prepare(text()),
+  );
 }
 
 /** The bound values of rows `from` to `to` (exclusive), column after column. */

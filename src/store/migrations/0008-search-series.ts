@@ -12,13 +12,18 @@ const SQLITE_SERIES = `case when json_valid(identifiers) then
 /** The same text for a trigger's `new.` or `old.` row. */
 const seriesOf = (row: 'new' | 'old') => SQLITE_SERIES.replaceAll('identifiers', `${row}.identifiers`);
 
+/** The SQLite search index's triggers and tables, dropped before it is built again (0016 too). */
+export const DROP_SEARCH_INDEX = [
+  'drop trigger if exists catalog_fts_ai',
+  'drop trigger if exists catalog_fts_ad',
+  'drop trigger if exists catalog_fts_au',
+  'drop table if exists catalog_fts_vocab',
+  'drop table if exists catalog_fts',
+];
+
 async function sqliteIndex(db: Kysely<unknown>): Promise<void> {
   for (const statement of [
-    'drop trigger if exists catalog_fts_ai',
-    'drop trigger if exists catalog_fts_ad',
-    'drop trigger if exists catalog_fts_au',
-    'drop table if exists catalog_fts_vocab',
-    'drop table if exists catalog_fts',
+    ...DROP_SEARCH_INDEX,
     // External content read through a view, so a 'rebuild' sees the same text the triggers index.
     `create view catalog_search_text as select id, title, authors, ${SQLITE_SERIES} as series from catalog_entries`,
     `create virtual table catalog_fts using fts5(title, authors, series, content='catalog_search_text',

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db.js';
+import { DROP_SEARCH_INDEX } from './0008-search-series.js';
 
 // Self-contained: never imports live model code. On a catalog of millions, a common word matches
 // hundreds of thousands of entries, and ordering all of them (by text rank or by popularity) took
@@ -22,11 +23,7 @@ const KEY = (row: string) =>
 
 async function sqliteIndex(db: Kysely<unknown>): Promise<void> {
   for (const statement of [
-    'drop trigger if exists catalog_fts_ai',
-    'drop trigger if exists catalog_fts_ad',
-    'drop trigger if exists catalog_fts_au',
-    'drop table if exists catalog_fts_vocab',
-    'drop table if exists catalog_fts',
+    ...DROP_SEARCH_INDEX,
     'drop view if exists catalog_search_text',
     // External content read through a view, so a 'rebuild' sees the same keys and text the triggers index.
     `create view catalog_search_text as select ${KEY('')} as search_key, title, authors,

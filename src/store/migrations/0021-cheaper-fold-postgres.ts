@@ -11,17 +11,21 @@ import type { Dialect } from '../db.js';
 // (unaccent is only STABLE), so every call started an executor of its own; PL/pgSQL evaluates the same
 // expression directly. Over 1,000,000 synthetic entries the fold took 4.8-5.3 s, the new expression
 // as SQL 3.5-3.8 s, as PL/pgSQL 2.6-2.9 s; a 10M import on PostgreSQL, 941 s against 1,017 (bench/README).
-export async function cheaperFoldPostgresMigration(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
-  if (dialect === 'sqlite') return;
+/**
+ * The unaccented text of `t` as 0003 chose it: unaccent from the schema the extension is in, or, without
+ * the extension, the text as it is. 0024 folds the same way.
+ */
+export async function unaccentedText(db: Kysely<unknown>): Promise<string> {
   const extension = await sql<{ schema: string }>`select extnamespace::regnamespace::text as schema
     from pg_extension where extname = 'unaccent'`.execute(db);
   const schema = extension.rows[0]?.schema;
-  // The same unaccenting as 0003 chose: without the extension, text keeps its accents.
-  const unaccented = schema
+  return schema
     ? `${schema}.unaccent('${schema}.unaccent'::regdictionary, coalesce(t, ''))`
     : `coalesce(t, '')`;
-  const fold = `btrim(regexp_replace(lower(${unaccented}), '[^[:alnum:][:space:]]+', ' ', 'g'))`;
-  // PL/pgSQL comes with every database, but an operator may have dropped it.
+}
+
+/** `booklink_fold(t)` returning `fold`: PL/pgSQL where the database has it (an operator may drop it), else SQL. */
+export async function defineFold(db: Kysely<unknown>, fold: string): Promise<void> {
   const plpgsql = await sql`select 1 from pg_language where lanname = 'plpgsql'`.execute(db);
   const body =
     plpgsql.rows.length > 0
@@ -30,4 +34,10 @@ export async function cheaperFoldPostgresMigration(db: Kysely<unknown>, dialect:
   await sql
     .raw(`create or replace function booklink_fold(t text) returns text immutable parallel safe ${body}`)
     .execute(db);
+}
+
+export async function cheaperFoldPostgresMigration(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  if (dialect === 'sqlite') return;
+  const unaccented = await unaccentedText(db);
+  await defineFold(db, `btrim(regexp_replace(lower(${unaccented}), '[^[:alnum:][:space:]]+', ' ', 'g'))`);
 }

@@ -1,7 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db.js';
+import { defineFold, unaccentedText } from './0021-cheaper-fold-postgres.js';
 
-// Self-contained: never imports live model code. Search words must split alike in the stored index and
+// Self-contained: never imports live model code (0021's fold helpers are frozen with it). Search words must split alike in the stored index and
 // in the query (domain/query.ts `indexTokens`), and SQLite's unicode61 splits a word at every combining
 // mark (an Indic vowel sign or virama, a Thai vowel, a Hebrew point), as the query's tokens do.
 // PostgreSQL's `booklink_fold` (0003, 0021) kept the marks that its locale calls alphanumeric and split
@@ -29,27 +30,15 @@ export function markRanges(): string {
 
 export async function foldMarksPostgresMigration(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   if (dialect === 'sqlite') return;
-  const extension = await sql<{ schema: string }>`select extnamespace::regnamespace::text as schema
-    from pg_extension where extname = 'unaccent'`.execute(db);
-  const schema = extension.rows[0]?.schema;
   // The same unaccenting as 0003 and 0021 chose: without the extension, text keeps its accents.
-  const unaccented = schema
-    ? `${schema}.unaccent('${schema}.unaccent'::regdictionary, coalesce(t, ''))`
-    : `coalesce(t, '')`;
+  const unaccented = await unaccentedText(db);
   const marks = `[${markRanges()}]`;
   const split = (pattern: string) => `btrim(regexp_replace(lower(${unaccented}), '${pattern}', ' ', 'g'))`;
   // No mark comes before U+0300: most text (ASCII, Latin-1) skips the longer pattern, which cost a
   // fold 13 % more (200,000 folds of an English title and author, medians of five runs).
   const fold = `case when t ~ '[\\u0300-\\U0010ffff]' then ${split(`[^[:alnum:][:space:]]+|${marks}+`)}
     else ${split('[^[:alnum:][:space:]]+')} end`;
-  const plpgsql = await sql`select 1 from pg_language where lanname = 'plpgsql'`.execute(db);
-  const body =
-    plpgsql.rows.length > 0
-      ? `language plpgsql as $$ begin return ${fold}; end $$`
-      : `language sql as $$ select ${fold} $$`;
-  await sql
-    .raw(`create or replace function booklink_fold(t text) returns text immutable parallel safe ${body}`)
-    .execute(db);
+  await defineFold(db, fold);
   // A stored generated column is computed again when its row is written; the trigram index with it.
   for (const table of ['catalog_entries', 'books']) {
     const text =

@@ -628,21 +628,23 @@ const koboLanguages: ReadonlyArray<[country: string, language: string]> = [
   ['NL', 'nl'],
   ['JP', 'ja'],
 ];
-const audibleDomains: ReadonlyArray<[country: string, domain: string]> = [
-  ['GB', 'co.uk'],
-  ['IE', 'co.uk'],
-  ['DE', 'de'],
-  ['AT', 'de'],
-  ['CH', 'de'],
-  ['FR', 'fr'],
-  ['IT', 'it'],
-  ['ES', 'es'],
-  ['CA', 'ca'],
-  ['AU', 'com.au'],
-  ['NZ', 'com.au'],
-  ['IN', 'in'],
-  ['JP', 'co.jp'],
-];
+/** Audible sells on Amazon's domain of the country (audible.co.uk for amazon.co.uk), in these. */
+const audibleCountries = new Set([
+  'GB',
+  'IE',
+  'DE',
+  'AT',
+  'CH',
+  'FR',
+  'IT',
+  'ES',
+  'CA',
+  'AU',
+  'NZ',
+  'IN',
+  'JP',
+]);
+const audibleDomains = amazonDomains.filter(([country]) => audibleCountries.has(country));
 /** Apple Books' country storefronts; 0034 gives its audiobook destination the same. */
 export const APPLE_COUNTRIES = [
   'GB',

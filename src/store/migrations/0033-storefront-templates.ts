@@ -114,21 +114,17 @@ const STOREFRONTS: readonly FrontFix[] = [
 export async function storefrontTemplatesMigration(db: Kysely<unknown>, _dialect: Dialect): Promise<void> {
   const fixDb = db.withTables<Tables>();
   const now = new Date().toISOString();
-  for (const fix of DESTINATIONS) {
-    await fixDb
+  // Each column changes only while it still holds the seeded form.
+  const change = (slug: string, column: 'url_template' | 'base_url', from: string, to: string) =>
+    fixDb
       .updateTable('destinations')
-      .set({ url_template: fix.to, updated_at: now })
-      .where('slug', '=', fix.slug)
-      .where('url_template', '=', fix.from)
+      .set({ [column]: to, updated_at: now })
+      .where('slug', '=', slug)
+      .where(column, '=', from)
       .execute();
-    if (fix.baseFrom && fix.baseTo) {
-      await fixDb
-        .updateTable('destinations')
-        .set({ base_url: fix.baseTo, updated_at: now })
-        .where('slug', '=', fix.slug)
-        .where('base_url', '=', fix.baseFrom)
-        .execute();
-    }
+  for (const fix of DESTINATIONS) {
+    await change(fix.slug, 'url_template', fix.from, fix.to);
+    if (fix.baseFrom && fix.baseTo) await change(fix.slug, 'base_url', fix.baseFrom, fix.baseTo);
   }
   for (const fix of STOREFRONTS) {
     const destination = await fixDb

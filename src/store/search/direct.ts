@@ -1,4 +1,5 @@
 import type SQLite from 'better-sqlite3';
+import { getOrAdd } from '../../domain/memo.js';
 import type { Store } from '../db.js';
 
 /**
@@ -36,22 +37,15 @@ const READERS_KEPT = 300;
 const WIDENS = /[\s.,]\*/;
 
 function reader(sqlite: SQLite.Database, text: string): Reader {
-  let kept = readers.get(sqlite);
-  if (!kept) {
-    kept = new Map();
-    readers.set(sqlite, kept);
-  }
-  let known = kept.get(text);
-  if (!known) {
+  const kept = getOrAdd(readers, sqlite, () => new Map<string, Reader>());
+  return getOrAdd(kept, text, () => {
     const statement = sqlite.prepare(text);
     // A `*` widens after a schema change: better-sqlite3's own row objects follow it.
     const names = WIDENS.test(text) ? null : statement.columns().map((column) => column.name);
     if (names) statement.raw(true);
-    known = { statement, names };
     if (kept.size >= READERS_KEPT) kept.clear();
-    kept.set(text, known);
-  }
-  return known;
+    return { statement, names };
+  });
 }
 
 /**
