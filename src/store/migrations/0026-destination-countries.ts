@@ -730,6 +730,13 @@ function storefronts(): Front[] {
   return fronts;
 }
 
+/** Every slug a destination has or had, an operator's own included: a seeded shop never takes one (0034 too). */
+export async function takenSlugs(seedDb: Kysely<Tables>): Promise<Set<string>> {
+  const slugs = await seedDb.selectFrom('destinations').select('slug').execute();
+  const aliases = await seedDb.selectFrom('destination_aliases').select('old_slug').execute();
+  return new Set([...slugs.map((row) => row.slug), ...aliases.map((row) => row.old_slug)]);
+}
+
 export async function destinationCountriesMigration(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await createTables(db, dialect);
   const seedDb = db.withTables<Tables>();
@@ -748,12 +755,7 @@ export async function destinationCountriesMigration(db: Kysely<unknown>, dialect
     .where('slug', 'in', ['waterstones', 'blackwells'])
     .execute();
   // An operator may already have a destination (or a former slug) by one of these names: theirs stays.
-  const taken = new Set([
-    ...(await seedDb.selectFrom('destinations').select('slug').execute()).map((row) => row.slug),
-    ...(await seedDb.selectFrom('destination_aliases').select('old_slug').execute()).map(
-      (row) => row.old_slug,
-    ),
-  ]);
+  const taken = await takenSlugs(seedDb);
   const rows = SHOPS.filter(([slug]) => !taken.has(slug)).map(
     ([slug, name, short, base, template, color, priority, countries]) => ({
       slug,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db.js';
 // The ebook destination's storefront countries (0026); the US store is the destination's own.
-import { APPLE_COUNTRIES, type Tables } from './0026-destination-countries.js';
+import { APPLE_COUNTRIES, type Tables, takenSlugs } from './0026-destination-countries.js';
 
 // Self-contained: the seed rows are written out here and never read from live model code, so this
 // migration inserts the same destination forever. Operators edit it in the admin area afterwards.
@@ -21,17 +21,7 @@ const template = (storefront: string) => `${BASE}/${storefront}/audiobook/id{app
 
 export async function appleAudiobooksMigration(db: Kysely<unknown>, _dialect: Dialect): Promise<void> {
   const seedDb = db.withTables<Tables>();
-  const slugTaken = await seedDb
-    .selectFrom('destinations')
-    .select('id')
-    .where('slug', '=', SLUG)
-    .executeTakeFirst();
-  const aliasTaken = await seedDb
-    .selectFrom('destination_aliases')
-    .select('destination_id')
-    .where('old_slug', '=', SLUG)
-    .executeTakeFirst();
-  if (slugTaken || aliasTaken) return;
+  if ((await takenSlugs(seedDb)).has(SLUG)) return;
   const now = new Date().toISOString();
   const inserted = await seedDb
     .insertInto('destinations')

@@ -8,12 +8,7 @@ import { type AdminRoutes, foundById, IdParams, sendAdminPage, sendPage } from '
 import { type FailedForm, formOptionsOn, submitForm } from './submit-form.js';
 
 export const bookOr404 = (services: Services, request: FastifyRequest): Promise<Book> =>
-  foundById(
-    request,
-    (id) => services.admin.books.find(id),
-    'book_not_found',
-    'There is no book with this id.',
-  );
+  foundById(request, (id) => services.admin.books.find(id), 'book');
 
 /** The book page again, with one form refilled and its errors beside the fields (422, never a raw body). */
 export async function showFailedForm(

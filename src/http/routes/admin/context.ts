@@ -154,14 +154,16 @@ export function idParam(request: FastifyRequest): number {
   return id;
 }
 
-/** What the route's `:id` names (a book, a list, a destination…), or the 404 `code` when there is none. */
+/**
+ * What the route's `:id` names, or a 404 that names the kind (`book_not_found`, "There is no book
+ * with this id.") when there is none.
+ */
 export async function foundById<T>(
   request: FastifyRequest,
   find: (id: number) => Promise<T | null | undefined>,
-  code: string,
-  message: string,
+  kind: 'book' | 'list' | 'destination',
 ): Promise<T> {
   const found = await find(idParam(request));
-  if (!found) throw new HttpError(404, code, message);
+  if (!found) throw new HttpError(404, `${kind}_not_found`, `There is no ${kind} with this id.`);
   return found;
 }

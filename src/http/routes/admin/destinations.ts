@@ -41,12 +41,7 @@ const previewOf = (values: FormValues) =>
 export const destinationRoutes: AdminRoutes = async (app, { services }) => {
   const destinations = services.admin.destinations;
   const load = (request: FastifyRequest): Promise<Destination> =>
-    foundById(
-      request,
-      (id) => destinations.find(id),
-      'destination_not_found',
-      'There is no destination with this id.',
-    );
+    foundById(request, (id) => destinations.find(id), 'destination');
   const page = async (
     request: FastifyRequest,
     reply: FastifyReply,

@@ -9,12 +9,7 @@ import { type AdminRoutes, foundById, IdParams, seeOther, sendAdminPage, sendPag
 import { formOptions, formOptionsOn, nothing, submitForm } from './submit-form.js';
 
 export const listOr404 = (services: Services, request: FastifyRequest): Promise<List> =>
-  foundById(
-    request,
-    (id) => services.admin.lists.find(id),
-    'list_not_found',
-    'There is no list with this id.',
-  );
+  foundById(request, (id) => services.admin.lists.find(id), 'list');
 
 /** The list's page, optionally with one form refilled and its errors beside the fields (then a 422). */
 export async function showListPage(

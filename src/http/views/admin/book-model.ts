@@ -1,6 +1,7 @@
 import type { BookAdminData } from '../../../services/admin/book-page.js';
 import { html, type SafeHtml } from '../html.js';
-import type { FormErrors, FormValues } from './form.js';
+import { type FormErrors, type FormValues, formError } from './form.js';
+import { type AdminViewer, csrfField } from './layout.js';
 
 /** What the book's admin page shows: the data read by the service, plus the state of a failed form. */
 export interface BookPageModel extends BookAdminData {
@@ -41,4 +42,35 @@ export function bookSection(
   <header class="panel__head"><h2 id="${id}-title">${title}</h2></header>
   ${content(state)}
 </section>`;
+}
+
+/** A section's add form: folded away unless it was the one refused, then open with its errors. */
+export interface AddForm {
+  /** The form's name in `failed.form`. */
+  form: string;
+  summary: string;
+  /** Under the section's `base`: `/links`. */
+  action: string;
+  submit: string;
+  /** A line of help above the fields. */
+  intro?: string;
+  /** Fields one under the other (`admin-form--stack`). */
+  stacked?: boolean;
+}
+
+export function addForm(
+  viewer: AdminViewer,
+  model: BookPageModel,
+  state: BookSectionState,
+  { form, summary, action, submit, intro, stacked }: AddForm,
+  fields: SafeHtml,
+): SafeHtml {
+  return html`<details class="add"${model.failed?.form === form ? html` open` : ''}><summary>${summary}</summary>
+  ${intro ? html`<p class="muted small">${intro}</p>` : ''}
+  ${formError(state.errors)}
+  <form method="post" action="${state.base}${action}" class="admin-form${stacked ? ' admin-form--stack' : ''}">
+    ${csrfField(viewer)}
+    ${fields}
+    <div class="form-actions"><button type="submit" class="button">${submit}</button></div>
+  </form></details>`;
 }

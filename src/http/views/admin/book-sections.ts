@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../html.js';
-import { type BookPageModel, bookSection } from './book-model.js';
+import { addForm, type BookPageModel, bookSection } from './book-model.js';
 import { actionButton, checkbox, field, formError, select } from './form.js';
 import { type AdminViewer, csrfField } from './layout.js';
 
@@ -26,19 +26,19 @@ export function linksSection(viewer: AdminViewer, model: BookPageModel): SafeHtm
         <td>${actionButton(viewer, `${base}/links/remove`, 'link_id', link.id, 'Remove')}</td></tr>`,
       )}</tbody></table>`
     }
-  <details class="add"${model.failed?.form === 'link' ? html` open` : ''}><summary>Add a destination link</summary>
-  ${formError(errors)}
-  <form method="post" action="${base}/links" class="admin-form">
-    ${csrfField(viewer)}
-    ${select('Destination', 'destination_id', options, values, errors)}
+  ${addForm(
+    viewer,
+    model,
+    { base, values, errors },
+    { form: 'link', summary: 'Add a destination link', action: '/links', submit: 'Add link' },
+    html`${select('Destination', 'destination_id', options, values, errors)}
     ${field('URL (empty: the template URL)', 'url', values, errors, { type: 'url', maxlength: 2000 })}
     ${field('Label', 'label', values, errors, { maxlength: 100 })}
     ${field('Tagline', 'tagline', values, errors, { maxlength: 200 })}
     ${field('Active from', 'active_from', values, errors, { placeholder: 'YYYY-MM-DD', maxlength: 40 })}
     ${field('Active until', 'active_until', values, errors, { placeholder: 'YYYY-MM-DD', maxlength: 40 })}
-    ${checkbox('Featured', 'is_featured', values, errors)}
-    <div class="form-actions"><button type="submit" class="button">Add link</button></div>
-  </form></details>`,
+    ${checkbox('Featured', 'is_featured', values, errors)}`,
+  )}`,
   );
 }
 
@@ -60,15 +60,15 @@ export function overridesSection(viewer: AdminViewer, model: BookPageModel): Saf
           <td>${actionButton(viewer, `${base}/overrides/delete`, 'retailer_key', o.retailerKey, 'Delete')}</td></tr>`,
           )}</tbody></table>`
     }
-  <details class="add"${model.failed?.form === 'override' ? html` open` : ''}><summary>Override a retailer's URL</summary>
-  ${formError(errors)}
-  <form method="post" action="${base}/overrides" class="admin-form">
-    ${csrfField(viewer)}
-    ${select('Retailer', 'retailer_key', options, values, errors)}
+  ${addForm(
+    viewer,
+    model,
+    { base, values, errors },
+    { form: 'override', summary: "Override a retailer's URL", action: '/overrides', submit: 'Save override' },
+    html`${select('Retailer', 'retailer_key', options, values, errors)}
     ${field('Override URL', 'override_url', values, errors, { type: 'url', maxlength: 2000 })}
-    ${field('Notes', 'notes', values, errors, { maxlength: 500 })}
-    <div class="form-actions"><button type="submit" class="button">Save override</button></div>
-  </form></details>`,
+    ${field('Notes', 'notes', values, errors, { maxlength: 500 })}`,
+  )}`,
   );
 }
 

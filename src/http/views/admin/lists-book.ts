@@ -1,8 +1,8 @@
 import { html, type SafeHtml } from '../html.js';
 import { listTitle } from '../list-page.js';
-import { type BookPageModel, bookSection, formState } from './book-model.js';
-import { actionButton, checkbox, field, formError } from './form.js';
-import { type AdminViewer, csrfField } from './layout.js';
+import { addForm, type BookPageModel, bookSection, formState } from './book-model.js';
+import { actionButton, checkbox, field } from './form.js';
+import type { AdminViewer } from './layout.js';
 
 /** The book's lists, with SPEC 2.4 "book remove list" per list and the "book add list" form. */
 export function listsSection(viewer: AdminViewer, model: BookPageModel): SafeHtml {
@@ -26,17 +26,23 @@ export function listsSection(viewer: AdminViewer, model: BookPageModel): SafeHtm
           ${actionButton(viewer, `${base}/lists/remove`, 'list_id', list.id, 'Remove from list')}</li>`,
         )}</ul>`
   }
-  <details class="add"${model.failed?.form === 'list' ? html` open` : ''}><summary>Add to list</summary>
-  <p class="muted small">The list with the same source, name and date gets the book; otherwise a new list is made.</p>
-  ${formError(errors)}
-  <form method="post" action="${base}/lists" class="admin-form admin-form--stack">
-    ${csrfField(viewer)}
-    ${field('List name', 'list_name', values, errors, { maxlength: 500 })}
+  ${addForm(
+    viewer,
+    model,
+    { base, values, errors },
+    {
+      form: 'list',
+      summary: 'Add to list',
+      action: '/lists',
+      submit: 'Add to list',
+      intro: 'The list with the same source, name and date gets the book; otherwise a new list is made.',
+      stacked: true,
+    },
+    html`${field('List name', 'list_name', values, errors, { maxlength: 500 })}
     ${field('Source', 'list_source', values, errors, { maxlength: 100 })}
     ${field('Date', 'list_date', values, errors, { placeholder: 'YYYY-MM-DD', maxlength: 20 })}
     ${field('Rank', 'rank', values, errors, { type: 'number' })}
-    ${checkbox('Feature the list on the home page', 'is_featured', values, errors)}
-    <button type="submit" class="button">Add to list</button>
-  </form></details>`,
+    ${checkbox('Feature the list on the home page', 'is_featured', values, errors)}`,
+  )}`,
   );
 }
