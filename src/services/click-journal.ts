@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { writeSync } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -94,7 +95,7 @@ export class ClickJournal<Record> {
     const seq = this.seq;
     this.queued.push(`${JSON.stringify({ s: seq, c: this.serialize(record) })}\n`);
     const durable = new Promise<void>((resolve) => this.waiters.push({ resolve }));
-    if (!this.writing) this.writing = this.writeLoop();
+    if (!this.writing) this.writing = this.sync === 'interval' ? this.writeAtTurnEnd() : this.writeLoop();
     return { seq, durable };
   }
 
@@ -120,6 +121,39 @@ export class ClickJournal<Record> {
     const handle = await open(join(this.path, `${number}.log`), 'a');
     this.current = { number, handle, bytes: 0, lastSeq: this.seq };
     return this.current;
+  }
+
+  /**
+   * `interval`: every line queued in this turn of the event loop, written at its end (setImmediate)
+   * in one synchronous write, which lands in the page cache at once; the background fsync takes it to
+   * disk. An asynchronous write costs a hand-off to libuv's thread pool and a wake-up back, several
+   * system calls a group; with few clicks a turn that was most of a click's journal cost
+   * (bench/runs/2026-12-02-run-29.md). A segment that is full is rotated by `writeLoop`.
+   */
+  private async writeAtTurnEnd(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const current = this.current;
+    if (!current || current.bytes >= SEGMENT_BYTES) return this.writeLoop();
+    const lines = this.queued;
+    const waiters = this.waiters;
+    this.queued = [];
+    this.waiters = [];
+    try {
+      const data = Buffer.from(lines.join(''));
+      for (let written = 0; written < data.length; )
+        written += writeSync(current.handle.fd, data, written, data.length - written);
+      this.dirty = true;
+      current.bytes += data.length;
+      current.lastSeq = this.seq;
+      if (this.failed) this.logger.error({}, 'click journal writes again');
+      this.failed = false;
+    } catch (error) {
+      if (!this.failed)
+        this.logger.error({ err: error }, 'click journal write failed; clicks kept in memory');
+      this.failed = true;
+    }
+    for (const waiter of waiters) waiter.resolve();
+    this.writing = null;
   }
 
   /** One write (and with `always` one fsync) for everything queued; repeated while appends keep arriving. */
