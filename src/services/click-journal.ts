@@ -10,11 +10,12 @@ import { join } from 'node:path';
  * got (`settings`, `click-journal:<id>`), so a replay after a crash skips what was already written and
  * counts no click twice.
  *
- * Group commit keeps `/go/` fast: appends that arrive while one write runs wait for the next one, which
- * writes all of them at once. Durability against a crash of the machine itself (power, kernel) is a
- * choice (`CLICK_WAL_FSYNC`): `interval` (default) fsyncs in the background every 100 ms, like
- * PostgreSQL's `synchronous_commit = off` or Redis's `appendfsync everysec`; `always` fsyncs each group
- * before its redirects are answered (one fsync for every request of those few milliseconds).
+ * Group commit keeps `/go/` fast: with `interval` the lines of one turn of the event loop are written
+ * together at its end; with `always`, appends that arrive while one write and fsync run wait for the
+ * next, which writes all of them at once. Durability against a crash of the machine itself (power,
+ * kernel) is a choice (`CLICK_WAL_FSYNC`): `interval` (default) fsyncs in the background every 100 ms,
+ * like PostgreSQL's `synchronous_commit = off` or Redis's `appendfsync everysec`; `always` fsyncs each
+ * group before its redirects are answered (one fsync for every request of those few milliseconds).
  *
  * Layout: `<dir>/<pid>-<id>/<n>.log`, one JSON line per click (`{"s":seq,"c":click}`). The process id
  * tells a live journal from an orphan; a journal is claimed for replay by renaming it to the claiming
@@ -134,55 +135,56 @@ export class ClickJournal<Record> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     const current = this.current;
     if (!current || current.bytes >= SEGMENT_BYTES) return this.writeLoop();
-    const lines = this.queued;
-    const waiters = this.waiters;
-    this.queued = [];
-    this.waiters = [];
+    const group = this.takeQueued();
     try {
-      const data = Buffer.from(lines.join(''));
+      const data = Buffer.from(group.data);
       for (let written = 0; written < data.length; )
         written += writeSync(current.handle.fd, data, written, data.length - written);
-      this.dirty = true;
-      current.bytes += data.length;
-      current.lastSeq = this.seq;
-      if (this.failed) this.logger.error({}, 'click journal writes again');
-      this.failed = false;
+      this.wrote(current, data.length, group.lastSeq);
     } catch (error) {
-      if (!this.failed)
-        this.logger.error({ err: error }, 'click journal write failed; clicks kept in memory');
-      this.failed = true;
+      this.writeFailed(error);
     }
-    for (const waiter of waiters) waiter.resolve();
+    for (const waiter of group.waiters) waiter.resolve();
     this.writing = null;
   }
 
   /** One write (and with `always` one fsync) for everything queued; repeated while appends keep arriving. */
   private async writeLoop(): Promise<void> {
     while (this.queued.length > 0) {
-      const lines = this.queued;
-      const waiters = this.waiters;
-      const lastSeq = this.seq;
-      this.queued = [];
-      this.waiters = [];
+      const group = this.takeQueued();
       try {
         const segment = await this.segmentForWrite();
-        const data = lines.join('');
-        await segment.handle.write(data);
+        await segment.handle.write(group.data);
         if (this.sync === 'always') await segment.handle.datasync();
-        else this.dirty = true;
-        segment.bytes += Buffer.byteLength(data);
-        segment.lastSeq = lastSeq;
-        if (this.failed) this.logger.error({}, 'click journal writes again');
-        this.failed = false;
+        this.wrote(segment, Buffer.byteLength(group.data), group.lastSeq);
       } catch (error) {
-        // The redirect goes ahead: the click stays in memory and reaches the database as before.
-        if (!this.failed)
-          this.logger.error({ err: error }, 'click journal write failed; clicks kept in memory');
-        this.failed = true;
+        this.writeFailed(error);
       }
-      for (const waiter of waiters) waiter.resolve();
+      for (const waiter of group.waiters) waiter.resolve();
     }
     this.writing = null;
+  }
+
+  /** Everything queued, as one write's data, with its waiters and the sequence number it reaches. */
+  private takeQueued(): { data: string; waiters: Waiter[]; lastSeq: number } {
+    const group = { data: this.queued.join(''), waiters: this.waiters, lastSeq: this.seq };
+    this.queued = [];
+    this.waiters = [];
+    return group;
+  }
+
+  private wrote(segment: Segment, bytes: number, lastSeq: number): void {
+    if (this.sync === 'interval') this.dirty = true;
+    segment.bytes += bytes;
+    segment.lastSeq = lastSeq;
+    if (this.failed) this.logger.error({}, 'click journal writes again');
+    this.failed = false;
+  }
+
+  /** The redirect goes ahead: the click stays in memory and reaches the database as before. */
+  private writeFailed(error: unknown): void {
+    if (!this.failed) this.logger.error({ err: error }, 'click journal write failed; clicks kept in memory');
+    this.failed = true;
   }
 
   /** `interval`: what was written since the last tick goes to disk (a crash of the machine loses ≤ 100 ms). */
