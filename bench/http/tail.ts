@@ -4,7 +4,7 @@
  * connections: `/book/{slug}` over many books in rotation (against a bare server sending a page of
  * the same size), `/go/{slug}/{destination}` (against a bare 302), `/api/v1/search` with one query
  * repeated (its answer cached) and with distinct catalog queries and no answer cache, and
- * `/api/v1/resolve` of one known store URL.
+ * `/api/v1/resolve` of one known store URL, with the service's event-loop delay (p99, max) during each run.
  * `npx tsx bench/http/tail.ts [--catalog examples/books.csv] [--books 200] [--duration 10] [--warmup 2]
  *   [--database sqlite|postgres] [--only book,go,search,resolve] [--connections 10,50]`
  * (`--catalog` takes any CSV `booklink import` reads; its most popular `--books` become book pages).
@@ -112,7 +112,30 @@ interface Row {
   connections: number;
   app: WrkRun;
   appCpu: number;
+  /** The server's event-loop delay during the run (its /metrics), in ms. */
+  loop?: LoopDelay;
   bare: WrkRun | null;
+}
+
+interface LoopDelay {
+  p99: number;
+  max: number;
+}
+
+/**
+ * The event-loop delay since the last scrape, as the service's /metrics reports it (prom-client's
+ * `nodejs_eventloop_lag_*`, from `monitorEventLoopDelay`, reset at every scrape); null for a bare server.
+ */
+async function loopDelay(server: ChildServer): Promise<LoopDelay | null> {
+  const response = await fetch(`${server.url}/metrics`).catch(() => null);
+  if (!response?.ok) return null;
+  const text = await response.text();
+  const seconds = (name: string) =>
+    Number(new RegExp(`^${name} ([0-9.e+-]+)`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return {
+    p99: 1000 * seconds('nodejs_eventloop_lag_p99_seconds'),
+    max: 1000 * seconds('nodejs_eventloop_lag_max_seconds'),
+  };
 }
 
 async function measure(
@@ -121,28 +144,31 @@ async function measure(
   connections: number,
   paths: readonly string[] | undefined,
   okStatus: (run: WrkRun) => boolean = (run) => run.non2xx === 0,
-): Promise<{ run: WrkRun; cpu: number }> {
+): Promise<{ run: WrkRun; cpu: number; loop?: LoopDelay }> {
   await wrk(url, { connections, duration: warmup, headers, ...(paths ? { paths } : {}) });
+  const scraped = await loopDelay(server); // resets the histogram: what follows is this run's
   const before = cpuSecondsOf(server);
   const run = await wrk(url, { connections, duration, headers, ...(paths ? { paths } : {}) });
+  const cpu = (cpuSecondsOf(server) - before) / run.seconds;
+  const loop = scraped ? await loopDelay(server) : null;
   if (!okStatus(run)) throw new Error(`${url}: ${run.non2xx} failed responses`);
-  return { run, cpu: (cpuSecondsOf(server) - before) / run.seconds };
+  return { run, cpu, ...(loop ? { loop } : {}) };
 }
 
 const ms = (value: number) => (value >= 10 ? value.toFixed(0) : value.toFixed(1));
 
 function table(rows: readonly Row[]): string {
   const lines = [
-    '| route | connections | req/s | bare req/s | ratio | p50 | p99 | p99.9 | bare p99 | server CPU |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| route | connections | req/s | bare req/s | ratio | p50 | p99 | p99.9 | bare p99 | server CPU | loop delay p99 / max |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
-  for (const { route, connections, app, appCpu, bare } of rows) {
+  for (const { route, connections, app, appCpu, loop, bare } of rows) {
     const { p50, p99, p999 } = app.latencyMs;
     const ratio = bare ? `${Math.round((100 * app.rate) / bare.rate)} %` : '—';
     lines.push(
       `| ${route} | ${connections} | ${Math.round(app.rate).toLocaleString('en-US')} | ` +
         `${bare ? Math.round(bare.rate).toLocaleString('en-US') : '—'} | ${ratio} | ${ms(p50)} ms | ` +
-        `${ms(p99)} ms | ${ms(p999)} ms | ${bare ? `${ms(bare.latencyMs.p99)} ms` : '—'} | ${Math.round(appCpu * 100)} % |`,
+        `${ms(p99)} ms | ${ms(p999)} ms | ${bare ? `${ms(bare.latencyMs.p99)} ms` : '—'} | ${Math.round(appCpu * 100)} % | ${loop ? `${ms(loop.p99)} / ${ms(loop.max)} ms` : '—'} |`,
     );
   }
   return lines.join('\n');
@@ -202,7 +228,14 @@ async function run(dir: string, databaseUrl: string): Promise<void> {
           connections,
           slugs.map((slug) => `/book/${slug}`),
         );
-        report({ route: '`/book/{slug}`', connections, app: book.run, appCpu: book.cpu, bare: bare.run });
+        report({
+          route: '`/book/{slug}`',
+          connections,
+          app: book.run,
+          appCpu: book.cpu,
+          loop: book.loop,
+          bare: bare.run,
+        });
       }
       if (only.has('go')) {
         // wrk counts 3xx as success: a redirect is what both answer.
@@ -213,7 +246,14 @@ async function run(dir: string, databaseUrl: string): Promise<void> {
           connections,
           slugs.map((slug) => `/go/${slug}/amazon`),
         );
-        report({ route: '`/go/{slug}/amazon`', connections, app: go.run, appCpu: go.cpu, bare: bare302.run });
+        report({
+          route: '`/go/{slug}/amazon`',
+          connections,
+          app: go.run,
+          appCpu: go.cpu,
+          loop: go.loop,
+          bare: bare302.run,
+        });
       }
       if (only.has('search')) {
         const cached = await measure(
@@ -227,6 +267,7 @@ async function run(dir: string, databaseUrl: string): Promise<void> {
           connections,
           app: cached.run,
           appCpu: cached.cpu,
+          loop: cached.loop,
           bare: null,
         });
         const distinct = await measure(uncached, `${uncached.url}/`, connections, queries);
@@ -235,6 +276,7 @@ async function run(dir: string, databaseUrl: string): Promise<void> {
           connections,
           app: distinct.run,
           appCpu: distinct.cpu,
+          loop: distinct.loop,
           bare: null,
         });
       }
@@ -251,6 +293,7 @@ async function run(dir: string, databaseUrl: string): Promise<void> {
           connections,
           app: resolve.run,
           appCpu: resolve.cpu,
+          loop: resolve.loop,
           bare: null,
         });
       }

@@ -70,7 +70,9 @@ export class ClickRecorder {
       name: 'click',
       write: clickWrite(db, this.journal?.id ?? null),
       flushIntervalMs: options.flushIntervalMs ?? 1000,
-      maxBatch: options.maxBatch ?? 200,
+      // A commit costs about as much as a few hundred rows: 1,000 a batch gave `/go/` a quarter to a third
+      // more clicks a second than 200 (bench/runs/2026-12-02-run-29.md).
+      maxBatch: options.maxBatch ?? 1000,
       maxRetries: options.maxRetries ?? 5,
       maxPending: options.maxPending ?? 100_000,
       retryDelayMs: options.retryDelayMs,

@@ -28,7 +28,9 @@ export interface JournalMark {
 }
 
 // Well under SQLite's and PostgreSQL's bound-parameter limits at 10 columns a row.
-const ROWS_PER_STATEMENT = 500;
+// Short enough a text for the SQLite connection to keep it prepared (db.ts keeps texts under 8,000
+// characters): a 500-row insert would be prepared anew on every flush.
+const ROWS_PER_STATEMENT = 200;
 const markKey = (journal: string) => `click-journal:${journal}`;
 
 const CLICK_COLUMNS = [
