@@ -4,7 +4,7 @@ import type { LoggedRequest, RequestLog } from './request-log.js';
 
 /**
  * What the replays in front of Fastify (page-replay.ts, go-replay.ts) need to read a raw request as
- * Fastify would, and to keep a response as Fastify sent it.
+ * Fastify would and to keep a response as Fastify sent it, and `Replay`, the part of them both share.
  */
 
 /**
