@@ -26,10 +26,9 @@ describe('click journal', () => {
       const path = join(dir, name ?? '');
       // One turn's appends, then a second turn's: each resolves only when its line is written.
       const first = [1, 2, 3].map((n) => journal.append({ n }));
-      await first[0]?.durable;
+      await Promise.all(first.map((entry) => entry.durable));
       const lines = (await readFile(join(path, '1.log'), 'utf8')).trim().split('\n');
       assert.deepEqual(lines, ['{"s":1,"c":{"n":1}}', '{"s":2,"c":{"n":2}}', '{"s":3,"c":{"n":3}}']);
-      await Promise.all(first.map((entry) => entry.durable));
       const second = [4, 5].map((n) => journal.append({ n }));
       assert.deepEqual(
         second.map((entry) => entry.seq),

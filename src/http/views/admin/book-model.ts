@@ -29,6 +29,8 @@ export interface BookSectionState {
   base: string;
   values: FormValues;
   errors: FormErrors;
+  /** The section's add form (`addForm`), open when it was the one refused. */
+  add(viewer: AdminViewer, form: AddForm, fields: SafeHtml): SafeHtml;
 }
 
 /** A section of the admin book page: its panel named `title`, with what `content` draws from the form state. */
@@ -37,7 +39,15 @@ export function bookSection(
   { id, title, form, defaults = {} }: BookSection,
   content: (state: BookSectionState) => SafeHtml,
 ): SafeHtml {
-  const state = { base: `/admin/books/${model.book.id}`, ...formState(model, form, defaults) };
+  const base = `/admin/books/${model.book.id}`;
+  const { values, errors } = formState(model, form, defaults);
+  const open = model.failed?.form === form;
+  const state: BookSectionState = {
+    base,
+    values,
+    errors,
+    add: (viewer, spec, fields) => addForm(viewer, { base, errors, open }, spec, fields),
+  };
   return html`<section class="panel" id="${id}" aria-labelledby="${id}-title">
   <header class="panel__head"><h2 id="${id}-title">${title}</h2></header>
   ${content(state)}
@@ -46,8 +56,6 @@ export function bookSection(
 
 /** A section's add form: folded away unless it was the one refused, then open with its errors. */
 export interface AddForm {
-  /** The form's name in `failed.form`. */
-  form: string;
   summary: string;
   /** Under the section's `base`: `/links`. */
   action: string;
@@ -58,14 +66,13 @@ export interface AddForm {
   stacked?: boolean;
 }
 
-export function addForm(
+function addForm(
   viewer: AdminViewer,
-  model: BookPageModel,
-  state: BookSectionState,
-  { form, summary, action, submit, intro, stacked }: AddForm,
+  state: { base: string; errors: FormErrors; open: boolean },
+  { summary, action, submit, intro, stacked }: AddForm,
   fields: SafeHtml,
 ): SafeHtml {
-  return html`<details class="add"${model.failed?.form === form ? html` open` : ''}><summary>${summary}</summary>
+  return html`<details class="add"${state.open ? html` open` : ''}><summary>${summary}</summary>
   ${intro ? html`<p class="muted small">${intro}</p>` : ''}
   ${formError(state.errors)}
   <form method="post" action="${state.base}${action}" class="admin-form${stacked ? ' admin-form--stack' : ''}">

@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../html.js';
-import { addForm, type BookPageModel, bookSection } from './book-model.js';
+import { type BookPageModel, bookSection } from './book-model.js';
 import { actionButton, checkbox, field, formError, select } from './form.js';
 import { type AdminViewer, csrfField } from './layout.js';
 
@@ -14,7 +14,7 @@ export function linksSection(viewer: AdminViewer, model: BookPageModel): SafeHtm
   return bookSection(
     model,
     { id: 'links', title: 'Curated destination links', form: 'link', defaults: { is_featured: true } },
-    ({ base, values, errors }) => html`${
+    ({ base, values, errors, add }) => html`${
       model.links.length === 0
         ? html`<p class="muted">No curated links: the page uses each destination's template.</p>`
         : html`<table class="data"><thead><tr><th>Destination</th><th>Label / tagline</th><th>Window</th><th></th></tr></thead><tbody>
@@ -26,11 +26,9 @@ export function linksSection(viewer: AdminViewer, model: BookPageModel): SafeHtm
         <td>${actionButton(viewer, `${base}/links/remove`, 'link_id', link.id, 'Remove')}</td></tr>`,
       )}</tbody></table>`
     }
-  ${addForm(
+  ${add(
     viewer,
-    model,
-    { base, values, errors },
-    { form: 'link', summary: 'Add a destination link', action: '/links', submit: 'Add link' },
+    { summary: 'Add a destination link', action: '/links', submit: 'Add link' },
     html`${select('Destination', 'destination_id', options, values, errors)}
     ${field('URL (empty: the template URL)', 'url', values, errors, { type: 'url', maxlength: 2000 })}
     ${field('Label', 'label', values, errors, { maxlength: 100 })}
@@ -50,7 +48,7 @@ export function overridesSection(viewer: AdminViewer, model: BookPageModel): Saf
   return bookSection(
     model,
     { id: 'overrides', title: 'Retailer overrides', form: 'override' },
-    ({ base, values, errors }) => html`${
+    ({ base, values, errors, add }) => html`${
       model.overrides.length === 0
         ? html`<p class="muted">No overrides.</p>`
         : html`<table class="data"><tbody>${model.overrides.map(
@@ -60,11 +58,9 @@ export function overridesSection(viewer: AdminViewer, model: BookPageModel): Saf
           <td>${actionButton(viewer, `${base}/overrides/delete`, 'retailer_key', o.retailerKey, 'Delete')}</td></tr>`,
           )}</tbody></table>`
     }
-  ${addForm(
+  ${add(
     viewer,
-    model,
-    { base, values, errors },
-    { form: 'override', summary: "Override a retailer's URL", action: '/overrides', submit: 'Save override' },
+    { summary: "Override a retailer's URL", action: '/overrides', submit: 'Save override' },
     html`${select('Retailer', 'retailer_key', options, values, errors)}
     ${field('Override URL', 'override_url', values, errors, { type: 'url', maxlength: 2000 })}
     ${field('Notes', 'notes', values, errors, { maxlength: 500 })}`,

@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '../html.js';
 import { listTitle } from '../list-page.js';
-import { addForm, type BookPageModel, bookSection, formState } from './book-model.js';
+import { type BookPageModel, bookSection, formState } from './book-model.js';
 import { actionButton, checkbox, field } from './form.js';
 import type { AdminViewer } from './layout.js';
 
@@ -15,6 +15,7 @@ export function listsSection(viewer: AdminViewer, model: BookPageModel): SafeHtm
       base,
       values,
       errors,
+      add,
     }) => html`${removal.list_id && html`<p class="form-error" role="alert">${removal.list_id}</p>`}
   ${
     lists.length === 0
@@ -26,12 +27,9 @@ export function listsSection(viewer: AdminViewer, model: BookPageModel): SafeHtm
           ${actionButton(viewer, `${base}/lists/remove`, 'list_id', list.id, 'Remove from list')}</li>`,
         )}</ul>`
   }
-  ${addForm(
+  ${add(
     viewer,
-    model,
-    { base, values, errors },
     {
-      form: 'list',
       summary: 'Add to list',
       action: '/lists',
       submit: 'Add to list',
