@@ -8,14 +8,12 @@ import type { BookPageModel, DestinationLinkView, LinkGroupView } from './models
 
 type LinkSeed = [slug: string, name: string, brand: string | null, extra?: Partial<DestinationLinkView>];
 
+/** The operator's featured store of a group, shown first with its tagline. */
+const featured = (tagline: string): Partial<DestinationLinkView> => ({ featured: true, tagline });
+
 const SEEDS: Readonly<Record<LinkGroupView['group'], readonly LinkSeed[]>> = {
   new: [
-    [
-      'bookshop',
-      'Bookshop.org',
-      '#4c3b8f',
-      { featured: true, tagline: 'Every purchase supports independent bookshops' },
-    ],
+    ['bookshop', 'Bookshop.org', '#4c3b8f', featured('Every purchase supports independent bookshops')],
     ['amazon', 'Amazon', '#ff9900'],
     ['barnes-noble', 'Barnes & Noble', '#2a5934'],
   ],
@@ -29,12 +27,7 @@ const SEEDS: Readonly<Record<LinkGroupView['group'], readonly LinkSeed[]>> = {
     ['google-play', 'Google Play Books', '#01875f'],
   ],
   audiobook: [
-    [
-      'librofm',
-      'Libro.fm',
-      '#e4573d',
-      { featured: true, tagline: 'Audiobooks that support local bookstores' },
-    ],
+    ['librofm', 'Libro.fm', '#e4573d', featured('Audiobooks that support local bookstores')],
     ['audible', 'Audible', '#f7991c'],
   ],
   library: [
