@@ -1,6 +1,6 @@
-import { CompiledQuery, type Insertable } from 'kysely';
+import type { Insertable } from 'kysely';
 import './affiliate-tags.js';
-import { compiledOnce } from './compiled.js';
+import { compiledOnce, insertInTurns } from './compiled.js';
 import type { Database, Db } from './schema.js';
 
 /** One outbound click as stored; new columns are added here, in `CLICK_COLUMNS` and in `clickValues`. */
@@ -81,7 +81,8 @@ function clickInsertSql(db: Db, count: number): string {
 }
 
 /**
- * One transaction, multi-row inserts: all of a batch is written or none of it. With a mark, the
+ * One transaction, multi-row inserts with a turn of the event loop between them (`insertInTurns`):
+ * all of a batch is written or none of it. With a mark, the
  * journal's position is moved in the same transaction, so a replay never writes these clicks again.
  */
 export async function insertClicks(
@@ -91,12 +92,7 @@ export async function insertClicks(
 ): Promise<void> {
   if (clicks.length === 0 && !mark) return;
   await db.transaction().execute(async (trx) => {
-    for (let start = 0; start < clicks.length; start += ROWS_PER_STATEMENT) {
-      const chunk = clicks.slice(start, start + ROWS_PER_STATEMENT);
-      await trx.executeQuery(
-        CompiledQuery.raw(clickInsertSql(trx, chunk.length), chunk.flatMap(clickValues)),
-      );
-    }
+    await insertInTurns(trx, clicks, ROWS_PER_STATEMENT, (count) => clickInsertSql(trx, count), clickValues);
     if (mark) {
       await trx
         .insertInto('settings')

@@ -72,7 +72,8 @@ describeEachDialect('/metrics and request logs', (context) =>
       await pause(30);
       const stalled = await metrics();
       assert.ok(sample(stalled, 'nodejs_eventloop_lag_max_seconds') >= 0.24, stalled);
-      assert.ok(sample(stalled, 'nodejs_eventloop_lag_p99_seconds') >= 0.24);
+      // Sampled every millisecond: the ticks around the stall read about 1 ms, not prom-client's 10.
+      assert.ok(sample(stalled, 'nodejs_eventloop_lag_min_seconds') < 0.005, stalled);
       await pause(100);
       const quiet = await metrics();
       assert.ok(sample(quiet, 'nodejs_eventloop_lag_max_seconds') < 0.24, 'each scrape starts a new window');

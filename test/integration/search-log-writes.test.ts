@@ -35,3 +35,26 @@ describeEachDialect('search log writes', (context) => {
     });
   });
 });
+
+describeEachDialect('search log writes in turns', (context) => {
+  it('answers other work between its statements and still writes a batch all or none', async () => {
+    const db = context.store().db;
+    const order: string[] = [];
+    // Scheduled before a three-statement batch: on SQLite, whose statements run synchronously, it runs
+    // only if the write lets the event loop take a turn before its end.
+    setImmediate(() => order.push('another request'));
+    await insertSearches(
+      db,
+      Array.from({ length: 451 }, (_, n) => logged(n)),
+    );
+    order.push('batch written');
+    assert.deepEqual(order, ['another request', 'batch written']);
+
+    // A row the database refuses in the last statement: the two statements before it are undone too.
+    const refused = { ...logged(450), query: null } as unknown as LoggedSearch;
+    const batch = [...Array.from({ length: 450 }, (_, n) => logged(1000 + n)), refused];
+    await assert.rejects(insertSearches(db, batch));
+    const count = await db.selectFrom('searches').select(db.fn.countAll<number>().as('n')).executeTakeFirst();
+    assert.equal(Number(count?.n), 451);
+  });
+});

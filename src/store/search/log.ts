@@ -1,5 +1,5 @@
-import { CompiledQuery, type Kysely } from 'kysely';
-import { compiledOnce } from '../compiled.js';
+import type { Kysely } from 'kysely';
+import { compiledOnce, insertInTurns } from '../compiled.js';
 import { nowIso } from '../db.js';
 import type { Database, SearchTables } from '../schema.js';
 
@@ -51,15 +51,17 @@ function searchInsertSql(db: Kysely<Database>, count: number): string {
   });
 }
 
-/** Writes logged searches in one transaction, several rows per statement. */
+/** Writes logged searches in one transaction, several rows per statement, a turn of the event loop between two. */
 export async function insertSearches(db: Kysely<Database>, rows: readonly LoggedSearch[]): Promise<void> {
   if (rows.length === 0) return;
   await db.transaction().execute(async (trx) => {
-    for (let start = 0; start < rows.length; start += SEARCHES_PER_STATEMENT) {
-      const chunk = rows.slice(start, start + SEARCHES_PER_STATEMENT);
-      const parameters = chunk.flatMap((row) => SEARCH_COLUMNS.map((column) => row[column] ?? null));
-      await trx.executeQuery(CompiledQuery.raw(searchInsertSql(trx, chunk.length), parameters));
-    }
+    await insertInTurns(
+      trx,
+      rows,
+      SEARCHES_PER_STATEMENT,
+      (count) => searchInsertSql(trx, count),
+      (row) => SEARCH_COLUMNS.map((column) => row[column] ?? null),
+    );
   });
 }
 
