@@ -138,6 +138,9 @@ describeEachDialect("the operator's brand", (context) => {
     };
     assert.equal(spec.info.title, 'Chapter & Verse');
     assert.deepEqual(spec.info.contact, { email: 'books@chapter.example' });
+    // Swagger UI reads its own copy of the document: the same brand.
+    const uiSpec = (await (await t.get('/docs/json')).json()) as { info: { title: string } };
+    assert.equal(uiSpec.info.title, 'Chapter & Verse');
 
     const brand = await t.services.brand.current();
     assert.equal(brand.defaultLanguage, 'en');

@@ -170,28 +170,34 @@ async function openApiPlugin(app: FastifyInstance, options: OpenApiOptions) {
     uiConfig: { deepLinking: true },
     theme: { title: 'Booklink API reference', css: [{ filename: 'booklink.css', content: DOCS_CSS }] },
   });
-  // Swagger UI's page has no viewport tag, so phones drew it at desktop width, zoomed out.
-  // A callback hook: it runs on every response, and only the /docs page is touched.
-  // Swagger UI reads the document from /docs/json: the same branded info as /openapi.json.
-  app.addHook('onSend', async (request, _reply, payload) => {
-    if (request.url !== '/docs/json' || typeof payload !== 'string' || !options.brand) return payload;
-    return JSON.stringify(await branded(JSON.parse(payload) as OpenApiDocument, options));
-  });
+  // Swagger UI's page has no viewport tag, so phones drew it at desktop width, zoomed out; and Swagger
+  // UI reads the document from /docs/json, which must carry the same branded info as /openapi.json.
+  // One callback hook: it runs on every response and touches only those two (an async hook made every
+  // answer of the service wait for a promise of its own).
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (
-      (request.url !== '/docs' && request.url !== '/docs/') ||
-      typeof payload !== 'string' ||
-      !String(reply.getHeader('content-type') ?? '').startsWith('text/html')
-    ) {
+    const url = request.url;
+    if (typeof payload !== 'string' || !url.startsWith('/docs')) {
       done(null, payload);
       return;
     }
+    if (url === '/docs/json' && options.brand) {
+      branded(JSON.parse(payload) as OpenApiDocument, options).then(
+        (document) => done(null, JSON.stringify(document)),
+        (error: Error) => done(error),
+      );
+      return;
+    }
+    const page =
+      (url === '/docs' || url === '/docs/') &&
+      String(reply.getHeader('content-type') ?? '').startsWith('text/html');
     done(
       null,
-      payload.replace(
-        '<meta charset="UTF-8">',
-        '<meta charset="UTF-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">',
-      ),
+      page
+        ? payload.replace(
+            '<meta charset="UTF-8">',
+            '<meta charset="UTF-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">',
+          )
+        : payload,
     );
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () =>
