@@ -1,7 +1,20 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import './affiliate-tags.js';
 import { compiledOnce, insertInTurns } from './compiled.js';
 import type { Database, Db } from './schema.js';
+
+// Migration 0035's table, merged into the shared Database type from here.
+declare module './schema.js' {
+  interface Database {
+    book_clicks: BookClickTable;
+  }
+}
+
+/** A book's outbound clicks of all time, kept with the clicks themselves (search ranking reads it). */
+export interface BookClickTable {
+  book_id: number;
+  clicks: number;
+}
 
 /** One outbound click as stored; new columns are added here, in `CLICK_COLUMNS` and in `clickValues`. */
 export interface ClickRecord {
@@ -81,8 +94,34 @@ function clickInsertSql(db: Db, count: number): string {
 }
 
 /**
+ * The upsert adding `count` books' clicks of a batch to their totals, compiled once per dialect and
+ * size. A statement names each book once: PostgreSQL refuses to update one row twice in a statement.
+ */
+function bookClicksSql(db: Db, count: number): string {
+  return compiledOnce(
+    db,
+    `book-clicks:${count}`,
+    () =>
+      db
+        .insertInto('book_clicks')
+        .values(Array.from({ length: count }, () => ({ book_id: 0, clicks: 0 })))
+        .onConflict((oc) =>
+          oc.column('book_id').doUpdateSet({ clicks: sql<number>`book_clicks.clicks + excluded.clicks` }),
+        )
+        .compile().sql,
+  );
+}
+
+/** A batch's clicks per book. */
+function clicksByBook(clicks: readonly ClickRecord[]): Array<[bookId: number, clicks: number]> {
+  const counts = new Map<number, number>();
+  for (const click of clicks) counts.set(click.bookId, (counts.get(click.bookId) ?? 0) + 1);
+  return [...counts];
+}
+
+/**
  * One transaction, multi-row inserts with a turn of the event loop between them (`insertInTurns`):
- * all of a batch is written or none of it. With a mark, the
+ * all of a batch is written, and added to its books' totals (`book_clicks`), or none of it. With a mark, the
  * journal's position is moved in the same transaction, so a replay never writes these clicks again.
  */
 export async function insertClicks(
@@ -93,6 +132,13 @@ export async function insertClicks(
   if (clicks.length === 0 && !mark) return;
   await db.transaction().execute(async (trx) => {
     await insertInTurns(trx, clicks, ROWS_PER_STATEMENT, (count) => clickInsertSql(trx, count), clickValues);
+    await insertInTurns(
+      trx,
+      clicksByBook(clicks),
+      ROWS_PER_STATEMENT,
+      (count) => bookClicksSql(trx, count),
+      (counted) => counted,
+    );
     if (mark) {
       await trx
         .insertInto('settings')

@@ -29,6 +29,7 @@ import { brandLogosMigration } from './migrations/0031-brand-logos.js';
 import { offersMigration } from './migrations/0032-offers.js';
 import { storefrontTemplatesMigration } from './migrations/0033-storefront-templates.js';
 import { appleAudiobooksMigration } from './migrations/0034-apple-audiobooks.js';
+import { bookClicksMigration } from './migrations/0035-book-clicks.js';
 
 export type DialectMigration = (db: Kysely<unknown>, dialect: Dialect) => Promise<void>;
 
@@ -63,6 +64,7 @@ const MIGRATIONS: ReadonlyArray<[name: string, up: DialectMigration]> = [
   ['0032-offers', offersMigration],
   ['0033-storefront-templates', storefrontTemplatesMigration],
   ['0034-apple-audiobooks', appleAudiobooksMigration],
+  ['0035-book-clicks', bookClicksMigration],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -9,6 +9,7 @@ import { markRanges } from '../../src/store/migrations/0024-fold-marks-postgres.
 import { listPublicIdsMigration } from '../../src/store/migrations/0025-list-public-ids.js';
 import { storefrontTemplatesMigration } from '../../src/store/migrations/0033-storefront-templates.js';
 import { appleAudiobooksMigration } from '../../src/store/migrations/0034-apple-audiobooks.js';
+import { bookClicksMigration } from '../../src/store/migrations/0035-book-clicks.js';
 import { refreshSearchStatistics } from '../../src/store/search/vocabulary.js';
 import { startTestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
@@ -401,6 +402,34 @@ describeEachDialect('migrations', (context) => {
         .set({ url_template: seeded.url_template })
         .where('id', '=', seeded.id)
         .execute();
+    }
+  });
+
+  it('counts the clicks stored before book totals existed, one row a book', async () => {
+    const { db } = context.store();
+    const destination = await db.selectFrom('destinations').select('id').executeTakeFirstOrThrow();
+    const at = '2026-01-01T00:00:00.000Z';
+    const click = (bookId: number) => ({ book_id: bookId, destination_id: destination.id, created_at: at });
+    await db.deleteFrom('clicks').execute();
+    await db
+      .insertInto('clicks')
+      .values([click(501), click(501), click(501), click(502)])
+      .execute();
+    try {
+      // The database as it was before 0035: clicks, and no totals.
+      await db.schema.dropTable('book_clicks').execute();
+      await bookClicksMigration(db as Kysely<unknown>, context.dialect);
+      const rows = await db.selectFrom('book_clicks').selectAll().orderBy('book_id').execute();
+      assert.deepEqual(
+        rows.map((row) => [Number(row.book_id), Number(row.clicks)]),
+        [
+          [501, 3],
+          [502, 1],
+        ],
+      );
+    } finally {
+      await db.deleteFrom('clicks').execute();
+      await db.deleteFrom('book_clicks').execute();
     }
   });
 });

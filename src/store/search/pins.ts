@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { nowIso, type Store } from '../db.js';
 import type { BookRow, Database } from '../schema.js';
+import '../click-writes.js';
 import { directRows, heldConnection, placeholders } from './direct.js';
 
 /** Saved books an operator pinned to this folded query. */
@@ -33,22 +34,25 @@ export async function addPin(
     .execute();
 }
 
-/** Outbound clicks per saved book: readers' choices feed back into ranking. */
+/**
+ * Outbound clicks per saved book, of all time: readers' choices feed back into ranking. Read from the
+ * totals the click writer keeps (`book_clicks`), one row a book, not counted from `clicks`, which took
+ * longer the more a book was clicked.
+ */
 export async function clickCounts(store: Store, bookIds: number[]): Promise<Map<number, number>> {
   if (bookIds.length === 0) return new Map();
   const sqlite = heldConnection(store);
   const rows = sqlite
     ? // The statement Kysely builds below, run directly (see direct.ts).
-      directRows<{ book_id: number; n: number }>(
+      directRows<{ book_id: number; clicks: number }>(
         sqlite,
-        `select "book_id", count(*) as "n" from "clicks" where "book_id" in (${placeholders(bookIds.length)}) group by "book_id"`,
+        `select "book_id", "clicks" from "book_clicks" where "book_id" in (${placeholders(bookIds.length)})`,
         bookIds,
       )
     : await store.db
-        .selectFrom('clicks')
-        .select(['book_id', sql<number>`count(*)`.as('n')])
+        .selectFrom('book_clicks')
+        .select(['book_id', 'clicks'])
         .where('book_id', 'in', bookIds)
-        .groupBy('book_id')
         .execute();
-  return new Map(rows.map((row) => [Number(row.book_id), Number(row.n)]));
+  return new Map(rows.map((row) => [Number(row.book_id), Number(row.clicks)]));
 }
