@@ -751,9 +751,16 @@ function fuzzSuite(context: DialectContext, total: number, seed: number): void {
     ledger.expected.clicks = (ledger.expected.clicks ?? 0) - t.services.writes.stats().refused.click;
     for (const [table, count] of Object.entries(afterCounts)) {
       const grown = count - (before[table] ?? 0);
-      // Aggregates (a row per day and key, not per request) and caches are not counted per request.
-      if (['api_usage', 'provider_misses', 'click_daily', 'page_visits', 'book_visits'].includes(table))
-        continue;
+      // Aggregates (a row per day and key, or per book, not per request) and caches are not counted per request.
+      const aggregates = [
+        'api_usage',
+        'provider_misses',
+        'click_daily',
+        'book_clicks',
+        'page_visits',
+        'book_visits',
+      ];
+      if (aggregates.includes(table)) continue;
       const expected = LOG_TABLES.has(table) ? (ledger.expected[table] ?? 0) : 0;
       assert.equal(
         grown,
@@ -761,6 +768,12 @@ function fuzzSuite(context: DialectContext, total: number, seed: number): void {
         `${table}: ${grown} rows added, the accepted requests account for ${expected}`,
       );
     }
+    // Each book's click total is its clicks, however the batches fell.
+    const totals = await sql<{ book_id: number; clicks: number | string; counted: number | string }>`
+      select b.book_id, b.clicks, (select count(*) from clicks c where c.book_id = b.book_id) as counted
+      from book_clicks b`.execute(store.db);
+    for (const row of totals.rows)
+      assert.equal(Number(row.clicks), Number(row.counted), `book_clicks of book ${row.book_id}`);
     // Negative-cache rows name only well-formed ISBNs that were asked for; usage rows only API routes.
     const misses = await sql<{ isbn13: string }>`select isbn13 from provider_misses`.execute(store.db);
     const asked = new Set(UNKNOWN_ISBNS.map((isbn) => parseIsbn(isbn)?.isbn13));
