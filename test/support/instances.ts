@@ -12,16 +12,44 @@ import { fileURLToPath } from 'node:url';
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** A port that was free a moment ago. */
-export async function freePort(): Promise<number> {
+/** The first port the kernel hands out to outgoing connections (ip_local_port_range), or Linux's default. */
+function ephemeralFloor(): number {
+  try {
+    const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+    return Number(low) > 2000 ? Number(low) : 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+/** Whether a server could listen on `port` just now. */
+async function canListen(port: number): Promise<boolean> {
   const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
+  server.listen(port, '127.0.0.1');
+  const outcome = await Promise.race([
+    once(server, 'listening').then(() => true),
+    once(server, 'error').then(() => false),
+  ]);
+  if (outcome) {
+    server.close();
+    await once(server, 'close');
+  }
+  return outcome;
+}
+
+/**
+ * A port that was free a moment ago, below the kernel's ephemeral range: a port of that range (what
+ * listening on port 0 gives) is also what every outgoing connection of the suite takes as its own
+ * end, PostgreSQL's and Redis's included, and one did take an instance's port between this check and
+ * the instance's listen (EADDRINUSE).
+ */
+export async function freePort(): Promise<number> {
+  const floor = Math.max(ephemeralFloor(), 11_000);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 10_000 + Math.floor(Math.random() * (floor - 10_000));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between 10000 and ${floor}`);
 }
 
 export interface Instance {
