@@ -36,7 +36,7 @@ const commands: Record<string, Command> = {
     return -1;
   },
   migrate: async () => {
-    const store = openStore(loadConfig().databaseUrl);
+    const store = openStore(loadConfig());
     try {
       const applied = await migrateToLatest(store);
       console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
@@ -72,7 +72,7 @@ const commands: Record<string, Command> = {
       return 2;
     }
     const config = loadConfig();
-    const store = openStore(config.databaseUrl);
+    const store = openStore(config);
     try {
       await migrateToLatest(store);
       const summary = await importCatalogFile(store, file, {
@@ -163,7 +163,7 @@ async function importDumps(
     './catalog/import/index.js'
   );
   const config = loadConfig();
-  const store = openStore(config.databaseUrl);
+  const store = openStore(config);
   try {
     await migrateToLatest(store);
     const progress = createTerminalProgress();

@@ -28,6 +28,8 @@ export interface Config {
   host: string;
   baseUrl: string;
   databaseUrl: string;
+  /** PostgreSQL: statements prepared by name (DATABASE_PREPARED_STATEMENTS, on unless `off`). */
+  databasePreparedStatements: boolean;
   redisUrl: string | null;
   /** Prepended to every Redis key and channel, so several deployments can share one Redis. */
   redisKeyPrefix: string;
@@ -229,6 +231,12 @@ function databaseUrl(env: Env): string {
   return raw;
 }
 
+function onUnlessOff(env: Env, name: string): boolean {
+  const raw = env[name]?.trim() || 'on';
+  if (raw !== 'on' && raw !== 'off') throw new ConfigError(`${name} must be on or off, got "${raw}"`);
+  return raw === 'on';
+}
+
 function redisKeyPrefix(env: Env): string {
   const raw = env.REDIS_KEY_PREFIX ?? 'booklink:';
   if (!/^[\w.:-]{1,64}$/.test(raw)) {
@@ -296,6 +304,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     host: env.HOST || '0.0.0.0',
     baseUrl: url(env, 'BASE_URL', `http://localhost:${port}`),
     databaseUrl: database,
+    databasePreparedStatements: onUnlessOff(env, 'DATABASE_PREPARED_STATEMENTS'),
     redisUrl: env.REDIS_URL || null,
     redisKeyPrefix: redisKeyPrefix(env),
     providers: enabledProviders,

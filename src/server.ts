@@ -39,7 +39,7 @@ export interface RunningServer {
 
 /** Opens the store, migrates, listens, and shuts down gracefully: in-flight requests finish, clicks flush. */
 export async function startServer(config: Readonly<Config>): Promise<RunningServer> {
-  const store = openStore(config.databaseUrl);
+  const store = openStore(config);
   await migrateToLatest(store);
   // The first admin from ADMIN_EMAIL/ADMIN_PASSWORD, only while no account exists.
   const firstAdmin = await ensureFirstAdmin(store.db, config.adminEmail, config.adminPassword);

@@ -47,7 +47,7 @@ export async function runAdminCommand(args: string[]): Promise<number> {
     return 2;
   }
   const password = values.password ?? (await readPassword());
-  const store = openStore(loadConfig().databaseUrl);
+  const store = openStore(loadConfig());
   try {
     await migrateToLatest(store);
     const users = new AdminUsers(store.db, new ChangeEvents());

@@ -116,7 +116,7 @@ export async function runApiKeyCommand(args: string[], io: CliOutput = consoleOu
     io.err(APIKEY_USAGE);
     return 2;
   }
-  const store = openStore(loadConfig().databaseUrl);
+  const store = openStore(loadConfig());
   try {
     await migrateToLatest(store);
     return await subcommand(new AdminKeys(store.db, new ChangeEvents()), rest, io);

@@ -23,7 +23,7 @@ export async function runBackupCommand(args: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const store = openStore(config.databaseUrl);
+  const store = openStore(config);
   try {
     const pages = await backupSqliteDatabase(store, file, (done, total) =>
       process.stderr.write(`\rbacking up: ${done}/${total} pages`),

@@ -27,7 +27,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * lets the event loop take a turn between two statements. better-sqlite3 runs a statement
  * synchronously and Kysely's awaits between statements are only microtasks, so a 1,000-click batch
  * held the loop about 5 ms in one piece, and every request that arrived meanwhile waited for all of
- * it: the `/go/` tail (bench/runs/2026-12-02-run-30.md). Between two statements now, requests that
+ * it: the `/go/` tail (bench/runs/2026-12-03-run-30.md). Between two statements now, requests that
  * need no database are answered; queries wait for the connection, which the transaction holds, as
  * they waited before. The transaction is still one: all of the rows are written or none.
  */

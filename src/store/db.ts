@@ -14,6 +14,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { markDatabaseError } from './errors.js';
+import { isStalePreparedStatement, StatementNames } from './pg-statements.js';
 import type { Database, Db } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -150,7 +151,16 @@ export function reusingStatements(sqlite: SQLite.Database, kept = STATEMENTS_KEP
   };
 }
 
-export function openStore(databaseUrl: string): Store {
+/** What a store is opened on: a database URL, or the configuration's (config.ts) database settings. */
+export interface StoreTarget {
+  databaseUrl: string;
+  /** PostgreSQL: statements prepared by name (pg-statements.ts); off behind a pooler that cannot keep them. */
+  databasePreparedStatements?: boolean;
+}
+
+export function openStore(target: string | StoreTarget): Store {
+  const { databaseUrl, databasePreparedStatements = true } =
+    typeof target === 'string' ? { databaseUrl: target } : target;
   const dialect = dialectOf(databaseUrl);
   if (dialect === 'sqlite') {
     const sqlite = openSqlite(databaseUrl.slice('sqlite:'.length) || ':memory:');
@@ -173,7 +183,8 @@ export function openStore(databaseUrl: string): Store {
       .query('set jit = off')
       .catch((error: Error) => console.error(`postgres: set jit: ${error.message}`));
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: databasePool(pool) }) });
+  const names = databasePreparedStatements ? new StatementNames() : null;
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: databasePool(pool, names) }) });
   return { db, dialect, pgPool: pool, close: () => db.destroy() };
 }
 
@@ -182,19 +193,23 @@ export function openStore(databaseUrl: string): Store {
  * (`isDatabaseUnavailable` believes only those): pg throws a lost connection's socket error as is,
  * with the same codes (ECONNRESET) as a client of ours hanging up.
  */
-function databasePool(pool: pg.Pool): PostgresPool {
+function databasePool(pool: pg.Pool, names: StatementNames | null): PostgresPool {
   return {
     connect: () =>
       pool.connect().then(
-        (client) => new MarkingClient(client),
+        (client) => new MarkingClient(client, names),
         (error: unknown) => Promise.reject(markDatabaseError(error)),
       ),
     end: () => pool.end(),
   };
 }
 
+/** A connection of the pool: its queries prepared by name where `names` gives one, its errors marked. */
 class MarkingClient implements PostgresPoolClient {
-  constructor(private readonly client: pg.PoolClient) {}
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly names: StatementNames | null,
+  ) {}
 
   query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
@@ -207,9 +222,21 @@ class MarkingClient implements PostgresPoolClient {
       this.client.query(sql as unknown as pg.Submittable);
       return sql;
     }
+    const values = [...parameters];
+    const name = this.names?.nameOf(sql, values.length);
+    const sent = this.send<R>(name === undefined ? { text: sql, values } : { name, text: sql, values });
+    return sent.catch((error: unknown) => {
+      if (name === undefined || !isStalePreparedStatement(error))
+        return Promise.reject(markDatabaseError(error));
+      this.names?.refuse(sql);
+      // Inside a transaction the refusal has aborted it, and the retry fails: the first error is the one to tell.
+      return this.send<R>({ text: sql, values }).catch(() => Promise.reject(markDatabaseError(error)));
+    });
+  }
+
+  private send<R>(query: pg.QueryConfig): Promise<PostgresQueryResult<R>> {
     // The rows are Kysely's to type, as when its driver is handed pg's own client.
-    const result = this.client.query(sql, [...parameters]) as unknown as Promise<PostgresQueryResult<R>>;
-    return result.catch((error: unknown) => Promise.reject(markDatabaseError(error)));
+    return this.client.query(query) as unknown as Promise<PostgresQueryResult<R>>;
   }
 
   release(): void {

@@ -1,0 +1,52 @@
+/**
+ * PostgreSQL's prepared statements, named by SQL text. A query sent without a name is parsed and
+ * planned anew on every execution: for a search that was 1.5 ms of the backend's 1.75 ms, against
+ * 0.23 ms of running the plans (bench/runs/2026-12-03-run-30.md). A named one is parsed once per
+ * connection, and after five executions PostgreSQL may keep a generic plan where it costs no more than
+ * the custom ones (`plan_cache_mode`, its default for every prepared statement). Each distinct text
+ * with parameters gets a name, up to `capacity` texts a process (a list of ids of another length is
+ * another text; a text with its values written in would be a new one each time), then the rest go
+ * unnamed. Texts longer than LONGEST_NAMED are not named either: multi-row inserts and bulk `in`
+ * lists, whose lengths seldom repeat and whose plans each connection would keep till it closes. A text
+ * without parameters is never named: it goes by the simple protocol, which runs several statements in
+ * one text (migrations) and which a name would turn away.
+ */
+const LONGEST_NAMED = 8_000;
+
+export class StatementNames {
+  private readonly names = new Map<string, string>();
+  /** Texts whose prepared statement PostgreSQL would not run again (see `refuse`). */
+  private readonly refused = new Set<string>();
+
+  constructor(private readonly capacity = 500) {}
+
+  /** The name to prepare `text` under, or undefined to send it unnamed. */
+  nameOf(text: string, parameters: number): string | undefined {
+    if (parameters === 0 || text.length > LONGEST_NAMED || this.refused.has(text)) return undefined;
+    const known = this.names.get(text);
+    if (known !== undefined || this.names.size >= this.capacity) return known;
+    const name = `booklink_${this.names.size}`;
+    this.names.set(text, name);
+    return name;
+  }
+
+  /** From now on `text` is sent unnamed: its prepared statement failed as only a prepared one can. */
+  refuse(text: string): void {
+    this.refused.add(text);
+  }
+
+  get size(): number {
+    return this.names.size;
+  }
+}
+
+/**
+ * Whether `error` is PostgreSQL refusing to run a statement it prepared earlier: the table under a
+ * `select *` has changed its columns since (another process migrated it), SQLSTATE 0A000 "cached
+ * plan must not change result type". The same text unnamed runs.
+ */
+export function isStalePreparedStatement(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as Error & { code?: unknown }).code;
+  return code === '0A000' && /cached plan must not change result type/.test(error.message);
+}

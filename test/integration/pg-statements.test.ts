@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { openStore, type Store } from '../../src/store/db.js';
+import {
+  createTestDatabase,
+  POSTGRES_ADMIN_URL,
+  postgresAvailable,
+  REQUIRE_ALL,
+  type TestDatabase,
+} from '../support/databases.js';
+
+/** Statements prepared by name on PostgreSQL (src/store/pg-statements.ts), through Kysely and a real server. */
+describe('PostgreSQL prepared statements', async () => {
+  if (!(await postgresAvailable())) {
+    const message = `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}: SKIPPING its prepared statements`;
+    if (REQUIRE_ALL) throw new Error(message);
+    console.warn(`\n!!! ${message}\n`);
+    return;
+  }
+  let database: TestDatabase;
+  let store: Store;
+  let unprepared: Store;
+  before(async () => {
+    database = await createTestDatabase('postgres');
+    store = openStore({ databaseUrl: database.url });
+    unprepared = openStore({ databaseUrl: database.url, databasePreparedStatements: false });
+    await sql`create table shelf (id int primary key, title text)`.execute(store.db);
+    await sql`insert into shelf values (1, 'Emma'), (2, 'Persuasion'), (3, 'Sanditon')`.execute(store.db);
+  });
+  after(async () => {
+    await store.close();
+    await unprepared.close();
+    await database.drop();
+  });
+
+  /** How often the connection has run `text` as a prepared statement (0: never prepared it). */
+  const runsOf = async (on: Store, run: (db: Store['db']) => Promise<unknown>, text: string) =>
+    on.db.connection().execute(async (connection) => {
+      await run(connection);
+      await run(connection);
+      const kept = await sql<{ plans: number }>`select generic_plans + custom_plans as plans
+        from pg_prepared_statements where statement = ${text}`.execute(connection);
+      return kept.rows.map((row) => Number(row.plans));
+    });
+
+  it('prepares a text with parameters once on a connection and runs it again without parsing it', async () => {
+    const read = (db: Store['db']) => sql`select title from shelf where id = ${2}`.execute(db);
+    const runs = await runsOf(store, read, 'select title from shelf where id = $1');
+    assert.deepEqual(runs, [2]);
+    const again = await sql<{ title: string }>`select title from shelf where id = ${3}`.execute(store.db);
+    assert.deepEqual(again.rows, [{ title: 'Sanditon' }]);
+  });
+
+  it('prepares nothing when told not to', async () => {
+    const read = (db: Store['db']) => sql`select title from shelf where id > ${0}`.execute(db);
+    assert.deepEqual(await runsOf(unprepared, read, 'select title from shelf where id > $1'), []);
+  });
+
+  it('still runs several statements in one text without parameters (migrations do)', async () => {
+    await sql`create table a_one (x int); create table a_two (y int)`.execute(store.db);
+    const made = await sql<{ n: number }>`select count(*)::int as n from pg_tables
+      where tablename in ('a_one', 'a_two')`.execute(store.db);
+    assert.equal(made.rows[0]?.n, 2);
+  });
+
+  it('answers a `select *` whose table another process changed, by running the text unnamed', async () => {
+    const rows = await store.db.connection().execute(async (connection) => {
+      const read = () =>
+        sql<Record<string, unknown>>`select * from shelf where id = ${1}`.execute(connection);
+      await read();
+      // Another process's migration, on a connection of its own.
+      await sql`alter table shelf add column shelved boolean not null default true`.execute(unprepared.db);
+      return (await read()).rows;
+    });
+    assert.deepEqual(rows, [{ id: 1, title: 'Emma', shelved: true }]);
+  });
+});
