@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
 import { importCatalogFile } from '../../src/catalog/import/index.js';
+import { listedMatches, spelledPrefix } from '../../src/services/search/listed-words.js';
 import { retrieveCandidates } from '../../src/services/search/retrieval.js';
 import { describeEachDialect } from '../support/databases.js';
 import { addCatalogEntry, inventedIsbn } from '../support/factories.js';
@@ -90,6 +91,30 @@ describeEachDialect('search on a catalog where a word is common', (context) => {
         settings.map((result) => result.rows[0]?.jit),
         ['off', 'off', 'off', 'off'],
       );
+    });
+  }
+
+  if (context.dialect === 'postgres') {
+    it('estimates matches and spells out prefixes from the remembered word list, read again after an import', async () => {
+      const db = context.store().db;
+      const listed = async (word: string) =>
+        Number(
+          (await sql<{ doc: number }>`select doc from catalog_terms where term = ${word}`.execute(db)).rows[0]
+            ?.doc ?? 0,
+        );
+      const [notes, garden] = [await listed('notes'), await listed('garden')];
+      assert.equal(await listedMatches(db, [['notes'], ['garden']], 'and', false), Math.min(notes, garden));
+      assert.equal(await listedMatches(db, [['notes'], ['garden']], 'or', false), notes + garden);
+      // "gard" as a prefix: every listed word it starts ("garden" alone here).
+      assert.equal(await listedMatches(db, [['gard']], 'and', true), garden);
+      assert.deepEqual(await spelledPrefix(db, ['secre']), ['secre', 'secret']);
+      await importCatalogFile(
+        context.store(),
+        csv([[isbn(666_666), 'The Secretary Bird', 'Ida Wren', 10]]),
+        options,
+      );
+      assert.deepEqual(await spelledPrefix(db, ['secre']), ['secre', 'secret', 'secretary']);
+      assert.equal(await listedMatches(db, [['gard']], 'and', true), garden);
     });
   }
 

@@ -6,7 +6,7 @@ import { unlistedCount } from '../../store/search/postgres.js';
 import { prefixEnd } from '../../store/search/query-text.js';
 import { directTerms, indexTermCounts, indexTermRange, savedTermRange } from '../../store/search/sqlite.js';
 import { listedCounts, type TermRow } from '../../store/search/vocabulary.js';
-import { connectionOf, listedWords, wordListed } from './listed-words.js';
+import { connectionOf, listedWordCounts, listedWords, wordListed } from './listed-words.js';
 
 /** Indexed words within `allowed` edits of a typed word, with how many rows hold each. */
 type Vocabulary = Map<string, number>;
@@ -70,7 +70,8 @@ export function postgresTerms(db: Db): Terms {
   return {
     range: (lower, upper, lengths) => listedWords(db, db, lower, upper, lengths),
     async counts(words) {
-      const counts = add(new Map(), await listedCounts(db, words));
+      const listed = await listedWordCounts(db, words);
+      const counts = new Map([...listed].filter(([, documents]) => documents > 0));
       for (const word of words.filter((w) => !counts.has(w) && /[\p{L}\p{N}]/u.test(w))) {
         const n = await unlistedCount(db, word);
         if (n > 0) counts.set(word, n);

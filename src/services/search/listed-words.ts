@@ -3,13 +3,16 @@ import type { Db } from '../../store/schema.js';
 import { readHasTrigrams } from '../../store/search/postgres.js';
 import {
   type CatalogShape,
-  listedWordsStarting,
+  estimatedMatches,
+  listedPrefix,
+  type PrefixListing,
   readCatalogShape,
   SPELLED_PREFIX,
 } from '../../store/search/postgres-plans.js';
-import type { Alternatives } from '../../store/search/query-text.js';
+import type { Alternatives, MatchMode } from '../../store/search/query-text.js';
 import {
   anyWordListed,
+  listedCounts,
   listedPrefixWords,
   listedRange,
   type TermRow,
@@ -18,8 +21,8 @@ import {
 
 /**
  * What this process remembers of the catalog's word list and of PostgreSQL's statistics between
- * searches, per connection: whether any word is listed, each prefix's words, the catalog's shape and
- * whether pg_trgm is there. The queries are store/search's; only the memory is here. A refresh of the
+ * searches, per connection: whether any word is listed, each prefix's words, each word's count and
+ * each prefix's listing (PostgreSQL's plans), the catalog's shape and whether pg_trgm is there. The queries are store/search's; only the memory is here. A refresh of the
  * word list in this process (an import's end) drops it all; another process's is seen within
  * LISTING_KNOWN_MS.
  */
@@ -106,6 +109,108 @@ function characters(word: string): number {
   return count;
 }
 
+/** Words and prefixes whose counts a handle keeps; the least recently read go first. */
+const COUNTS_KEPT = 20_000;
+
+/**
+ * Each word's count and each prefix's listing in `catalog_terms`, kept per database handle, for
+ * PostgreSQL's plan choice and prefix spelling: they were two statements of every search, a round trip
+ * to the backend each, where a catalog's words repeat from one search to the next. Forgotten like the
+ * prefixes' words: at this process's refresh of the list, and after LISTING_KNOWN_MS.
+ */
+class ListedCounts {
+  private readonly words = new Map<string, { documents: number; at: number }>();
+  private readonly prefixes = new Map<string, { listing: PrefixListing; at: number }>();
+
+  /** How many entries hold each of `words` (0: not listed), the ones not kept read in one statement. */
+  async counts(db: Db, words: readonly string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    const missing: string[] = [];
+    for (const word of new Set(words)) {
+      const known = fresh(this.words, word);
+      if (known) counts.set(word, known.documents);
+      else missing.push(word);
+    }
+    if (missing.length === 0) return counts;
+    const read = new Map(missing.map((word) => [word, 0]));
+    for (const { term, doc } of await listedCounts(db, missing)) read.set(term, Number(doc));
+    const at = Date.now();
+    for (const [word, documents] of read) {
+      counts.set(word, documents);
+      keep(this.words, word, { documents, at });
+    }
+    return counts;
+  }
+
+  async prefix(db: Db, prefix: string): Promise<PrefixListing> {
+    const known = fresh(this.prefixes, prefix);
+    if (known) return known.listing;
+    const listing = await listedPrefix(db, prefix);
+    keep(this.prefixes, prefix, { listing, at: Date.now() });
+    return listing;
+  }
+}
+
+/** A kept value read within LISTING_KNOWN_MS, moved to the end of `kept` (most recently read); else undefined. */
+function fresh<V extends { at: number }>(kept: Map<string, V>, key: string): V | undefined {
+  const known = kept.get(key);
+  if (!known) return undefined;
+  kept.delete(key);
+  if (Date.now() - known.at >= LISTING_KNOWN_MS) return undefined;
+  kept.set(key, known);
+  return known;
+}
+
+function keep<V>(kept: Map<string, V>, key: string, value: V): void {
+  kept.delete(key);
+  kept.set(key, value);
+  for (const oldest of kept.keys()) {
+    if (kept.size <= COUNTS_KEPT) break;
+    kept.delete(oldest);
+  }
+}
+
+let countsKept = new WeakMap<object, ListedCounts>();
+
+function countsOf(db: Db): ListedCounts {
+  current();
+  let kept = countsKept.get(db);
+  if (!kept) {
+    kept = new ListedCounts();
+    countsKept.set(db, kept);
+  }
+  return kept;
+}
+
+/** How many catalog entries hold each of `words` by the word list (0: none), remembered per handle. */
+export function listedWordCounts(db: Db, words: readonly string[]): Promise<Map<string, number>> {
+  return countsOf(db).counts(db, words);
+}
+
+/**
+ * How many catalog entries a query matches by the word list's counts (postgres-plans.ts,
+ * `estimatedMatches`), the last group's first word read as a prefix when `prefixLast` and it has three
+ * letters or more.
+ */
+export async function listedMatches(
+  db: Db,
+  groups: readonly Alternatives[],
+  mode: MatchMode,
+  prefixLast: boolean,
+): Promise<number> {
+  const kept = countsOf(db);
+  const word = prefixLast ? (groups.at(-1)?.[0] ?? '') : '';
+  const ranged = word.length >= 3;
+  const exact = groups.flatMap((alternatives, i) =>
+    ranged && i === groups.length - 1 ? alternatives.slice(1) : alternatives,
+  );
+  const [counts, listing] = await Promise.all([
+    kept.counts(db, exact),
+    ranged ? kept.prefix(db, word) : null,
+  ]);
+  return estimatedMatches(groups, mode, counts, listing ? { word, listing } : null);
+}
+
 let prefixesKept = new WeakMap<object, ListedPrefixes>();
 let listings = new WeakMap<object, { listed: boolean; at: number }>();
 const shapes = new WeakMap<object, CatalogShape & { at: number }>();
@@ -120,6 +225,7 @@ function current(): void {
   refreshesSeen = refreshes;
   prefixesKept = new WeakMap();
   listings = new WeakMap();
+  countsKept = new WeakMap();
 }
 
 /** The listed words of a prefix range, remembered per connection (see ListedPrefixes). */
@@ -160,6 +266,7 @@ export async function wordListed(db: Db, connection: object = db): Promise<boole
 export function forgetListedWords(store: Store): void {
   listings.delete(connectionOf(store));
   prefixesKept.delete(connectionOf(store));
+  countsKept.delete(store.db);
 }
 
 /** The catalog's row count and rated share as PostgreSQL's statistics have them (read once a minute per handle). */
@@ -191,7 +298,7 @@ export function hasTrigrams(db: Db): Promise<boolean> {
 export async function spelledPrefix(db: Db, alternatives: Alternatives): Promise<Alternatives | null> {
   const [prefix = '', ...rest] = alternatives;
   if (prefix.length < 3 || !(await wordListed(db))) return null;
-  const words = await listedWordsStarting(db, prefix);
+  const words = (await countsOf(db).prefix(db, prefix)).first;
   if (words.length === 0 || words.length > SPELLED_PREFIX) return null;
   return [...new Set([prefix, ...words, ...rest])];
 }

@@ -2,12 +2,12 @@ import { INDEX_STOP_WORDS as STOP } from '../../domain/stop-words.js';
 import type { Store } from '../../store/db.js';
 import type { Db } from '../../store/schema.js';
 import { fuzzyWords, postgresFuzzy, postgresMatch } from '../../store/search/postgres.js';
-import { cheapestPlan, type Plan, postgresEstimate } from '../../store/search/postgres-plans.js';
+import { cheapestPlan, type Plan } from '../../store/search/postgres-plans.js';
 import { type Alternatives, ftsQuery, type MatchMode } from '../../store/search/query-text.js';
 import { merge, type Retrieved } from '../../store/search/rows.js';
 import { sqliteMatch } from '../../store/search/sqlite.js';
 import { corrections, postgresTerms, sqliteTerms } from './corrections.js';
-import { catalogShape, hasTrigrams, spelledPrefix, wordListed } from './listed-words.js';
+import { catalogShape, hasTrigrams, listedMatches, spelledPrefix, wordListed } from './listed-words.js';
 
 /**
  * Retrieval: which full-text queries one search runs, in order, on either database. The SQL is in
@@ -24,10 +24,7 @@ async function postgresPlan(
   prefixLast: boolean,
 ): Promise<Plan> {
   if (!(await wordListed(db))) return 'fetch';
-  const [matches, shape] = await Promise.all([
-    postgresEstimate(db, groups, mode, prefixLast),
-    catalogShape(db),
-  ]);
+  const [matches, shape] = await Promise.all([listedMatches(db, groups, mode, prefixLast), catalogShape(db)]);
   return cheapestPlan(matches, mode === 'and' ? groups.length : 1, shape);
 }
 

@@ -75,43 +75,51 @@ export async function readCatalogShape(db: Kysely<Database>): Promise<CatalogSha
   };
 }
 
-/** How many entries hold each group's words (a prefix: every word it starts), from the word list. */
-export async function postgresEstimate(
-  db: Kysely<Database>,
-  groups: Alternatives[],
-  mode: MatchMode,
-  prefixLast: boolean,
-): Promise<number> {
-  const parts = groups.map((alternatives, i) => {
-    const [first = '', ...rest] = alternatives;
-    const prefix = prefixLast && i === groups.length - 1 && first.length >= 3;
-    const upper = prefixEnd(first);
-    const words = prefix ? rest : alternatives;
-    const exact = words.length > 0 ? sql`term in (${sql.join(words)})` : sql`false`;
-    const where = prefix ? sql`(${exact} or (term >= ${first} and term < ${upper}))` : exact;
-    return sql`select ${i}::int as g, doc from catalog_terms where ${where}`;
-  });
-  const rows = await sql<{
-    g: number;
-    n: number;
-  }>`select g, sum(doc) as n from (${sql.join(parts, sql` union all `)}) t
-    group by g`.execute(db);
-  const counts = groups.map((_, i) => Number(rows.rows.find((row) => Number(row.g) === i)?.n ?? 0));
-  return mode === 'and' ? Math.min(...counts) : counts.reduce((sum, n) => sum + n, 0);
-}
-
 /** A typed prefix is spelled out as the listed words it starts when they are at most this many. */
 export const SPELLED_PREFIX = 16;
 
-/** The listed words a prefix starts, in order, up to SPELLED_PREFIX + 1 (more: too many to spell out). */
-export async function listedWordsStarting(db: Kysely<Database>, prefix: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('catalog_terms')
-    .select('term')
-    .where('term', '>=', prefix)
-    .where('term', '<', prefixEnd(prefix))
-    .orderBy('term')
-    .limit(SPELLED_PREFIX + 1)
-    .execute();
-  return rows.map((row) => row.term);
+/** What the plans read of the words a prefix starts: how many entries hold them, and the first few. */
+export interface PrefixListing {
+  /** The entries holding each word the prefix starts, summed (an entry holding two counts twice). */
+  documents: number;
+  /** The first SPELLED_PREFIX + 1 of those words, in order (more: too many to spell out). */
+  first: string[];
+}
+
+/** A prefix's listing (see PrefixListing), in one statement. */
+export async function listedPrefix(db: Kysely<Database>, prefix: string): Promise<PrefixListing> {
+  const upper = prefixEnd(prefix);
+  const result = await sql<{ documents: number | string | null; first: string[] | null }>`select
+      (select sum(doc) from catalog_terms where term >= ${prefix} and term < ${upper}) as documents,
+      (select array_agg(term order by term) from (select term from catalog_terms
+        where term >= ${prefix} and term < ${upper} order by term limit ${SPELLED_PREFIX + 1}) t) as first`.execute(
+    db,
+  );
+  const row = result.rows[0];
+  return { documents: Number(row?.documents ?? 0), first: row?.first ?? [] };
+}
+
+/**
+ * How many entries hold each group's words by the word list's counts (`counts`: each exact word's;
+ * `prefix`: the last group's first word, read as a prefix, with its listing), and from them the
+ * matches of the query: at most its rarest group's (`and`), or all of them (`or`). A word listed
+ * twice in a group, or both exactly and within the prefix, counts once.
+ */
+export function estimatedMatches(
+  groups: readonly Alternatives[],
+  mode: MatchMode,
+  counts: ReadonlyMap<string, number>,
+  prefix: { word: string; listing: PrefixListing } | null,
+): number {
+  const perGroup = groups.map((alternatives, i) => {
+    const ranged = prefix && i === groups.length - 1 ? prefix : null;
+    const upper = ranged ? prefixEnd(ranged.word) : '';
+    const exact = ranged
+      ? alternatives.slice(1).filter((word) => word < ranged.word || word >= upper)
+      : alternatives;
+    let documents = ranged?.listing.documents ?? 0;
+    for (const word of new Set(exact)) documents += counts.get(word) ?? 0;
+    return documents;
+  });
+  return mode === 'and' ? Math.min(...perGroup) : perGroup.reduce((sum, n) => sum + n, 0);
 }

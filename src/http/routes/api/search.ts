@@ -81,13 +81,15 @@ export const apiSearchRoutes: PublicRoutes = async (app, { services }) => {
       // searches in the window a search is still answered, only not logged.
       if ((await services.writes.admit('search', writerOf(request))).kind === 'admitted')
         await services.search.record(outcome, 'api', source ?? null);
+      // The text's part of every pick link, encoded once: `q=…&pick=n` as URLSearchParams writes both.
+      const picked = `${base}/search?${new URLSearchParams({ q: text })}&pick=`;
       const results = outcome.results.map((result, i) => ({
         title: result.record.title,
         authors: result.record.authors,
         cover_url: result.record.coverUrl,
         isbn: result.record.isbn13,
         published_date: result.record.publishedDate,
-        search_url: `${base}/search?${new URLSearchParams({ q: text, pick: String(i + 1) })}`,
+        search_url: `${picked}${i + 1}`,
       }));
       const status = results.length > 0 ? ('found' as const) : ('not_found' as const);
       return { status, results, incomplete: outcome.incomplete };
