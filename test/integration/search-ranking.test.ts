@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { CLI_ACTOR } from '../../src/services/admin/commands.js';
 import { addPin } from '../../src/store/search/pins.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
@@ -114,11 +115,28 @@ describeEachDialect('search ranking', (context) => {
     assert.equal((await t.services.search.search('zzyzx qwertyuiop')).results.length, 0);
   });
 
+  it('shows a pin made in the admin area in the very next search, and its removal too', async () => {
+    const book = await t.services.creator.createFromRecord({
+      ...(await t.services.local.lookupIsbn({ isbn13: '9780547928227', isbn10: null }))!,
+    });
+    // Searched once first: the list of pinned queries is read, without this one.
+    assert.notEqual((await t.services.search.search('mockingjay')).results[0]?.book?.id, book.id);
+    const pinned = await t.services.admin.pins.pinBook(CLI_ACTOR, book, 'Mockingjay', '');
+    assert.equal(pinned.ok, true);
+    assert.equal((await t.services.search.search('mockingjay')).results[0]?.book?.id, book.id);
+    const pin = (await t.services.admin.pins.list()).find((row) => row.queryKey === 'mockingjay');
+    assert.ok(pin);
+    assert.equal(await t.services.admin.pins.remove(CLI_ACTOR, pin.id), true);
+    assert.notEqual((await t.services.search.search('mockingjay')).results[0]?.book?.id, book.id);
+  });
+
   it('lets a search pin win', async () => {
     const book = await t.services.creator.createFromRecord({
       ...(await t.services.local.lookupIsbn({ isbn13: '9780141439518', isbn10: null }))!,
     });
     await addPin(context.store().db, 'hunger games', book.id);
+    // Written past the admin area, which announces a pin (book-changed): the search is told as it would be.
+    t.services.search.invalidate();
     const outcome = await t.services.search.search('Hunger Games!');
     assert.equal(outcome.results[0]?.book?.id, book.id);
     assert.equal(outcome.confident?.book?.id, book.id);

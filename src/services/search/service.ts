@@ -8,7 +8,7 @@ import { foldText, matchKey } from '../../domain/text.js';
 import { type Book, findBookByAnyIdentifier, findBookByIsbn13 } from '../../store/books.js';
 import { readTogether, type Store } from '../../store/db.js';
 import { logSearch, type NewSearch } from '../../store/search/log.js';
-import { clickCounts, pinnedBooks } from '../../store/search/pins.js';
+import { clickCounts } from '../../store/search/pins.js';
 import { editionsByMatchKeys } from '../../store/search/rows.js';
 import { type BookCreator, type IsbnLookup, isbnAnswer } from '../book-creator.js';
 import type { FairTurns } from '../fair-turns.js';
@@ -25,6 +25,7 @@ import {
 } from './candidates.js';
 import { forgetListedWords } from './listed-words.js';
 import type { SearchLogRecorder } from './log.js';
+import { PinnedKeys } from './pinned-keys.js';
 import {
   type Completeness,
   PROVIDER_CACHE_TTL_MS,
@@ -142,6 +143,7 @@ export class SearchService {
   }
 
   private readonly providers: ProviderSearch | null;
+  private readonly pinned = new PinnedKeys();
 
   /**
    * The answer for a query text: from the result cache when the same text and limit were answered
@@ -175,9 +177,10 @@ export class SearchService {
     return this.options.turns ? this.options.turns.run(search) : search();
   }
 
-  /** Drops every cached answer (a book or the catalog changed). */
+  /** Drops every cached answer and the list of pinned queries (a book, a pin or the catalog changed). */
   invalidate(): void {
     this.options.results?.clear();
+    this.pinned.forget();
   }
 
   /** Drops every cached answer and the catalog's words kept for corrections (the catalog changed). */
@@ -261,7 +264,7 @@ export class SearchService {
     return readTogether(this.store, async (store) => {
       const [retrieved, pins] = await Promise.all([
         retrieveCandidates(store, query.tokens, 40, asTyped),
-        pinnedBooks(store, query.key),
+        this.pinned.books(store, query.key),
       ]);
       const pinned = pins.map((row) => ({ ...fromBookRow(row), pinned: true }));
       const found = [...pinned, ...retrieved.books.map(fromBookRow), ...retrieved.entries.map(fromEntryRow)];

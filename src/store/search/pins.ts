@@ -21,6 +21,13 @@ export async function pinnedBooks(store: Store, queryKey: string): Promise<BookR
   return pinned.rows;
 }
 
+/** The folded queries that pin any book, up to `limit` of them (more: the caller cannot keep them all). */
+export async function pinnedQueryKeys(db: Kysely<Database>, limit: number): Promise<string[]> {
+  const rows = await sql<{ query_key: string }>`select distinct query_key from search_pins
+    order by query_key limit ${limit}`.execute(db);
+  return rows.rows.map((row) => row.query_key);
+}
+
 export async function addPin(
   db: Kysely<Database>,
   queryKey: string,
