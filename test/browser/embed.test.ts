@@ -9,6 +9,7 @@ import { createServices, type Services } from '../../src/services/container.js';
 import type { Store } from '../../src/store/db.js';
 import { blockOutbound, browserAvailable, DESKTOP, launchChromium } from '../support/browser.js';
 import { describeEachDialect } from '../support/databases.js';
+import { bookRecord } from '../support/factories.js';
 
 const SUITE = 'drop-in embed on another origin under a strict CSP';
 const ISBN = '9780141439518';
@@ -99,23 +100,15 @@ if (browserAvailable(SUITE)) {
         await app.close();
         await services.close();
       };
-      const book = await services.creator.createFromRecord({
-        source: 'test',
-        isbn13: ISBN,
-        isbn10: '0141439513',
-        title: 'Pride and Prejudice',
-        subtitle: null,
-        authors: ['Jane Austen'],
-        publishedDate: null,
-        publisher: null,
-        coverUrl: `https://covers.example/${ISBN}.jpg`,
-        language: 'en',
-        format: null,
-        pages: null,
-        description: null,
-        identifiers: {},
-        workKey: null,
-      });
+      const book = await services.creator.createFromRecord(
+        bookRecord({
+          isbn13: ISBN,
+          isbn10: '0141439513',
+          title: 'Pride and Prejudice',
+          authors: ['Jane Austen'],
+          coverUrl: `https://covers.example/${ISBN}.jpg`,
+        }),
+      );
       slug = book.slug;
       host = hostSite(booklink, book.slug);
       blog = await listen(host);

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { blockOutbound, browserAvailable, DESKTOP, launchChromium, PHONE } from '../support/browser.js';
 import { describeEachDialect } from '../support/databases.js';
-import { addCatalogEntry } from '../support/factories.js';
+import { addCatalogEntry, bookRecord } from '../support/factories.js';
 
 const SUITE = 'what readers noticed: hover contrast, cover placeholders, format jumps';
 
@@ -160,23 +160,9 @@ if (browserAvailable(SUITE)) {
     });
 
     it('shows the Free group once a Gutenberg catalog import confirms a book created before it', async () => {
-      const book = await t.services.creator.createFromRecord({
-        source: 'test',
-        isbn13: '9780141439693',
-        isbn10: null,
-        title: 'Northanger Abbey',
-        subtitle: null,
-        authors: ['Jane Austen'],
-        publishedDate: null,
-        publisher: null,
-        coverUrl: null,
-        language: 'en',
-        format: null,
-        pages: null,
-        description: null,
-        identifiers: {},
-        workKey: null,
-      });
+      const book = await t.services.creator.createFromRecord(
+        bookRecord({ isbn13: '9780141439693', title: 'Northanger Abbey', authors: ['Jane Austen'] }),
+      );
       const ctx = await browser.newContext(DESKTOP);
       const log = await blockOutbound(ctx);
       const page = await ctx.newPage();

@@ -6,7 +6,7 @@ import { insertAccessCode, linkDestination } from '../../src/store/access-codes.
 import { startTestApp, type TestApp } from '../support/app.js';
 import { blockOutbound, browserAvailable, DESKTOP, launchChromium } from '../support/browser.js';
 import { describeEachDialect } from '../support/databases.js';
-import { addPrivateLibrary } from '../support/factories.js';
+import { addPrivateLibrary, bookRecord } from '../support/factories.js';
 
 const SUITE = 'readers in a browser: saved books, lists, access codes';
 const TITLES = ['Alpha Stories', 'Bravo Poems', 'Charlie Essays'];
@@ -14,23 +14,14 @@ const TITLES = ['Alpha Stories', 'Bravo Poems', 'Charlie Essays'];
 async function makeBooks(t: TestApp): Promise<string[]> {
   const slugs: string[] = [];
   for (const [i, title] of TITLES.entries()) {
-    const book = await t.services.creator.createFromRecord({
-      source: 'test',
-      isbn13: ['9780141439518', '9780441172719', '9780316769488'][i] ?? null,
-      isbn10: null,
-      title,
-      subtitle: null,
-      authors: ['Dana Writer'],
-      publishedDate: null,
-      publisher: null,
-      coverUrl: `https://covers.example/${i}.jpg`,
-      language: 'en',
-      format: null,
-      pages: null,
-      description: null,
-      identifiers: {},
-      workKey: null,
-    });
+    const book = await t.services.creator.createFromRecord(
+      bookRecord({
+        isbn13: ['9780141439518', '9780441172719', '9780316769488'][i] ?? null,
+        title,
+        authors: ['Dana Writer'],
+        coverUrl: `https://covers.example/${i}.jpg`,
+      }),
+    );
     slugs.push(book.slug);
   }
   return slugs;

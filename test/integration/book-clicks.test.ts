@@ -1,28 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import type { BookRecord } from '../../src/catalog/types.js';
 import { type ClickRecord, insertClicks } from '../../src/store/click-writes.js';
 import type { Db } from '../../src/store/schema.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
+import { bookRecord } from '../support/factories.js';
 
-const record = (isbn13: string, title: string, author: string): BookRecord => ({
-  source: 'test',
-  isbn13,
-  isbn10: null,
-  title,
-  subtitle: null,
-  authors: [author],
-  publishedDate: null,
-  publisher: null,
-  coverUrl: null,
-  language: 'en',
-  format: null,
-  pages: null,
-  description: null,
-  identifiers: {},
-  workKey: null,
-});
+const record = (isbn13: string, title: string, author: string) =>
+  bookRecord({ isbn13, title, authors: [author] });
 
 const clicksOf = (bookId: number, destinationId: number, count: number): ClickRecord[] =>
   Array.from({ length: count }, () => ({

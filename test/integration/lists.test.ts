@@ -3,6 +3,7 @@ import { after, before, it } from 'node:test';
 import { parseIsbn } from '../../src/domain/isbn.js';
 import { HUMAN_UA, startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
+import { bookRecord } from '../support/factories.js';
 
 /** A checksum-valid ISBN-13 for a small number. */
 function isbnFor(n: number): string {
@@ -14,23 +15,9 @@ function isbnFor(n: number): string {
 async function makeBook(t: TestApp, n: number, title: string): Promise<{ id: number; slug: string }> {
   const isbn = parseIsbn(isbnFor(n));
   if (!isbn) throw new Error('bad isbn');
-  const book = await t.services.creator.createFromRecord({
-    source: 'test',
-    isbn13: isbn.isbn13,
-    isbn10: isbn.isbn10,
-    title,
-    subtitle: null,
-    authors: ['Test Author'],
-    publishedDate: null,
-    publisher: null,
-    coverUrl: null,
-    language: 'en',
-    format: null,
-    pages: null,
-    description: null,
-    identifiers: {},
-    workKey: null,
-  });
+  const book = await t.services.creator.createFromRecord(
+    bookRecord({ isbn13: isbn.isbn13, isbn10: isbn.isbn10, title, authors: ['Test Author'] }),
+  );
   return { id: book.id, slug: book.slug };
 }
 

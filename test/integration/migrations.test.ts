@@ -13,7 +13,7 @@ import { bookClicksMigration } from '../../src/store/migrations/0035-book-clicks
 import { refreshSearchStatistics } from '../../src/store/search/vocabulary.js';
 import { startTestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
-import { addCatalogEntry } from '../support/factories.js';
+import { addCatalogEntry, bookRecord } from '../support/factories.js';
 
 describeEachDialect('migrations', (context) => {
   it('creates every table and is idempotent', async () => {
@@ -29,23 +29,9 @@ describeEachDialect('migrations', (context) => {
     const { db } = store;
     const t = await startTestApp(store);
     try {
-      const book = await t.services.creator.createFromRecord({
-        source: 'test',
-        isbn13: '9780000000019',
-        isbn10: null,
-        title: 'An Old Favourite',
-        subtitle: null,
-        authors: ['Test Author'],
-        publishedDate: null,
-        publisher: null,
-        coverUrl: null,
-        language: 'en',
-        format: null,
-        pages: null,
-        description: null,
-        identifiers: {},
-        workKey: null,
-      });
+      const book = await t.services.creator.createFromRecord(
+        bookRecord({ isbn13: '9780000000019', title: 'An Old Favourite', authors: ['Test Author'] }),
+      );
       // The lists table as 0006 made it, holding a list a reader made then (its address: its number).
       await db.schema.dropIndex('lists_public_id').execute();
       await db.schema.alterTable('lists').dropColumn('public_id').execute();

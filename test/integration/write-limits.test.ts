@@ -4,7 +4,7 @@ import { WRITE_KINDS } from '../../src/services/write-limits.js';
 import type { Database } from '../../src/store/schema.js';
 import { HUMAN_UA, startTestApp, type TestApp } from '../support/app.js';
 import { type DialectContext, describeEachDialect } from '../support/databases.js';
-import { addCatalogEntry, inventedIsbn } from '../support/factories.js';
+import { addCatalogEntry, bookRecord, inventedIsbn } from '../support/factories.js';
 
 const CAP = 5;
 const SENT = CAP + 4;
@@ -271,23 +271,9 @@ describeEachDialect('per-address caps on anonymous writes', (context: DialectCon
   it('books added to lists; the same book again is merged and charged nothing', async () => {
     const books: number[] = [];
     for (let i = 0; i <= 2 * SENT; i++) {
-      const book = await t.services.creator.createFromRecord({
-        title: `Listed Book ${i}`,
-        authors: ['A. Writer'],
-        isbn13: inventedIsbn(500 + i),
-        isbn10: null,
-        subtitle: null,
-        publishedDate: null,
-        publisher: null,
-        coverUrl: null,
-        language: 'en',
-        format: null,
-        pages: null,
-        description: null,
-        identifiers: {},
-        workKey: null,
-        source: 'test',
-      });
+      const book = await t.services.creator.createFromRecord(
+        bookRecord({ title: `Listed Book ${i}`, authors: ['A. Writer'], isbn13: inventedIsbn(500 + i) }),
+      );
       books.push(book.id);
     }
     const created = await (await send('POST', '/api/v1/lists', freshIpv4(), { name: 'shelf' })).json();

@@ -1,4 +1,5 @@
 import { identifierPairs } from '../../src/catalog/import/writer.js';
+import type { BookRecord } from '../../src/catalog/types.js';
 import { matchKey } from '../../src/domain/text.js';
 import { insertCatalogIdentifiers } from '../../src/store/catalog-import.js';
 import type { Store } from '../../src/store/db.js';
@@ -106,4 +107,25 @@ export async function indexedIdentifiers(store: Pick<Store, 'db'>): Promise<stri
     .orderBy('i.value')
     .execute();
   return rows.map((row) => `${row.entry_key} ${row.scheme}=${row.value}`);
+}
+
+/** A provider's record of a book: `fields` over empty defaults (English, no identifiers beyond the ISBNs). */
+export function bookRecord(fields: Partial<BookRecord> & Pick<BookRecord, 'title'>): BookRecord {
+  return {
+    source: 'test',
+    isbn13: null,
+    isbn10: null,
+    subtitle: null,
+    authors: [],
+    publishedDate: null,
+    publisher: null,
+    coverUrl: null,
+    language: 'en',
+    format: null,
+    pages: null,
+    description: null,
+    identifiers: {},
+    workKey: null,
+    ...fields,
+  };
 }
