@@ -17,12 +17,14 @@ export class StatementNames {
   private readonly names = new Map<string, string>();
   /** Texts whose prepared statement PostgreSQL would not run again (see `refuse`). */
   private readonly refused = new Set<string>();
+  private stopped = false;
 
   constructor(private readonly capacity = 500) {}
 
   /** The name to prepare `text` under, or undefined to send it unnamed. */
   nameOf(text: string, parameters: number): string | undefined {
-    if (parameters === 0 || text.length > LONGEST_NAMED || this.refused.has(text)) return undefined;
+    if (this.stopped || parameters === 0 || text.length > LONGEST_NAMED || this.refused.has(text))
+      return undefined;
     const known = this.names.get(text);
     if (known !== undefined || this.names.size >= this.capacity) return known;
     const name = `booklink_${this.names.size}`;
@@ -33,6 +35,19 @@ export class StatementNames {
   /** From now on `text` is sent unnamed: its prepared statement failed as only a prepared one can. */
   refuse(text: string): void {
     this.refused.add(text);
+  }
+
+  /**
+   * From now on every text is sent unnamed: the server lost or mixed up the connection's statements (a
+   * pooler in transaction mode that does not keep them). Says so once, with the setting to choose.
+   */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    console.warn(
+      "postgres: the server does not keep this connection's prepared statements (a connection pooler?): " +
+        'statements go unnamed from now on; set DATABASE_PREPARED_STATEMENTS=off to start that way',
+    );
   }
 
   get size(): number {
@@ -49,4 +64,15 @@ export function isStalePreparedStatement(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as Error & { code?: unknown }).code;
   return code === '0A000' && /cached plan must not change result type/.test(error.message);
+}
+
+/**
+ * Whether `error` says the server does not have the connection's prepared statements as the client
+ * made them: one it prepared is missing (SQLSTATE 26000) or one it is preparing exists already (42P05),
+ * as behind a pooler that hands each transaction another server connection.
+ */
+export function isLostPreparedStatement(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as Error & { code?: unknown }).code;
+  return (code === '26000' || code === '42P05') && /prepared statement/.test(error.message);
 }

@@ -64,6 +64,32 @@ describe('PostgreSQL prepared statements', async () => {
     assert.equal(made.rows[0]?.n, 2);
   });
 
+  it('goes unnamed, and says so once, when the server loses the statements (a pooler would)', async (t) => {
+    const warned = t.mock.method(console, 'warn', () => undefined);
+    const pooled = openStore({ databaseUrl: database.url });
+    try {
+      const rows = await pooled.db.connection().execute(async (connection) => {
+        const read = () =>
+          sql<{ title: string }>`select title from shelf where id = ${2}`.execute(connection);
+        await read();
+        // As when a pooler hands the next transaction another server connection.
+        await sql`deallocate all`.execute(connection);
+        const answered = (await read()).rows;
+        const fresh = (db: Store['db']) => sql`select id from shelf where title = ${'Emma'}`.execute(db);
+        await fresh(connection);
+        const kept = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements`.execute(
+          connection,
+        );
+        return { answered, kept: kept.rows[0]?.n };
+      });
+      assert.deepEqual(rows, { answered: [{ title: 'Persuasion' }], kept: 0 });
+      assert.equal(warned.mock.callCount(), 1);
+      assert.match(String(warned.mock.calls[0]?.arguments[0]), /DATABASE_PREPARED_STATEMENTS=off/);
+    } finally {
+      await pooled.close();
+    }
+  });
+
   it('answers a `select *` whose table another process changed, by running the text unnamed', async () => {
     const rows = await store.db.connection().execute(async (connection) => {
       const read = () =>

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isStalePreparedStatement, StatementNames } from '../../src/store/pg-statements.js';
+import {
+  isLostPreparedStatement,
+  isStalePreparedStatement,
+  StatementNames,
+} from '../../src/store/pg-statements.js';
 
 /** The names PostgreSQL's statements are prepared under (src/store/pg-statements.ts). */
 describe('PostgreSQL statement names', () => {
@@ -29,11 +33,20 @@ describe('PostgreSQL statement names', () => {
     assert.equal(names.nameOf(text, 1), undefined);
   });
 
-  it('tells a stale prepared statement from other errors', () => {
+  it('tells a stale or a lost prepared statement from other errors', () => {
     const stale = Object.assign(new Error('cached plan must not change result type'), { code: '0A000' });
     assert.equal(isStalePreparedStatement(stale), true);
     const other = Object.assign(new Error('relation "a" does not exist'), { code: '42P01' });
     assert.equal(isStalePreparedStatement(other), false);
     assert.equal(isStalePreparedStatement('cached plan must not change result type'), false);
+    const lost = Object.assign(new Error('prepared statement "booklink_3" does not exist'), {
+      code: '26000',
+    });
+    assert.equal(isLostPreparedStatement(lost), true);
+    const twice = Object.assign(new Error('prepared statement "booklink_3" already exists'), {
+      code: '42P05',
+    });
+    assert.equal(isLostPreparedStatement(twice), true);
+    assert.equal(isLostPreparedStatement(stale), false);
   });
 });

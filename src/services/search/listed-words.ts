@@ -22,9 +22,9 @@ import {
 /**
  * What this process remembers of the catalog's word list and of PostgreSQL's statistics between
  * searches, per connection: whether any word is listed, each prefix's words, each word's count and
- * each prefix's listing (PostgreSQL's plans), the catalog's shape and whether pg_trgm is there. The queries are store/search's; only the memory is here. A refresh of the
- * word list in this process (an import's end) drops it all; another process's is seen within
- * LISTING_KNOWN_MS.
+ * each prefix's listing (PostgreSQL's plans), the catalog's shape and whether pg_trgm is there. The
+ * queries are store/search's; only the memory is here. A refresh of the word list in this process (an
+ * import's end) drops it all; another process's is seen within LISTING_KNOWN_MS.
  */
 
 /** What names a connection for what is remembered of it: a SQLite read transaction's `db` is new each search. */
