@@ -77,6 +77,13 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ CLICK_WAL_FSYNC: 'sometimes' }), ConfigError);
   });
 
+  it('prepares PostgreSQL statements unless DATABASE_PREPARED_STATEMENTS is off', () => {
+    assert.equal(loadConfig({}).databasePreparedStatements, true);
+    assert.equal(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'off' }).databasePreparedStatements, false);
+    assert.equal(loadConfig({ DATABASE_PREPARED_STATEMENTS: ' on ' }).databasePreparedStatements, true);
+    assert.throws(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'false' }), ConfigError);
+  });
+
   it('reads provider budgets as requests per window, below the public APIs own limits by default', () => {
     const defaults = loadConfig({});
     assert.deepEqual(defaults.providerBudgets.googlebooks, [
