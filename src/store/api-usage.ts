@@ -1,5 +1,5 @@
-import { type Kysely, sql } from 'kysely';
-import type { Database } from './schema.js';
+import { sql } from 'kysely';
+import type { Db } from './schema.js';
 
 /** The stored counters of API usage: calls per day, key, `source` parameter and route. */
 export interface UsageRow {
@@ -14,7 +14,7 @@ export interface UsageRow {
 const ROWS_PER_STATEMENT = 500;
 
 /** Adds counts to the stored counters; rows must be unique on (day, key, source, route). */
-export async function addUsage(db: Kysely<Database>, rows: readonly UsageRow[]): Promise<void> {
+export async function addUsage(db: Db, rows: readonly UsageRow[]): Promise<void> {
   if (rows.length === 0) return;
   await db.transaction().execute(async (trx) => {
     for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
@@ -39,7 +39,7 @@ export async function addUsage(db: Kysely<Database>, rows: readonly UsageRow[]):
 }
 
 /** Stored counters, newest day first (for the operator's usage view and tests). */
-export async function listUsage(db: Kysely<Database>, since?: string): Promise<UsageRow[]> {
+export async function listUsage(db: Db, since?: string): Promise<UsageRow[]> {
   let query = db.selectFrom('api_usage').selectAll();
   if (since) query = query.where('day', '>=', since);
   const rows = await query

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Db } from './schema.js';
 
 /** Title and author text of one catalog entry or book, for the spelling vocabulary. */
 export interface VocabularySource {
@@ -15,7 +14,7 @@ export interface VocabularySource {
  * The text of up to `limit` catalog entries and saved books each, in storage order (no sort: a
  * million-entry catalog is read without scanning it all). Read once in a while, never per query.
  */
-export async function vocabularySources(db: Kysely<Database>, limit: number): Promise<VocabularySource[]> {
+export async function vocabularySources(db: Db, limit: number): Promise<VocabularySource[]> {
   const [entries, books] = await Promise.all([
     db
       .selectFrom('catalog_entries')

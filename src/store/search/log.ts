@@ -1,14 +1,13 @@
-import type { Kysely } from 'kysely';
 import { compiledOnce, insertInTurns } from '../compiled.js';
 import { nowIso } from '../db.js';
-import type { Database, SearchTables } from '../schema.js';
+import type { Db, SearchTables } from '../schema.js';
 
 /** The search log's tables: searches (and their batched insert), feedback, misses and votes. */
 
 export type NewSearch = Omit<SearchTables['searches'], 'id' | 'created_at'>;
 
 /** Logs one search and returns its id, the `sfid` result links carry. */
-export async function logSearch(db: Kysely<Database>, search: NewSearch): Promise<number> {
+export async function logSearch(db: Db, search: NewSearch): Promise<number> {
   const row = await db
     .insertInto('searches')
     .values({ ...search, created_at: nowIso() })
@@ -17,7 +16,7 @@ export async function logSearch(db: Kysely<Database>, search: NewSearch): Promis
   return Number(row.id);
 }
 
-export async function searchExists(db: Kysely<Database>, sfid: number): Promise<boolean> {
+export async function searchExists(db: Db, sfid: number): Promise<boolean> {
   const row = await db.selectFrom('searches').select('id').where('id', '=', sfid).executeTakeFirst();
   return row !== undefined;
 }
@@ -41,7 +40,7 @@ const SEARCH_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof LoggedSearch>;
 
 /** The insert of `count` log rows, compiled once per dialect and size (it runs on every flush). */
-function searchInsertSql(db: Kysely<Database>, count: number): string {
+function searchInsertSql(db: Db, count: number): string {
   return compiledOnce(db, `searches:${count}`, () => {
     const blank = Object.fromEntries(SEARCH_COLUMNS.map((column) => [column, ''])) as unknown as LoggedSearch;
     return db
@@ -52,7 +51,7 @@ function searchInsertSql(db: Kysely<Database>, count: number): string {
 }
 
 /** Writes logged searches in one transaction, several rows per statement, a turn of the event loop between two. */
-export async function insertSearches(db: Kysely<Database>, rows: readonly LoggedSearch[]): Promise<void> {
+export async function insertSearches(db: Db, rows: readonly LoggedSearch[]): Promise<void> {
   if (rows.length === 0) return;
   await db.transaction().execute(async (trx) => {
     await insertInTurns(
@@ -68,24 +67,20 @@ export async function insertSearches(db: Kysely<Database>, rows: readonly Logged
 export type NewFeedback = Omit<SearchTables['search_feedback'], 'id' | 'created_at'>;
 export type NewMiss = Omit<SearchTables['search_misses'], 'id' | 'created_at'>;
 
-export async function logFeedback(db: Kysely<Database>, feedback: NewFeedback): Promise<void> {
+export async function logFeedback(db: Db, feedback: NewFeedback): Promise<void> {
   await db
     .insertInto('search_feedback')
     .values({ ...feedback, created_at: nowIso() })
     .execute();
 }
 
-export async function logMiss(db: Kysely<Database>, miss: NewMiss): Promise<void> {
+export async function logMiss(db: Db, miss: NewMiss): Promise<void> {
   await db
     .insertInto('search_misses')
     .values({ ...miss, created_at: nowIso() })
     .execute();
 }
 
-export async function logVote(
-  db: Kysely<Database>,
-  sfid: number,
-  feedback: 'positive' | 'negative',
-): Promise<void> {
+export async function logVote(db: Db, sfid: number, feedback: 'positive' | 'negative'): Promise<void> {
   await db.insertInto('search_votes').values({ sfid, feedback, created_at: nowIso() }).execute();
 }

@@ -1,6 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { nowIso, type Store } from '../db.js';
-import type { BookRow, Database } from '../schema.js';
+import type { BookRow, Db } from '../schema.js';
 import '../click-writes.js';
 import { directRows, heldConnection, placeholders } from './direct.js';
 
@@ -22,18 +22,13 @@ export async function pinnedBooks(store: Store, queryKey: string): Promise<BookR
 }
 
 /** The folded queries that pin any book, up to `limit` of them (more: the caller cannot keep them all). */
-export async function pinnedQueryKeys(db: Kysely<Database>, limit: number): Promise<string[]> {
+export async function pinnedQueryKeys(db: Db, limit: number): Promise<string[]> {
   const rows = await sql<{ query_key: string }>`select distinct query_key from search_pins
     order by query_key limit ${limit}`.execute(db);
   return rows.rows.map((row) => row.query_key);
 }
 
-export async function addPin(
-  db: Kysely<Database>,
-  queryKey: string,
-  bookId: number,
-  notes = '',
-): Promise<void> {
+export async function addPin(db: Db, queryKey: string, bookId: number, notes = ''): Promise<void> {
   await db
     .insertInto('search_pins')
     .values({ query_key: queryKey, book_id: bookId, notes, created_at: nowIso() })

@@ -1,5 +1,5 @@
-import { type Kysely, sql } from 'kysely';
-import type { Database } from '../schema.js';
+import { sql } from 'kysely';
+import type { Db } from '../schema.js';
 import { type Alternatives, type MatchMode, prefixEnd } from './query-text.js';
 
 /**
@@ -60,7 +60,7 @@ export interface CatalogShape {
 }
 
 /** The catalog's row count and rated share as PostgreSQL's statistics have them. */
-export async function readCatalogShape(db: Kysely<Database>): Promise<CatalogShape> {
+export async function readCatalogShape(db: Db): Promise<CatalogShape> {
   const result = await sql<{ rows: number; unrated: number | null }>`select
       (select reltuples from pg_class where oid = 'catalog_entries'::regclass) as rows,
       (select most_common_freqs[array_position(most_common_vals::text::int[], 0)] from pg_stats
@@ -87,7 +87,7 @@ export interface PrefixListing {
 }
 
 /** A prefix's listing (see PrefixListing), in one statement. */
-export async function listedPrefix(db: Kysely<Database>, prefix: string): Promise<PrefixListing> {
+export async function listedPrefix(db: Db, prefix: string): Promise<PrefixListing> {
   const upper = prefixEnd(prefix);
   const result = await sql<{ documents: number | string | null; first: string[] | null }>`select
       (select sum(doc) from catalog_terms where term >= ${prefix} and term < ${upper}) as documents,

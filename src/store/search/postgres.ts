@@ -1,5 +1,5 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { BookRow, CatalogEntryRow, Database } from '../schema.js';
+import { type RawBuilder, sql } from 'kysely';
+import type { BookRow, CatalogEntryRow, Db } from '../schema.js';
 import { BOUNDED_POOL, type Plan, WALKED_POOL } from './postgres-plans.js';
 import { type Alternatives, type MatchMode, tsQuery } from './query-text.js';
 import { BOOK_COLUMNS, distinct, ENTRY_COLUMNS, POPULAR_SHARE, RANKED_POOL, type Retrieved } from './rows.js';
@@ -10,7 +10,7 @@ import { BOOK_COLUMNS, distinct, ENTRY_COLUMNS, POPULAR_SHARE, RANKED_POOL, type
  * words it starts) or any (`or`).
  */
 export async function postgresMatch(
-  db: Kysely<Database>,
+  db: Db,
   groups: Alternatives[],
   mode: MatchMode,
   limit: number,
@@ -76,7 +76,7 @@ export const fuzzyWords = (tokens: readonly string[]): string[] =>
   tokens.filter((token) => token.length >= 4 && !/^\d+$/.test(token)).slice(0, 4);
 
 /** Whether pg_trgm was installed (migration 0003 tries). */
-export async function readHasTrigrams(db: Kysely<Database>): Promise<boolean> {
+export async function readHasTrigrams(db: Db): Promise<boolean> {
   const result = await sql<{
     n: number;
   }>`select count(*) as n from pg_extension where extname = 'pg_trgm'`.execute(db);
@@ -84,11 +84,7 @@ export async function readHasTrigrams(db: Kysely<Database>): Promise<boolean> {
 }
 
 /** Typo-tolerant retrieval: pg_trgm word similarity of every one of `words` (see fuzzyWords). */
-export async function postgresFuzzy(
-  db: Kysely<Database>,
-  words: readonly string[],
-  limit: number,
-): Promise<Retrieved> {
+export async function postgresFuzzy(db: Db, words: readonly string[], limit: number): Promise<Retrieved> {
   return db.transaction().execute(async (trx) => {
     await sql`select set_config('pg_trgm.word_similarity_threshold', '0.4', true)`.execute(trx);
     const folded = (alias: string) => sql.raw(`booklink_fold(${alias}.title || ' ' || ${alias}.authors)`);
@@ -109,7 +105,7 @@ export async function postgresFuzzy(
 const UNSEEN_COUNTED = 1000;
 
 /** How many catalog entries and saved books hold a word, counted up to UNSEEN_COUNTED in each. */
-export async function unlistedCount(db: Kysely<Database>, word: string): Promise<number> {
+export async function unlistedCount(db: Db, word: string): Promise<number> {
   const countIn = (table: 'catalog_entries' | 'books') =>
     sql<{ n: number }>`select count(*) as n from (select 1 from ${sql.table(table)}
       where search_tsv @@ to_tsquery('simple'::regconfig, ${tsQuery([[word]], 'and', false)})

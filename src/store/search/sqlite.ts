@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Store } from '../db.js';
-import type { BookRow, CatalogEntryRow, Database } from '../schema.js';
+import type { BookRow, CatalogEntryRow, Db } from '../schema.js';
 import { directArrays, directRows, heldConnection, limitText, placeholders } from './direct.js';
 import {
   BOOK_COLUMN_LIST,
@@ -43,7 +43,7 @@ export async function sqliteMatch(store: Store, match: string, limit: number): P
  * popular share. Full-text rows are read in key order, most popular first, and the reading stops at
  * its limit.
  */
-async function sqliteMatchingIds(db: Kysely<Database>, match: string, limit: number): Promise<number[]> {
+async function sqliteMatchingIds(db: Db, match: string, limit: number): Promise<number[]> {
   const first = await sql<{ id: number }>`select ${ENTRY_ID} as id from catalog_fts f
     where catalog_fts match ${match} order by f.rowid limit ${limit + 1}`.execute(db);
   if (first.rows.length <= limit) return first.rows.map((row) => Number(row.id));
@@ -62,7 +62,7 @@ function rankedIds(keyed: readonly { id: number; score: number }[], limit: numbe
 }
 
 /** Catalog entries in the order of `ids`. */
-async function entriesById(db: Kysely<Database>, ids: readonly number[]): Promise<CatalogEntryRow[]> {
+async function entriesById(db: Db, ids: readonly number[]): Promise<CatalogEntryRow[]> {
   if (ids.length === 0) return [];
   const rows = await sql<CatalogEntryRow>`select ${ENTRY_COLUMNS} from catalog_entries c
     where c.id in (${sql.join(ids)})`.execute(db);
@@ -116,7 +116,7 @@ export const indexTermRange: TermRange = (db, lower, upper, lengths) =>
  * import did not list), counted in the index itself.
  */
 export async function indexTermCounts(
-  db: Kysely<Database>,
+  db: Db,
   words: readonly string[],
   unseen: readonly string[],
 ): Promise<TermRow[]> {

@@ -1,6 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Store } from '../db.js';
-import type { Database } from '../schema.js';
+import type { Db } from '../schema.js';
 
 /**
  * The catalog's word list (`catalog_terms`, every import refreshes it) that spelling corrections and
@@ -14,7 +14,7 @@ export interface TermRow {
 }
 
 // Per search, so written as SQL rather than built: Kysely's builder cost more than the query.
-export async function listedCounts(db: Kysely<Database>, words: readonly string[]): Promise<TermRow[]> {
+export async function listedCounts(db: Db, words: readonly string[]): Promise<TermRow[]> {
   if (words.length === 0) return [];
   return (
     await sql<TermRow>`select term, doc from catalog_terms where term in (${sql.join(words)})`.execute(db)
@@ -23,7 +23,7 @@ export async function listedCounts(db: Kysely<Database>, words: readonly string[
 
 /** The words from `lower` (inclusive) to `upper` (exclusive) whose length is within `lengths`. */
 export type TermRange = (
-  db: Kysely<Database>,
+  db: Db,
   lower: string,
   upper: string,
   lengths: readonly [number, number],
@@ -34,7 +34,7 @@ export type TermRange = (
  * vocabularies), their rows one after the other.
  */
 export async function wordRange(
-  db: Kysely<Database>,
+  db: Db,
   tables: readonly string[],
   lower: string,
   upper: string,
@@ -53,7 +53,7 @@ export const listedRange: TermRange = (db, lower, upper, lengths) =>
 
 /** A prefix's listed words, up to `max` + 1 (the caller tells "more than `max`" by the count). */
 export async function listedPrefixWords(
-  db: Kysely<Database>,
+  db: Db,
   lower: string,
   upper: string,
   max: number,
@@ -65,7 +65,7 @@ export async function listedPrefixWords(
 }
 
 /** Whether an import has listed the catalog's words (`catalog_terms` holds any). */
-export async function anyWordListed(db: Kysely<Database>): Promise<boolean> {
+export async function anyWordListed(db: Db): Promise<boolean> {
   const row = await db.selectFrom('catalog_terms').select('term').limit(1).executeTakeFirst();
   return row !== undefined;
 }
