@@ -1,3 +1,4 @@
+import { getOrAdd } from '../../domain/memo.js';
 import type { Store } from '../../store/db.js';
 import type { Db } from '../../store/schema.js';
 import { readHasTrigrams } from '../../store/search/postgres.js';
@@ -18,6 +19,7 @@ import {
   type TermRow,
   wordListRefreshes,
 } from '../../store/search/vocabulary.js';
+import { SearchResultCache } from './results.js';
 
 /**
  * What this process remembers of the catalog's word list and of PostgreSQL's statistics between
@@ -115,58 +117,45 @@ const COUNTS_KEPT = 20_000;
 /**
  * Each word's count and each prefix's listing in `catalog_terms`, kept per database handle, for
  * PostgreSQL's plan choice and prefix spelling: they were two statements of every search, a round trip
- * to the backend each, where a catalog's words repeat from one search to the next. Forgotten like the
- * prefixes' words: at this process's refresh of the list, and after LISTING_KNOWN_MS.
+ * to the backend each, where a catalog's words repeat from one search to the next. Kept for
+ * LISTING_KNOWN_MS, like the prefixes' words, and dropped with them at this process's refresh of the
+ * list. A prefix the plan and the spelling ask for at once is read once.
  */
 class ListedCounts {
-  private readonly words = new Map<string, { documents: number; at: number }>();
-  private readonly prefixes = new Map<string, { listing: PrefixListing; at: number }>();
+  private readonly words = new SearchResultCache<number>(LISTING_KNOWN_MS, COUNTS_KEPT);
+  private readonly prefixes = new SearchResultCache<PrefixListing>(LISTING_KNOWN_MS, COUNTS_KEPT);
+  /** Prefixes being read now, so that a second asker waits for the same statement. */
+  private readonly reading = new Map<string, Promise<PrefixListing>>();
 
   /** How many entries hold each of `words` (0: not listed), the ones not kept read in one statement. */
   async counts(db: Db, words: readonly string[]): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
     const missing: string[] = [];
     for (const word of new Set(words)) {
-      const known = fresh(this.words, word);
-      if (known) counts.set(word, known.documents);
-      else missing.push(word);
+      const known = this.words.get(word);
+      if (known === undefined) missing.push(word);
+      else counts.set(word, known);
     }
     if (missing.length === 0) return counts;
-    const read = new Map(missing.map((word) => [word, 0]));
-    for (const { term, doc } of await listedCounts(db, missing)) read.set(term, Number(doc));
-    const at = Date.now();
-    for (const [word, documents] of read) {
-      counts.set(word, documents);
-      keep(this.words, word, { documents, at });
-    }
+    const mark = this.words.mark();
+    for (const word of missing) counts.set(word, 0);
+    for (const { term, doc } of await listedCounts(db, missing)) counts.set(term, Number(doc));
+    for (const word of missing) this.words.set(word, counts.get(word) ?? 0, mark);
     return counts;
   }
 
-  async prefix(db: Db, prefix: string): Promise<PrefixListing> {
-    const known = fresh(this.prefixes, prefix);
-    if (known) return known.listing;
-    const listing = await listedPrefix(db, prefix);
-    keep(this.prefixes, prefix, { listing, at: Date.now() });
-    return listing;
-  }
-}
-
-/** A kept value read within LISTING_KNOWN_MS, moved to the end of `kept` (most recently read); else undefined. */
-function fresh<V extends { at: number }>(kept: Map<string, V>, key: string): V | undefined {
-  const known = kept.get(key);
-  if (!known) return undefined;
-  kept.delete(key);
-  if (Date.now() - known.at >= LISTING_KNOWN_MS) return undefined;
-  kept.set(key, known);
-  return known;
-}
-
-function keep<V>(kept: Map<string, V>, key: string, value: V): void {
-  kept.delete(key);
-  kept.set(key, value);
-  for (const oldest of kept.keys()) {
-    if (kept.size <= COUNTS_KEPT) break;
-    kept.delete(oldest);
+  prefix(db: Db, prefix: string): Promise<PrefixListing> {
+    const known = this.prefixes.get(prefix);
+    if (known) return Promise.resolve(known);
+    return getOrAdd(this.reading, prefix, () => {
+      const mark = this.prefixes.mark();
+      return listedPrefix(db, prefix)
+        .then((listing) => {
+          this.prefixes.set(prefix, listing, mark);
+          return listing;
+        })
+        .finally(() => this.reading.delete(prefix));
+    });
   }
 }
 

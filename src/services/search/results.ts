@@ -8,6 +8,9 @@
  *
  * A search that began before a `clear` is not stored when it ends: it may have read what changed.
  *
+ * The same bounded, timed memory keeps what search remembers of the word list (`listed-words.ts`) and
+ * which queries pin a book (`pinned-keys.ts`).
+ *
  * Each answer lives a little less than the time to live, by a random part of up to EXPIRY_SPREAD of it:
  * answers stored together (a burst of popular queries, everything after a `clear`) would otherwise
  * expire together and be searched again in the same second (bench/README).
