@@ -14,7 +14,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { markDatabaseError } from './errors.js';
-import { isLostPreparedStatement, isStalePreparedStatement, StatementNames } from './pg-statements.js';
+import { preparedStatementFailure, StatementNames } from './pg-statements.js';
 import type { Database, Db } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -226,10 +226,9 @@ class MarkingClient implements PostgresPoolClient {
     const name = this.names?.nameOf(sql, values.length);
     const sent = this.send<R>(name === undefined ? { text: sql, values } : { name, text: sql, values });
     return sent.catch((error: unknown) => {
-      const stale = isStalePreparedStatement(error);
-      if (name === undefined || !(stale || isLostPreparedStatement(error)))
-        return Promise.reject(markDatabaseError(error));
-      if (stale) this.names?.refuse(sql);
+      const failure = name === undefined ? null : preparedStatementFailure(error);
+      if (failure === null) return Promise.reject(markDatabaseError(error));
+      if (failure === 'stale') this.names?.refuse(sql);
       else this.names?.stop();
       // Inside a transaction the refusal has aborted it, and the retry fails: the first error is the one to tell.
       return this.send<R>({ text: sql, values }).catch(() => Promise.reject(markDatabaseError(error)));

@@ -49,30 +49,21 @@ export class StatementNames {
         'statements go unnamed from now on; set DATABASE_PREPARED_STATEMENTS=off to start that way',
     );
   }
-
-  get size(): number {
-    return this.names.size;
-  }
 }
 
 /**
- * Whether `error` is PostgreSQL refusing to run a statement it prepared earlier: the table under a
- * `select *` has changed its columns since (another process migrated it), SQLSTATE 0A000 "cached
- * plan must not change result type". The same text unnamed runs.
+ * How a prepared statement failed as only a prepared one can, or null for any other error:
+ * - `stale`: the table under a `select *` has changed its columns since it was prepared (another
+ *   process migrated it), SQLSTATE 0A000 "cached plan must not change result type". The same text
+ *   runs unnamed.
+ * - `lost`: the server does not have the connection's statements as the client made them, one it
+ *   prepared missing (26000) or one it is preparing there already (42P05), as behind a pooler that hands
+ *   each transaction another server connection.
  */
-export function isStalePreparedStatement(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
+export function preparedStatementFailure(error: unknown): 'stale' | 'lost' | null {
+  if (!(error instanceof Error)) return null;
   const code = (error as Error & { code?: unknown }).code;
-  return code === '0A000' && /cached plan must not change result type/.test(error.message);
-}
-
-/**
- * Whether `error` says the server does not have the connection's prepared statements as the client
- * made them: one it prepared is missing (SQLSTATE 26000) or one it is preparing exists already (42P05),
- * as behind a pooler that hands each transaction another server connection.
- */
-export function isLostPreparedStatement(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as Error & { code?: unknown }).code;
-  return (code === '26000' || code === '42P05') && /prepared statement/.test(error.message);
+  if (code === '0A000' && /cached plan must not change result type/.test(error.message)) return 'stale';
+  if ((code === '26000' || code === '42P05') && /prepared statement/.test(error.message)) return 'lost';
+  return null;
 }
