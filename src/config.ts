@@ -231,10 +231,13 @@ function databaseUrl(env: Env): string {
   return raw;
 }
 
-function onUnlessOff(env: Env, name: string): boolean {
-  const raw = env[name]?.trim() || 'on';
-  if (raw !== 'on' && raw !== 'off') throw new ConfigError(`${name} must be on or off, got "${raw}"`);
-  return raw === 'on';
+/** One of two words (`fallback` when unset); anything else stops the start with both named. */
+function either<T extends string>(env: Env, name: string, fallback: T, other: T): T {
+  const raw = env[name]?.trim() || fallback;
+  if (raw !== fallback && raw !== other) {
+    throw new ConfigError(`${name} must be ${fallback} or ${other}, got "${raw}"`);
+  }
+  return raw as T;
 }
 
 function redisKeyPrefix(env: Env): string {
@@ -255,14 +258,6 @@ function clickWalDir(env: Env, database: string): string | null {
   if (file === '' || file === ':memory:') return null;
   const slash = file.lastIndexOf('/');
   return `${slash >= 0 ? file.slice(0, slash) : '.'}/click-wal`;
-}
-
-function clickWalFsync(env: Env): 'always' | 'interval' {
-  const raw = env.CLICK_WAL_FSYNC?.trim() || 'interval';
-  if (raw !== 'always' && raw !== 'interval') {
-    throw new ConfigError(`CLICK_WAL_FSYNC must be always or interval, got "${raw}"`);
-  }
-  return raw;
 }
 
 /** The reader pages' languages (domain/reader-languages.ts has the same list; config.ts imports nothing). */
@@ -304,7 +299,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     host: env.HOST || '0.0.0.0',
     baseUrl: url(env, 'BASE_URL', `http://localhost:${port}`),
     databaseUrl: database,
-    databasePreparedStatements: onUnlessOff(env, 'DATABASE_PREPARED_STATEMENTS'),
+    databasePreparedStatements: either(env, 'DATABASE_PREPARED_STATEMENTS', 'on', 'off') === 'on',
     redisUrl: env.REDIS_URL || null,
     redisKeyPrefix: redisKeyPrefix(env),
     providers: enabledProviders,
@@ -330,7 +325,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     metricsToken: metricsToken(env),
     logLevel: env.LOG_LEVEL || 'info',
     clickWalDir: clickWalDir(env, database),
-    clickWalFsync: clickWalFsync(env),
+    clickWalFsync: either(env, 'CLICK_WAL_FSYNC', 'interval', 'always'),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 60_000),
