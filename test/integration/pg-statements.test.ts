@@ -2,22 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { openStore, type Store } from '../../src/store/db.js';
-import {
-  createTestDatabase,
-  POSTGRES_ADMIN_URL,
-  postgresAvailable,
-  REQUIRE_ALL,
-  type TestDatabase,
-} from '../support/databases.js';
+import { createTestDatabase, postgresOrSkip, type TestDatabase } from '../support/databases.js';
 
 /** Statements prepared by name on PostgreSQL (src/store/pg-statements.ts), through Kysely and a real server. */
 describe('PostgreSQL prepared statements', async () => {
-  if (!(await postgresAvailable())) {
-    const message = `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}: SKIPPING its prepared statements`;
-    if (REQUIRE_ALL) throw new Error(message);
-    console.warn(`\n!!! ${message}\n`);
-    return;
-  }
+  if (!(await postgresOrSkip('its prepared statements'))) return;
   let database: TestDatabase;
   let store: Store;
   let unprepared: Store;

@@ -87,15 +87,22 @@ export interface DialectContext {
   url(): string;
 }
 
+/**
+ * Whether PostgreSQL is there for `what`; when it is not, says loudly that `what` is skipped, or fails
+ * where every backend is required (BOOKLINK_REQUIRE_ALL_BACKENDS=1, as CI runs).
+ */
+export async function postgresOrSkip(what: string): Promise<boolean> {
+  if (await postgresAvailable()) return true;
+  const message = `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}: SKIPPING ${what}`;
+  if (REQUIRE_ALL) throw new Error(message);
+  console.warn(`\n!!! ${message}\n`);
+  return false;
+}
+
 export function describeEachDialect(name: string, body: (context: DialectContext) => void): void {
   for (const dialect of ['sqlite', 'postgres'] as const) {
     describe(`${name} [${dialect}]`, async () => {
-      if (dialect === 'postgres' && !(await postgresAvailable())) {
-        const message = `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}: SKIPPING the PostgreSQL run of "${name}"`;
-        if (REQUIRE_ALL) throw new Error(message);
-        console.warn(`\n!!! ${message}\n`);
-        return;
-      }
+      if (dialect === 'postgres' && !(await postgresOrSkip(`the PostgreSQL run of "${name}"`))) return;
       let database: TestDatabase | undefined;
       let store: Store | undefined;
       before(async () => {
