@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { type ClickRecord, insertClicks } from '../../src/store/click-writes.js';
 import type { Db } from '../../src/store/schema.js';
+import { familiesWithClicks } from '../../src/store/search/rows.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
 import { bookRecord } from '../support/factories.js';
@@ -69,5 +70,46 @@ describeEachDialect('book click totals', (context) => {
     const second = before[1] === clicked.isbn13 ? clicked : lesser;
     await insertClicks(t.store.db, clicksOf(second.id, destinationId, 40));
     assert.equal((await order())[0], second.isbn13);
+  });
+
+  it("reads the leading works' editions and every saved book's total in one go", async () => {
+    const first = await t.services.creator.createFromRecord(
+      record('9780000000125', 'The Salt Orchard', 'Cora Lindqvist'),
+    );
+    // Another edition of the same work (same match key), found only as family.
+    const second = await t.services.creator.createFromRecord(
+      record('9780000000132', 'The Salt Orchard', 'Cora Lindqvist'),
+    );
+    const elsewhere = await t.services.creator.createFromRecord(
+      record('9780000000149', 'A Field of Wrens', 'Dana Okafor'),
+    );
+    await insertClicks(t.store.db, [
+      ...clicksOf(second.id, destinationId, 7),
+      ...clicksOf(elsewhere.id, destinationId, 2),
+    ]);
+    const key = await t.store.db
+      .selectFrom('books')
+      .select('match_key')
+      .where('id', '=', first.id)
+      .executeTakeFirstOrThrow();
+    assert.ok(key.match_key);
+
+    const families = await familiesWithClicks(t.store, [key.match_key], [first.id, elsewhere.id]);
+    assert.deepEqual(families.books.map((row) => Number(row.id)).sort(), [first.id, second.id].sort());
+    assert.deepEqual(
+      families.books.map((row) => row.title),
+      ['The Salt Orchard', 'The Salt Orchard'],
+    );
+    assert.equal(families.clicks.get(second.id), 7, 'a family edition nobody found is counted');
+    assert.equal(families.clicks.get(elsewhere.id), 2, 'a found book outside the family is counted');
+    assert.equal(families.clicks.has(first.id), false);
+    // Each saved book was filed in the catalog too; the rows are the tables' own, on either database.
+    assert.deepEqual(families.entries.map((row) => row.isbn13).sort(), ['9780000000125', '9780000000132']);
+    assert.equal(families.entries[0]?.authors, '["Cora Lindqvist"]');
+    assert.equal(typeof families.entries[0]?.id, 'number');
+
+    const none = await familiesWithClicks(t.store, [], [elsewhere.id]);
+    assert.deepEqual(none.books, []);
+    assert.equal(none.clicks.get(elsewhere.id), 2);
   });
 });

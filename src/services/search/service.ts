@@ -8,8 +8,7 @@ import { foldText, matchKey } from '../../domain/text.js';
 import { type Book, findBookByAnyIdentifier, findBookByIsbn13 } from '../../store/books.js';
 import { readTogether, type Store } from '../../store/db.js';
 import { logSearch, type NewSearch } from '../../store/search/log.js';
-import { clickCounts } from '../../store/search/pins.js';
-import { editionsByMatchKeys } from '../../store/search/rows.js';
+import { familiesWithClicks } from '../../store/search/rows.js';
 import { type BookCreator, type IsbnLookup, isbnAnswer } from '../book-creator.js';
 import type { FairTurns } from '../fair-turns.js';
 import type { MayCreate } from '../write-limits.js';
@@ -272,18 +271,16 @@ export class SearchService {
       const leading = rankCandidates(query, found, scoreOf).slice(0, 8);
       const keys = new Set(leading.flatMap((g) => g.editions.map((e) => matchKey(e.title, e.authors) ?? '')));
       keys.delete('');
-      const family = await editionsByMatchKeys(store, [...keys]);
-      // The family holds the editions found already: those rows are not made into candidates twice.
       const knownBooks = new Set([...pins, ...retrieved.books].map((row) => Number(row.id)));
+      const family = await familiesWithClicks(store, [...keys], [...knownBooks]);
+      // The family holds the editions found already: those rows are not made into candidates twice.
       const knownEntries = new Set(retrieved.entries.map((row) => Number(row.id)));
       const all = dedupe([
         ...found,
         ...family.books.filter((row) => !knownBooks.has(Number(row.id))).map(fromBookRow),
         ...family.entries.filter((row) => !knownEntries.has(Number(row.id))).map(fromEntryRow),
       ]);
-      const ids = all.flatMap((c) => (c.book ? [c.book.id] : []));
-      const clicks = await clickCounts(store, ids);
-      for (const c of all) if (c.book) c.clicks = clicks.get(c.book.id) ?? 0;
+      for (const c of all) if (c.book) c.clicks = family.clicks.get(c.book.id) ?? 0;
       const readAs = retrieved.respelt ? respeltText(query.raw, retrieved.respelt) : null;
       return { candidates: apartVolumes(all), readAs: readAs && readAs !== query.raw ? readAs : null };
     });

@@ -49,26 +49,35 @@ export async function postgresMatch(
         : // `is true` keeps the GIN index out of the unrated share: a sequential scan, stopped early.
           sql`(${rated}) union (select id, popularity from catalog_entries
             where (search_tsv @@ ${tsq}) is true limit ${BOUNDED_POOL})`;
-  // Text rank orders the most popular RANKED_POOL of them.
-  const query = sql<CatalogEntryRow>`with matched as materialized (${matched}),
+  // Text rank orders the most popular RANKED_POOL of them. The saved books' matches come in the same
+  // statement, each part a JSON array: one round trip, and rows the driver does not build field by
+  // field (bench/runs/2026-12-03-run-31.md).
+  const query = sql<{
+    entries: CatalogEntryRow[];
+    books: BookRow[];
+  }>`with matched as materialized (${matched}),
     pool as (select id, popularity from matched order by popularity desc, id limit ${RANKED_POOL}),
     picked as (
       (select p.id, 0 as part, ts_rank(c.search_tsv, ${tsq}) as score, p.popularity from pool p
         join catalog_entries c on c.id = p.id order by 3 desc, p.popularity desc limit ${limit})
-      union all (select id, 1, 0, popularity from pool order by popularity desc, id limit ${popular}))
-    select ${ENTRY_COLUMNS} from picked p join catalog_entries c on c.id = p.id
-    order by p.part, p.score desc, p.popularity desc, p.id`;
-  const entries =
+      union all (select id, 1, 0, popularity from pool order by popularity desc, id limit ${popular})),
+    saved as (select ${BOOK_COLUMNS} from books b
+      where b.search_tsv @@ ${tsq} order by ts_rank(b.search_tsv, ${tsq}) desc limit ${limit})
+    select (select coalesce(json_agg((select e from (select ${ENTRY_COLUMNS}) e)
+          order by p.part, p.score desc, p.popularity desc, p.id), '[]'::json)
+        from picked p join catalog_entries c on c.id = p.id) as entries,
+      (select coalesce(json_agg(saved), '[]'::json) from saved) as books`;
+  const found =
     plan === 'bounded'
       ? // A limit tempts the planner into a sequential scan that stops at the limit: ruinous when the
         // words are common but seldom together. The GIN index reads only the matches.
-        db.transaction().execute(async (trx) => {
+        await db.transaction().execute(async (trx) => {
           await sql`set local enable_seqscan = off`.execute(trx);
           return query.execute(trx);
         })
-      : query.execute(db);
-  const [found, saved] = await Promise.all([entries, books()]);
-  return { books: saved.rows, entries: distinct(found.rows) };
+      : await query.execute(db);
+  const row = found.rows[0];
+  return { books: row?.books ?? [], entries: distinct(row?.entries ?? []) };
 }
 
 /** The words trigram retrieval looks for: the first four longer than three letters, numbers left out. */
