@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { openStore, type Store } from '../../src/store/db.js';
+import { migrateToLatest } from '../../src/store/migrate.js';
+import { postgresMatch } from '../../src/store/search/postgres.js';
 import { createTestDatabase, postgresOrSkip, type TestDatabase } from '../support/databases.js';
 
 /** Statements prepared by name on PostgreSQL (src/store/pg-statements.ts), through Kysely and a real server. */
@@ -89,5 +91,87 @@ describe('PostgreSQL prepared statements', async () => {
       return (await read()).rows;
     });
     assert.deepEqual(rows, [{ id: 1, title: 'Emma', shelved: true }]);
+  });
+});
+
+/** The full-text statement of a search (src/store/search/postgres.ts), as PostgreSQL keeps its plan. */
+describe('PostgreSQL full-text search statement', async () => {
+  if (!(await postgresOrSkip('its full-text statement'))) return;
+  let database: TestDatabase;
+  let store: Store;
+  before(async () => {
+    database = await createTestDatabase('postgres');
+    store = openStore({ databaseUrl: database.url });
+    await migrateToLatest(store);
+    const now = new Date().toISOString();
+    await store.db
+      .insertInto('catalog_entries')
+      .values(
+        // Enough other titles that the planner, which sees the words of a custom plan in the table's
+        // statistics, estimates these few matches below its generic guess (half a per cent of the rows).
+        [
+          'Emma',
+          'Persuasion',
+          'Emma in Winter',
+          ...Array.from({ length: 2000 }, (_, n) => `Volume ${n}`),
+        ].map((title, n) => ({
+          entry_key: `test:${n}`,
+          source: 'test',
+          title,
+          authors: '["Jane Austen"]',
+          identifiers: '{}',
+          match_key: `${title.toLowerCase()}|austen`,
+          popularity: 10 - n,
+          updated_at: now,
+        })),
+      )
+      .execute();
+    await sql`analyze catalog_entries`.execute(store.db);
+  });
+  after(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  it('is planned once, generically, for every search of the fetch plan, and finds by the words', async () => {
+    // Seen as a constant, two words found together are estimated below the generic guess, and
+    // PostgreSQL planned such searches anew every time (seven custom plans of these eight).
+    const queries = [
+      ['emma', 'winter'],
+      ['persuasion'],
+      ['winter'],
+      ['emma', 'winter'],
+      ['persuasion'],
+      ['winter'],
+      ['emma'],
+      ['persuasion'],
+    ];
+    const { found, plans } = await store.db.connection().execute(async (connection) => {
+      const found: string[][] = [];
+      for (const words of queries) {
+        const retrieved = await postgresMatch(
+          connection,
+          words.map((word) => [word]),
+          'and',
+          10,
+          'fetch',
+          null,
+        );
+        found.push(retrieved.entries.map((entry) => entry.title));
+      }
+      const plans = await sql<{ generic: number; custom: number }>`select generic_plans as generic,
+        custom_plans as custom from pg_prepared_statements where statement like 'with matched%'`.execute(
+        connection,
+      );
+      return { found, plans: plans.rows };
+    });
+    assert.deepEqual(found.slice(0, 3), [['Emma in Winter'], ['Persuasion'], ['Emma in Winter']]);
+    assert.deepEqual(found.at(-2), ['Emma', 'Emma in Winter']);
+    assert.equal(plans.length, 1, 'one statement text for every search');
+    // PostgreSQL tries five custom plans, then keeps the generic one when it costs no more.
+    assert.deepEqual(
+      plans.map((plan) => [Number(plan.custom), Number(plan.generic)]),
+      [[5, queries.length - 5]],
+    );
   });
 });
