@@ -7,8 +7,9 @@ import { importCatalogFile } from '../../src/catalog/import/index.js';
 import { forgetListedWords } from '../../src/services/search/listed-words.js';
 import { retrieveCandidates } from '../../src/services/search/retrieval.js';
 import { openStore } from '../../src/store/db.js';
+import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachDialect } from '../support/databases.js';
-import { inventedIsbn } from '../support/factories.js';
+import { bookRecord, inventedIsbn } from '../support/factories.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'booklink-search-corrections-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -89,5 +90,34 @@ describeEachDialect('search corrections from the listed words', (context) => {
     const typo = `${wanted.slice(0, -1)}y`;
     const found = await titles([typo, 'notes']);
     assert.ok(found.includes(`${wanted} notes`), `${typo}: ${found.slice(0, 5).join('; ')}`);
+  });
+});
+
+/**
+ * The words' counts that corrections weigh are remembered between searches (listed-words.ts,
+ * `WordCounts`); a saved book's words count from the moment it is saved. Through the services, as a
+ * reader's first visit saves a book.
+ */
+describeEachDialect('search corrections and the saved books', (context) => {
+  let t: TestApp;
+  before(async () => {
+    // No answer cache: each search below is retrieved again.
+    t = await startTestApp(context.store(), { SEARCH_CACHE_MS: '0' });
+    await importCatalogFile(context.store(), csv([[isbn(40), 'Gilded Orchard', 'Mara Quill']]), options);
+  });
+  after(() => t.close());
+
+  const titles = async (text: string) =>
+    (await t.services.search.search(text)).results.map((result) => result.record.title);
+
+  it('counts the words of a book saved after they were counted', async () => {
+    // Nothing holds "gilder": the words as typed find nothing, and "gilded" is read instead, the
+    // second time by the counts the first search kept.
+    for (let i = 0; i < 2; i++) assert.deepEqual(await titles('gilder orchard'), ['Gilded Orchard']);
+    await t.services.creator.createFromRecord(
+      bookRecord({ isbn13: isbn(41), title: 'Gilder Orchard', authors: ['Ivo Pike'] }),
+    );
+    // A saved book holds "gilder" now: no misspelling, so nothing is read in its place.
+    assert.deepEqual(await titles('gilder orchard'), ['Gilder Orchard']);
   });
 });

@@ -6,7 +6,13 @@ import { unlistedCount } from '../../store/search/postgres.js';
 import { prefixEnd } from '../../store/search/query-text.js';
 import { directTerms, indexTermCounts, indexTermRange, savedTermRange } from '../../store/search/sqlite.js';
 import { listedCounts, type TermRow } from '../../store/search/vocabulary.js';
-import { connectionOf, listedWordCounts, listedWords, wordListed } from './listed-words.js';
+import {
+  connectionOf,
+  listedWordCounts,
+  listedWords,
+  rememberedWordCounts,
+  wordListed,
+} from './listed-words.js';
 
 /** Indexed words within `allowed` edits of a typed word, with how many rows hold each. */
 type Vocabulary = Map<string, number>;
@@ -48,36 +54,38 @@ export async function sqliteTerms(store: Store): Promise<Terms> {
         return directTerms.range(sqlite, ['catalog_fts_vocab', 'books_fts_vocab'], lower, upper, lengths);
       return indexTermRange(db, lower, upper, lengths);
     },
-    async counts(words) {
-      const known = listed
-        ? sqlite
-          ? directTerms.listedCounts(sqlite, words)
-          : await listedCounts(db, words)
-        : [];
-      // A word the last import did not see (every word, before any import) is counted in the index:
-      // cheap for the rare words it will be, where a common word's count reads its every row.
-      const seen = new Set(known.map((row) => row.term));
-      const unseen = words.filter((word) => !seen.has(word));
-      const counted = sqlite
-        ? directTerms.indexCounts(sqlite, words, unseen)
-        : await indexTermCounts(db, words, unseen);
-      return add(add(new Map(), known), counted);
-    },
+    counts: (words) =>
+      rememberedWordCounts(connection, words, async (missing) => {
+        const known = listed
+          ? sqlite
+            ? directTerms.listedCounts(sqlite, missing)
+            : await listedCounts(db, missing)
+          : [];
+        // A word the last import did not see (every word, before any import) is counted in the index:
+        // cheap for the rare words it will be, where a common word's count reads its every row.
+        const seen = new Set(known.map((row) => row.term));
+        const unseen = missing.filter((word) => !seen.has(word));
+        const counted = sqlite
+          ? directTerms.indexCounts(sqlite, missing, unseen)
+          : await indexTermCounts(db, missing, unseen);
+        return add(add(new Map(), known), counted);
+      }),
   };
 }
 
 export function postgresTerms(db: Db): Terms {
   return {
     range: (lower, upper, lengths) => listedWords(db, db, lower, upper, lengths),
-    async counts(words) {
-      const listed = await listedWordCounts(db, words);
-      const counts = new Map([...listed].filter(([, documents]) => documents > 0));
-      for (const word of words.filter((w) => !counts.has(w) && /[\p{L}\p{N}]/u.test(w))) {
-        const n = await unlistedCount(db, word);
-        if (n > 0) counts.set(word, n);
-      }
-      return counts;
-    },
+    counts: (words) =>
+      rememberedWordCounts(db, words, async (missing) => {
+        const listed = await listedWordCounts(db, missing);
+        const counts = new Map([...listed].filter(([, documents]) => documents > 0));
+        for (const word of missing.filter((w) => !counts.has(w) && /[\p{L}\p{N}]/u.test(w))) {
+          const n = await unlistedCount(db, word);
+          if (n > 0) counts.set(word, n);
+        }
+        return counts;
+      }),
   };
 }
 

@@ -200,7 +200,48 @@ export async function listedMatches(
   return estimatedMatches(groups, mode, counts, listing ? { word, listing } : null);
 }
 
+/**
+ * Each word's count for spelling corrections (`Terms.counts`, corrections.ts), over the catalog and the
+ * saved books, per connection. Counted afresh on every search that corrected its words, the saved
+ * books' words were read from their full-text index's vocabulary, a read that grows with the books
+ * saved: about a sixth of an uncached search's CPU with 200 of them (bench/runs/2026-12-03-run-32.md).
+ * Every change that `SearchService.invalidate` hears of (a book saved or edited, here or, through the
+ * change relay, on another instance) drops the counts (`forgetWordCounts`), as the word list's refresh
+ * does; what nothing announces is at most LISTING_KNOWN_MS old. A read begun before a drop is not kept.
+ */
+class WordCounts {
+  private readonly words = new SearchResultCache<number>(LISTING_KNOWN_MS, COUNTS_KEPT);
+
+  /** The positive counts of `words`, the ones not kept asked of `read` in one go. */
+  async counts(
+    words: readonly string[],
+    read: (missing: readonly string[]) => Promise<Map<string, number>>,
+  ): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    const missing: string[] = [];
+    for (const word of words) {
+      const known = this.words.get(word);
+      if (known === undefined) missing.push(word);
+      else if (known > 0) counts.set(word, known);
+    }
+    if (missing.length === 0) return counts;
+    const mark = this.words.mark();
+    const found = await read(missing);
+    for (const word of missing) {
+      const count = found.get(word) ?? 0;
+      this.words.set(word, count, mark);
+      if (count > 0) counts.set(word, count);
+    }
+    return counts;
+  }
+
+  forget(): void {
+    this.words.clear();
+  }
+}
+
 let prefixesKept = new WeakMap<object, ListedPrefixes>();
+let wordCountsKept = new WeakMap<object, WordCounts>();
 let listings = new WeakMap<object, { listed: boolean; at: number }>();
 const shapes = new WeakMap<object, CatalogShape & { at: number }>();
 const trigrams = new WeakMap<object, Promise<boolean>>();
@@ -215,6 +256,25 @@ function current(): void {
   prefixesKept = new WeakMap();
   listings = new WeakMap();
   countsKept = new WeakMap();
+  wordCountsKept = new WeakMap();
+}
+
+/**
+ * How many catalog entries and saved books hold each of `words` (only the positive counts), remembered
+ * per connection (see WordCounts); `read` counts the words not kept.
+ */
+export function rememberedWordCounts(
+  connection: object,
+  words: readonly string[],
+  read: (missing: readonly string[]) => Promise<Map<string, number>>,
+): Promise<Map<string, number>> {
+  current();
+  return getOrAdd(wordCountsKept, connection, () => new WordCounts()).counts(words, read);
+}
+
+/** Drops the words' counts remembered for `store`'s connection: a saved book was created or changed. */
+export function forgetWordCounts(store: Store): void {
+  wordCountsKept.get(connectionOf(store))?.forget();
 }
 
 /** The listed words of a prefix range, remembered per connection (see ListedPrefixes). */
@@ -256,6 +316,7 @@ export function forgetListedWords(store: Store): void {
   listings.delete(connectionOf(store));
   prefixesKept.delete(connectionOf(store));
   countsKept.delete(store.db);
+  forgetWordCounts(store);
 }
 
 /** The catalog's row count and rated share as PostgreSQL's statistics have them (read once a minute per handle). */

@@ -22,7 +22,7 @@ import {
   fromBookRow,
   fromEntryRow,
 } from './candidates.js';
-import { forgetListedWords } from './listed-words.js';
+import { forgetListedWords, forgetWordCounts } from './listed-words.js';
 import type { SearchLogRecorder } from './log.js';
 import { PinnedKeys } from './pinned-keys.js';
 import {
@@ -180,6 +180,7 @@ export class SearchService {
   invalidate(): void {
     this.options.results?.clear();
     this.pinned.forget();
+    forgetWordCounts(this.store);
   }
 
   /** Drops every cached answer and the catalog's words kept for corrections (the catalog changed). */
