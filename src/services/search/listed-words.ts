@@ -203,8 +203,9 @@ export async function listedMatches(
 /**
  * Each word's count for spelling corrections (`Terms.counts`, corrections.ts), over the catalog and the
  * saved books, per connection. Counted afresh on every search that corrected its words, the saved
- * books' words were read from their full-text index's vocabulary, a read that grows with the books
- * saved: about a sixth of an uncached search's CPU with 200 of them (bench/runs/2026-12-03-run-32.md).
+ * books' words were read from their full-text index's vocabulary (FTS5's `fts5vocab`, some 60 µs a read
+ * with 200 books saved or 2,000) on SQLite: about a sixth of an uncached search's CPU
+ * (bench/runs/2026-12-03-run-32.md); PostgreSQL counted each word the word list lacks in both tables.
  * Every change that `SearchService.invalidate` hears of (a book saved or edited, here or, through the
  * change relay, on another instance) drops the counts (`forgetWordCounts`), as the word list's refresh
  * does; what nothing announces is at most LISTING_KNOWN_MS old. A read begun before a drop is not kept.
