@@ -28,7 +28,8 @@ export interface StdoutLog extends LogStream {
  * string, sonic-boom measured its UTF-8 length twice and encoded it twice (once to write it, once
  * more after the write to account for what was written). Writing a book page's line cost 0.58 µs
  * that way in 4 kB batches (six lines), 0.28 µs as bytes in 32 kB batches (about fifty lines, still
- * within a pipe's 64 kB buffer), in process (2026-12-02; bench/runs/2026-12-03-run-32.md measures the line again).
+ * within a pipe's 64 kB buffer), in process (2026-12-02; bench/runs/2026-12-03-run-32.md measures a
+ * whole line again).
  */
 export function bufferedStdout(): StdoutLog {
   if (process.stdout.isTTY) {
