@@ -128,20 +128,11 @@ class ListedCounts {
   private readonly reading = new Map<string, Promise<PrefixListing>>();
 
   /** How many entries hold each of `words` (0: not listed), the ones not kept read in one statement. */
-  async counts(db: Db, words: readonly string[]): Promise<Map<string, number>> {
-    const counts = new Map<string, number>();
-    const missing: string[] = [];
-    for (const word of new Set(words)) {
-      const known = this.words.get(word);
-      if (known === undefined) missing.push(word);
-      else counts.set(word, known);
-    }
-    if (missing.length === 0) return counts;
-    const mark = this.words.mark();
-    for (const word of missing) counts.set(word, 0);
-    for (const { term, doc } of await listedCounts(db, missing)) counts.set(term, Number(doc));
-    for (const word of missing) this.words.set(word, counts.get(word) ?? 0, mark);
-    return counts;
+  counts(db: Db, words: readonly string[]): Promise<Map<string, number>> {
+    return countsKeptIn(this.words, words, async (missing) => {
+      const rows = await listedCounts(db, missing);
+      return new Map(rows.map(({ term, doc }) => [term, Number(doc)]));
+    });
   }
 
   prefix(db: Db, prefix: string): Promise<PrefixListing> {
@@ -201,48 +192,34 @@ export async function listedMatches(
 }
 
 /**
- * Each word's count for spelling corrections (`Terms.counts`, corrections.ts), over the catalog and the
- * saved books, per connection. Counted afresh on every search that corrected its words, the saved
- * books' words were read from their full-text index's vocabulary (FTS5's `fts5vocab`, some 60 µs a read
- * with 200 books saved or 2,000) on SQLite: about a sixth of an uncached search's CPU
- * (bench/runs/2026-12-03-run-32.md); PostgreSQL counted each word the word list lacks in both tables.
- * Every change that `SearchService.invalidate` hears of (a book saved or edited, here or, through the
- * change relay, on another instance) drops the counts (`forgetWordCounts`), as the word list's refresh
- * does; what nothing announces is at most LISTING_KNOWN_MS old. A read begun before a drop is not kept.
+ * The counts of `words` that `kept` holds, the ones it lacks read by `read` in one go: every word asked
+ * has one (0 where `read` found none), and what was read is kept unless `kept` was cleared meanwhile.
  */
-class WordCounts {
-  private readonly words = new SearchResultCache<number>(LISTING_KNOWN_MS, COUNTS_KEPT);
-
-  /** The positive counts of `words`, the ones not kept asked of `read` in one go. */
-  async counts(
-    words: readonly string[],
-    read: (missing: readonly string[]) => Promise<Map<string, number>>,
-  ): Promise<Map<string, number>> {
-    const counts = new Map<string, number>();
-    const missing: string[] = [];
-    for (const word of words) {
-      const known = this.words.get(word);
-      if (known === undefined) missing.push(word);
-      else if (known > 0) counts.set(word, known);
-    }
-    if (missing.length === 0) return counts;
-    const mark = this.words.mark();
-    const found = await read(missing);
-    for (const word of missing) {
-      const count = found.get(word) ?? 0;
-      this.words.set(word, count, mark);
-      if (count > 0) counts.set(word, count);
-    }
-    return counts;
+async function countsKeptIn(
+  kept: SearchResultCache<number>,
+  words: readonly string[],
+  read: (missing: readonly string[]) => Promise<ReadonlyMap<string, number>>,
+): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  const missing: string[] = [];
+  for (const word of new Set(words)) {
+    const known = kept.get(word);
+    if (known === undefined) missing.push(word);
+    else counts.set(word, known);
   }
-
-  forget(): void {
-    this.words.clear();
+  if (missing.length === 0) return counts;
+  const mark = kept.mark();
+  const found = await read(missing);
+  for (const word of missing) {
+    const count = found.get(word) ?? 0;
+    counts.set(word, count);
+    kept.set(word, count, mark);
   }
+  return counts;
 }
 
 let prefixesKept = new WeakMap<object, ListedPrefixes>();
-let wordCountsKept = new WeakMap<object, WordCounts>();
+let wordCountsKept = new WeakMap<object, SearchResultCache<number>>();
 let listings = new WeakMap<object, { listed: boolean; at: number }>();
 const shapes = new WeakMap<object, CatalogShape & { at: number }>();
 const trigrams = new WeakMap<object, Promise<boolean>>();
@@ -261,21 +238,33 @@ function current(): void {
 }
 
 /**
- * How many catalog entries and saved books hold each of `words` (only the positive counts), remembered
- * per connection (see WordCounts); `read` counts the words not kept.
+ * How many catalog entries and saved books hold each of `words` (0: none), for spelling corrections
+ * (`Terms.counts`, corrections.ts), remembered per connection; `read` counts the words not kept.
+ * Counted afresh on every search that corrected its words, the saved books' words were read from their
+ * full-text index's vocabulary on SQLite (FTS5's `fts5vocab`, some 60 µs a read with 200 books saved or
+ * 2,000): about a sixth of an uncached search's CPU (bench/runs/2026-12-03-run-32.md); PostgreSQL
+ * counted each word the word list lacks in both tables. Every change `SearchService.invalidate` hears
+ * of (a book saved or edited, here or, through the change relay, on another instance) drops them
+ * (`forgetWordCounts`), as the word list's refresh does; what nothing announces is at most
+ * LISTING_KNOWN_MS old.
  */
 export function rememberedWordCounts(
   connection: object,
   words: readonly string[],
-  read: (missing: readonly string[]) => Promise<Map<string, number>>,
+  read: (missing: readonly string[]) => Promise<ReadonlyMap<string, number>>,
 ): Promise<Map<string, number>> {
   current();
-  return getOrAdd(wordCountsKept, connection, () => new WordCounts()).counts(words, read);
+  const kept = getOrAdd(
+    wordCountsKept,
+    connection,
+    () => new SearchResultCache<number>(LISTING_KNOWN_MS, COUNTS_KEPT),
+  );
+  return countsKeptIn(kept, words, read);
 }
 
 /** Drops the words' counts remembered for `store`'s connection: a saved book was created or changed. */
 export function forgetWordCounts(store: Store): void {
-  wordCountsKept.get(connectionOf(store))?.forget();
+  wordCountsKept.get(connectionOf(store))?.clear();
 }
 
 /** The listed words of a prefix range, remembered per connection (see ListedPrefixes). */
